@@ -10,7 +10,8 @@ use toolgate_expect::{
     missing_argument_problems,
 };
 use toolgate_report::{
-    TextOptions, render_github, render_json, render_junit, render_markdown, render_text,
+    ShardOrigin, TextOptions, render_github, render_json, render_json_shard, render_junit,
+    render_markdown, render_text,
 };
 use toolgate_trace::{FileLayout, Naming, ReadOptions, Run, TraceError, read_trace};
 
@@ -58,7 +59,13 @@ pub(crate) fn run(
 
     let mut outcome = SuiteOutcome { tests: Vec::new() };
     let mut missing = Vec::new();
-    for test in &suite.tests {
+    let tests = suite
+        .tests
+        .iter()
+        .enumerate()
+        .filter(|(position, _)| args.shard.is_none_or(|shard| shard.holds(*position)))
+        .map(|(_, test)| test);
+    for test in tests {
         let (files, searched) = discover(test, suite_dir, args.traces_dir.as_deref(), &file)?;
         let mut evaluator = TestEvaluator::new(test);
         for trace in &files {
@@ -88,7 +95,18 @@ pub(crate) fn run(
         let color = color && target.path.is_none();
         let written = match target.format {
             Format::Text => render_text(&outcome, TextOptions::with_color(color), &mut bytes),
-            Format::Json => render_json(&outcome, &mut bytes),
+            Format::Json => match args.shard {
+                Some(shard) => render_json_shard(
+                    &outcome,
+                    ShardOrigin {
+                        shard,
+                        suite: &name,
+                        suite_tests: suite.tests.len(),
+                    },
+                    &mut bytes,
+                ),
+                None => render_json(&outcome, &mut bytes),
+            },
             Format::Junit => render_junit(&outcome, &name, &mut bytes),
             Format::Markdown => render_markdown(&outcome, &mut bytes),
             Format::Github => {

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::builder::PossibleValuesParser;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Score recorded AI-agent tool-call traces, with no model in the loop, and gate CI on the
@@ -31,6 +31,10 @@ pub(crate) enum Command {
     /// Print the calls of trace files, in any supported format, as toolgate's own call
     /// list: one JSON line per run. Shows exactly what toolgate read.
     Convert(ConvertArgs),
+    /// Combine the JSON reports of `check --shard K/N`, one per shard, into the whole
+    /// suite's report, and re-apply its gates: the same report and exit code as one
+    /// unsharded `check`.
+    Merge(MergeArgs),
     /// Score seed 004's `{"expected": [...], "actual": [...]}` input and print its output
     /// object (a drop-in for the tool-call accuracy package).
     Accuracy(AccuracyArgs),
@@ -79,6 +83,22 @@ impl ReadArgs {
 }
 
 #[derive(Debug, Args)]
+pub(crate) struct MergeArgs {
+    /// The shard reports: what `toolgate check --shard K/N --format json` wrote for each K.
+    #[arg(required = true, value_name = "REPORT")]
+    pub(crate) reports: Vec<PathBuf>,
+
+    /// `text` (each test's verdict and gates) or `json` (the unsharded run's JSON report);
+    /// repeat it for several reports, each `--output` writing the `--format` before it.
+    #[arg(long, value_name = "FORMAT", value_parser = merge_formats())]
+    pub(crate) format: Vec<Format>,
+
+    /// Write the report of the `--format` before it to this file, atomically.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) output: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub(crate) struct AccuracyArgs {
     /// The input file; `-` reads standard input.
     pub(crate) input: PathBuf,
@@ -103,6 +123,11 @@ pub(crate) struct CheckArgs {
     /// How to read trace files.
     #[command(flatten)]
     pub(crate) read: ReadArgs,
+
+    /// Check only shard K of N (from 1): the suite's 1st, (1+N)th, (1+2N)th... test for
+    /// K = 1, and so on. The JSON report then carries what `toolgate merge` needs.
+    #[arg(long, value_name = "K/N")]
+    pub(crate) shard: Option<toolgate_expect::Shard>,
 
     /// Where GitHub Actions collects the job summary; set by the runner. With
     /// `--format github`, toolgate appends its Markdown summary there.
@@ -166,7 +191,10 @@ pub(crate) struct ReportTarget {
 /// Without any `--format` the report is text. A format without an output goes to standard
 /// output, and only one may.
 pub(crate) fn report_targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
-    let Some(check) = matches.subcommand_matches("check") else {
+    let Some(check) = matches
+        .subcommand_matches("check")
+        .or_else(|| matches.subcommand_matches("merge"))
+    else {
         return Ok(Vec::new());
     };
     let formats: Vec<(usize, Format)> = check
@@ -232,6 +260,18 @@ pub(crate) fn report_targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTar
         );
     }
     Ok(targets)
+}
+
+/// The formats `merge` writes: a merged report has each test's verdict and gates, but the
+/// runs' details stay in the shard reports.
+fn merge_formats() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(["text", "json"]).map(|name| {
+        if name == "json" {
+            Format::Json
+        } else {
+            Format::Text
+        }
+    })
 }
 
 impl Format {

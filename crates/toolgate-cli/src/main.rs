@@ -17,6 +17,7 @@ mod diagnostic;
 mod discover;
 mod exit;
 mod init;
+mod merge;
 
 use crate::cli::{Cli, Command};
 
@@ -46,6 +47,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args, &targets, color_for(cli.color, &io::stdout())),
         Command::Accuracy(args) => accuracy::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Merge(args) => merge::run(args, &targets, color_for(cli.color, &io::stdout())),
         Command::Init => init::run(),
         Command::Schema => Ok(check::Output {
             stdout: schema_text(),

@@ -22,7 +22,7 @@ pub use crate::evaluate::{
     SuiteOutcome, TestEvaluator, TestOutcome,
 };
 pub use crate::model::{
-    Block, EqualFunctionSets, Gate, Op, Suite, Target, Test, TracePattern, slug,
+    Block, EqualFunctionSets, Gate, Op, Shard, ShardError, Suite, Target, Test, TracePattern, slug,
 };
 pub use crate::parse::{PathSeg, SuiteFile, suite_schema};
 pub use crate::tool_calls::{

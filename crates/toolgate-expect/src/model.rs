@@ -237,6 +237,11 @@ impl Op {
         }
     }
 
+    /// The operator written `symbol` (`>=`, `>`, `<=`, `<`, `==`, `!=`), if it is one.
+    pub fn from_symbol(symbol: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|op| op.as_str() == symbol)
+    }
+
     /// Whether `actual <op> expected` holds.
     pub fn holds(self, actual: Percent, expected: Percent) -> bool {
         match self {
@@ -293,4 +298,82 @@ pub fn slug(name: &str) -> String {
         }
     }
     out
+}
+
+/// One of `count` deterministic shares of a suite's tests, for splitting a suite across CI
+/// jobs: shard `index` of `count` (both from 1) holds the tests whose 0-based position `p`
+/// in the suite has `p % count == index - 1`, so shards differ in size by at most one test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    index: usize,
+    count: usize,
+}
+
+/// Why `--shard` text is not a shard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShardError(String);
+
+impl fmt::Display for ShardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a shard: write `K/N` with 1 <= K <= N, e.g. `2/3`",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ShardError {}
+
+impl Shard {
+    /// Shard `index` of `count`; `None` unless `1 <= index <= count`.
+    pub fn new(index: usize, count: usize) -> Option<Self> {
+        (1..=count)
+            .contains(&index)
+            .then_some(Self { index, count })
+    }
+
+    /// The shard's number, from 1.
+    pub fn index(self) -> usize {
+        self.index
+    }
+
+    /// How many shards the suite is split into.
+    pub fn count(self) -> usize {
+        self.count
+    }
+
+    /// Whether the test at 0-based `position` in the suite belongs to this shard.
+    pub fn holds(self, position: usize) -> bool {
+        position % self.count == self.index - 1
+    }
+
+    /// How many of a suite's `tests` this shard holds.
+    pub fn len_of(self, tests: usize) -> usize {
+        (tests + self.count - self.index) / self.count
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = ShardError;
+
+    /// Parses `K/N`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let number = |digits: &str| {
+            // Only digits: `usize`'s parser would take `+1` too.
+            (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| digits.parse().ok())
+                .flatten()
+        };
+        text.split_once('/')
+            .and_then(|(index, count)| Some((number(index)?, number(count)?)))
+            .and_then(|(index, count)| Self::new(index, count))
+            .ok_or_else(|| ShardError(text.to_owned()))
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
 }

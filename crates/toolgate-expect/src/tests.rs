@@ -857,3 +857,51 @@ fn the_outcome_names_the_test_and_its_runs_in_order() {
         .collect();
     assert_eq!(classes, ["search", "fetch"]);
 }
+
+#[rstest]
+#[case("1/1", 1, 1)]
+#[case("2/3", 2, 3)]
+#[case("10/10", 10, 10)]
+fn shard_parses_k_of_n(#[case] text: &str, #[case] index: usize, #[case] count: usize) {
+    let shard: crate::Shard = text.parse().expect("a shard");
+    assert_eq!((shard.index(), shard.count()), (index, count));
+    assert_eq!(shard.to_string(), text);
+}
+
+#[rstest]
+#[case("0/3")]
+#[case("4/3")]
+#[case("1/0")]
+#[case("3")]
+#[case("1/2/3")]
+#[case(" 1/2")]
+#[case("+1/2")]
+#[case("")]
+fn shard_refuses_what_is_not_k_of_n(#[case] text: &str) {
+    let error = text.parse::<crate::Shard>().expect_err("not a shard");
+    assert!(error.to_string().contains("is not a shard"));
+}
+
+#[test]
+fn shards_deal_every_test_to_exactly_one_shard() {
+    for tests in 0..12 {
+        for count in 1..6 {
+            let shards: Vec<crate::Shard> = (1..=count)
+                .map(|index| crate::Shard::new(index, count).expect("a shard"))
+                .collect();
+            for position in 0..tests {
+                let holders: Vec<usize> = shards
+                    .iter()
+                    .filter(|s| s.holds(position))
+                    .map(|s| s.index())
+                    .collect();
+                // Round robin: test 1 to shard 1, test 2 to shard 2, ...
+                assert_eq!(holders, [position % count + 1]);
+            }
+            for shard in &shards {
+                let held = (0..tests).filter(|p| shard.holds(*p)).count();
+                assert_eq!(shard.len_of(tests), held, "{tests} tests, shard {shard}");
+            }
+        }
+    }
+}

@@ -116,6 +116,22 @@ pub struct ToolCorrectnessOutcome {
 }
 
 impl ToolCorrectnessOutcome {
+    /// `tool_correctness.score` from the sums over `runs` runs: with `exact_match`, the share
+    /// of exact runs; otherwise the share of expected tools matched (micro-average: the
+    /// sums first, one rounding), and 100 when nothing is expected.
+    pub fn score_of(
+        matched: u64,
+        expected_total: u64,
+        exact_runs: Option<u64>,
+        runs: u64,
+    ) -> Percent {
+        match exact_runs {
+            Some(exact) => Percent::floor_of(exact, runs),
+            None if expected_total == 0 => Percent::FULL,
+            None => Percent::floor_of(matched, expected_total),
+        }
+    }
+
     pub(crate) fn new(grader: &ToolCorrectnessGrader, runs: Vec<RunCorrectness>) -> Self {
         let matched: u64 = runs
             .iter()
@@ -125,12 +141,7 @@ impl ToolCorrectnessOutcome {
         let exact_runs = grader
             .exact_match
             .then(|| runs.iter().filter(|run| run.exact == Some(true)).count() as u64);
-        // Micro-average: the sums first, one rounding; nothing expected scores 100.
-        let score = match exact_runs {
-            Some(exact) => Percent::floor_of(exact, runs.len() as u64),
-            None if expected_total == 0 => Percent::FULL,
-            None => Percent::floor_of(matched, expected_total),
-        };
+        let score = Self::score_of(matched, expected_total, exact_runs, runs.len() as u64);
         Self {
             expected: grader.expected.iter().map(ToString::to_string).collect(),
             mode: grader.mode(),

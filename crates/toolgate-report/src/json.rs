@@ -7,8 +7,8 @@ use serde::Serialize;
 use serde_json::Value;
 use toolgate_core::{AccuracyCounts, AccuracyMetrics, Counts, SelectionMetrics};
 use toolgate_expect::{
-    CallAccuracyOutcome, CalledTool, Miss, NearMiss, SelectionOutcome, SuiteOutcome, TestOutcome,
-    ToolCallsOutcome, ToolCorrectnessOutcome,
+    CallAccuracyOutcome, CalledTool, Miss, NearMiss, SelectionOutcome, Shard, SuiteOutcome,
+    TestOutcome, ToolCallsOutcome, ToolCorrectnessOutcome,
 };
 
 /// The version of the JSON report's layout. It changes only when a field changes meaning
@@ -18,16 +18,39 @@ pub const JSON_VERSION: u32 = 1;
 #[derive(Serialize)]
 struct Report<'a> {
     version: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<ShardJson<'a>>,
     passed: bool,
     summary: Summary,
     tests: Vec<Test<'a>>,
 }
 
 #[derive(Serialize)]
-struct Summary {
-    tests: usize,
-    passed: usize,
-    failed: usize,
+pub(crate) struct Summary {
+    pub(crate) tests: usize,
+    pub(crate) passed: usize,
+    pub(crate) failed: usize,
+}
+
+/// Which share of which suite a shard report holds.
+#[derive(Serialize)]
+struct ShardJson<'a> {
+    index: usize,
+    count: usize,
+    suite: &'a str,
+    suite_tests: usize,
+}
+
+/// Where a shard report's tests come from: the shard, the suite file as named on the
+/// command line, and how many tests the whole suite has.
+#[derive(Debug, Clone, Copy)]
+pub struct ShardOrigin<'a> {
+    /// The share of the tests.
+    pub shard: Shard,
+    /// The suite file, as named on the command line.
+    pub suite: &'a str,
+    /// How many tests the whole suite has.
+    pub suite_tests: usize,
 }
 
 #[derive(Serialize)]
@@ -299,9 +322,33 @@ struct Call {
 
 /// Writes the JSON report of a suite's outcome, pretty-printed, with a trailing newline.
 pub fn render_json(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result<()> {
+    write_report(outcome, None, out)
+}
+
+/// Writes the JSON report of one shard of a suite: the report of its tests, with a `shard`
+/// object that lets `toolgate merge` put the whole suite's report back together.
+pub fn render_json_shard(
+    outcome: &SuiteOutcome,
+    origin: ShardOrigin<'_>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    write_report(outcome, Some(origin), out)
+}
+
+fn write_report(
+    outcome: &SuiteOutcome,
+    origin: Option<ShardOrigin<'_>>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let passed = outcome.tests.iter().filter(|t| t.passed).count();
     let report = Report {
         version: JSON_VERSION,
+        shard: origin.map(|origin| ShardJson {
+            index: origin.shard.index(),
+            count: origin.shard.count(),
+            suite: origin.suite,
+            suite_tests: origin.suite_tests,
+        }),
         passed: outcome.passed(),
         summary: Summary {
             tests: outcome.tests.len(),

@@ -10,13 +10,15 @@ mod github;
 mod json;
 mod junit;
 mod markdown;
+mod merge;
 mod seed_accuracy;
 mod text;
 
 pub use crate::github::render_github;
-pub use crate::json::{JSON_VERSION, render_json};
+pub use crate::json::{JSON_VERSION, ShardOrigin, render_json, render_json_shard};
 pub use crate::junit::render_junit;
 pub use crate::markdown::render_markdown;
+pub use crate::merge::{Merged, ShardFile, merge_shards, render_merged_json, render_merged_text};
 pub use crate::seed_accuracy::render_seed_accuracy;
 pub use crate::text::{TextOptions, render_text};
 

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use anstyle::{AnsiColor, Style};
 use toolgate_core::{AccuracyCounts, AccuracyMetrics, ClassName, Counts, SelectionMetrics};
 use toolgate_expect::{
-    CallAccuracyOutcome, GateOutcome, Miss, NearMiss, SelectionOutcome, SuiteOutcome, TestOutcome,
+    CallAccuracyOutcome, Miss, NearMiss, SelectionOutcome, SuiteOutcome, TestOutcome,
     ToolCallsOutcome, ToolCorrectnessOutcome,
 };
 use unicode_width::UnicodeWidthStr;
@@ -31,11 +31,17 @@ const FAIL: Style = AnsiColor::Red.on_default().bold();
 const DIM: Style = Style::new().dimmed();
 const BOLD: Style = Style::new().bold();
 
-struct Painter {
+pub(crate) struct Painter {
     color: bool,
 }
 
 impl Painter {
+    pub(crate) fn new(options: TextOptions) -> Self {
+        Self {
+            color: options.color,
+        }
+    }
+
     fn paint(&self, style: Style, text: &str) -> String {
         if self.color {
             format!("{}{text}{}", style.render(), style.render_reset())
@@ -59,41 +65,64 @@ pub fn render_text(
     options: TextOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let painter = Painter {
-        color: options.color,
-    };
+    let painter = Painter::new(options);
     for (index, test) in outcome.tests.iter().enumerate() {
         if index > 0 {
             writeln!(out)?;
         }
         render_test(test, &painter, out)?;
     }
-    let total = outcome.tests.len();
     let passed = outcome.tests.iter().filter(|t| t.passed).count();
+    write_footer(&painter, outcome.tests.len(), passed, out)
+}
+
+/// The last line: the suite's verdict and how many tests passed, after a blank line.
+pub(crate) fn write_footer(
+    painter: &Painter,
+    total: usize,
+    passed: usize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     writeln!(out)?;
     writeln!(
         out,
         "{} {} {}: {passed} passed, {} failed",
-        painter.verdict(outcome.passed()),
+        painter.verdict(passed == total),
         total,
         if total == 1 { "test" } else { "tests" },
         total - passed
     )
 }
 
-fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io::Result<()> {
-    let runs = test.runs.len();
-    let agent = test
-        .agent
-        .as_ref()
+/// A test's first line: its verdict, name, number of runs and agent.
+pub(crate) fn write_header(
+    painter: &Painter,
+    passed: bool,
+    name: &str,
+    runs: usize,
+    agent: Option<&str>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let agent = agent
         .map(|agent| format!(", agent {agent}"))
         .unwrap_or_default();
     writeln!(
         out,
         "{} {} ({runs} {}{agent})",
-        painter.verdict(test.passed),
-        painter.paint(BOLD, &test.name),
+        painter.verdict(passed),
+        painter.paint(BOLD, name),
         if runs == 1 { "run" } else { "runs" },
+    )
+}
+
+fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io::Result<()> {
+    write_header(
+        painter,
+        test.passed,
+        &test.name,
+        test.runs.len(),
+        test.agent.as_deref(),
+        out,
     )?;
     if let Some(selection) = &test.selection {
         render_selection(test, selection, painter, out)?;
@@ -109,7 +138,13 @@ fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io
     }
     writeln!(out, "  gates")?;
     for gate in &test.gates {
-        render_gate(*gate, painter, out)?;
+        write_gate(
+            painter,
+            gate.passed,
+            &gate.gate.to_string(),
+            gate.actual.value(),
+            out,
+        )?;
     }
     Ok(())
 }
@@ -191,13 +226,18 @@ fn counts_line(counts: Counts, metrics: SelectionMetrics) -> String {
     )
 }
 
-fn render_gate(gate: GateOutcome, painter: &Painter, out: &mut dyn Write) -> io::Result<()> {
+/// A gate's line: its verdict, the gate as written, and the value it compared.
+pub(crate) fn write_gate(
+    painter: &Painter,
+    passed: bool,
+    gate: &str,
+    actual: u8,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     writeln!(
         out,
-        "    {} {}  (actual {})",
-        painter.verdict(gate.passed),
-        gate.gate,
-        gate.actual
+        "    {} {gate}  (actual {actual})",
+        painter.verdict(passed),
     )
 }
 

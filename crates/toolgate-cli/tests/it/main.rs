@@ -8,4 +8,5 @@
 
 mod cli;
 mod golden;
+mod shard;
 mod support;
