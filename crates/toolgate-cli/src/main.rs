@@ -55,8 +55,22 @@ fn main() -> ExitCode {
         }),
     };
     let result = result.and_then(|output| {
-        for (path, bytes) in &output.files {
-            write_atomically(path, bytes)?;
+        // Every report is written to a temporary file beside its target first; only when
+        // all of them are written does any replace its target, so a failure leaves every
+        // existing report as it was.
+        let staged = output
+            .files
+            .iter()
+            .map(|(path, bytes)| stage(path, bytes).map(|file| (file, path)))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (file, path) in staged {
+            file.persist(path).map_err(|error| {
+                miette::Report::msg(format!(
+                    "cannot write `{}`: {}",
+                    path.display(),
+                    error.error
+                ))
+            })?;
         }
         for (path, bytes) in &output.appends {
             append(path, bytes)?;
@@ -84,9 +98,9 @@ fn schema_text() -> Vec<u8> {
     text
 }
 
-/// Writes `bytes` to a temporary file beside `path` and renames it into place, so that a
-/// reader never sees half a report and a failure leaves the old file as it was.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), miette::Report> {
+/// Writes `bytes` to a new temporary file beside `path`, to be renamed into place, so that
+/// a reader never sees half a report. Dropped unpersisted, the file is removed.
+fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile, miette::Report> {
     let folder = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -96,8 +110,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), miette::Report> {
     };
     let mut file = tempfile::NamedTempFile::new_in(folder).map_err(|e| fail(&e))?;
     file.write_all(bytes).map_err(|e| fail(&e))?;
-    file.persist(path).map_err(|e| fail(&e.error))?;
-    Ok(())
+    Ok(file)
 }
 
 /// Appends `bytes` to the file at `path`, creating it if needed.

@@ -9,6 +9,8 @@ use toolgate_expect::{
     ToolCallsOutcome, ToolCorrectnessOutcome,
 };
 
+use crate::safe::visible;
+
 /// GitHub shows at most this many error annotations of one step and does not show the
 /// rest, so the renderer stops here and says itself how many it left out.
 const MAX_ERRORS: usize = 10;
@@ -207,19 +209,6 @@ fn nonzero(counts: &[(usize, &str, &str)]) -> Vec<String> {
         .filter(|(count, _, _)| *count > 0)
         .map(|(count, one, many)| counted(*count as u64, one, many))
         .collect()
-}
-
-/// Control characters escaped (a newline as `\n`), so that the text stays on one line.
-fn visible(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 fn counted(count: u64, one: &str, many: &str) -> String {

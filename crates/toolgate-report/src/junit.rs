@@ -14,6 +14,7 @@ use toolgate_expect::{
     TestOutcome, ToolCallsOutcome, ToolCorrectnessOutcome,
 };
 
+use crate::safe::Shown;
 use crate::text::{excerpt, near_miss};
 
 /// The `name` of the `<testsuites>` element.
@@ -140,8 +141,13 @@ fn per_run<R>(test: &TestOutcome, runs: &[R], facts: impl Fn(&R) -> Vec<String>)
         .zip(runs)
         .filter_map(|((number, info), run)| {
             let facts = facts(run);
-            (!facts.is_empty())
-                .then(|| format!("run {number} ({}): {}", info.source, facts.join("; ")))
+            (!facts.is_empty()).then(|| {
+                format!(
+                    "run {number} ({}): {}",
+                    Shown(&info.source),
+                    facts.join("; ")
+                )
+            })
         })
         .collect()
 }
@@ -150,7 +156,7 @@ fn per_run<R>(test: &TestOutcome, runs: &[R], facts: impl Fn(&R) -> Vec<String>)
 fn calls(called: &[CalledTool]) -> String {
     called
         .iter()
-        .map(|c| format!("{} (call {})", c.tool, c.call))
+        .map(|c| format!("{} (call {})", Shown(&c.tool), c.call))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -200,7 +206,7 @@ fn tool_calls_facts(test: &TestOutcome, outcome: &ToolCallsOutcome) -> Vec<Strin
                 "broken disallowed {}: call {} `{}`",
                 described(&outcome.disallowed, violation.entry),
                 violation.call,
-                violation.tool
+                Shown(&violation.tool)
             ));
         }
         if let Some(stopped) = run.sequence_stopped_at {

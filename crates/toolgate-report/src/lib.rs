@@ -11,6 +11,7 @@ mod json;
 mod junit;
 mod markdown;
 mod merge;
+mod safe;
 mod seed_accuracy;
 mod text;
 

@@ -13,6 +13,8 @@ use toolgate_expect::{
     TestOutcome, ToolCallsOutcome, ToolCorrectnessOutcome,
 };
 
+use crate::safe::visible;
+
 /// Values such as call arguments are cut after this many characters: a comment should stay
 /// short, and the JSON report carries the whole value.
 const VALUE_LIMIT: usize = 60;
@@ -348,19 +350,6 @@ fn code(value: &str) -> String {
     } else {
         format!("{fence}{text}{fence}")
     }
-}
-
-/// Control characters escaped, so that the text stays on one line.
-fn visible(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// A long value cut after [`VALUE_LIMIT`] characters, with an ellipsis.

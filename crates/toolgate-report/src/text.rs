@@ -11,6 +11,8 @@ use toolgate_expect::{
 };
 use unicode_width::UnicodeWidthStr;
 
+use crate::safe::{Shown, visible};
+
 /// How to render the text report.
 #[derive(Debug, Clone, Copy, Default)]
 #[non_exhaustive]
@@ -165,13 +167,13 @@ fn render_selection(
         writeln!(
             out,
             "  run {number}  {}  ({} {})",
-            info,
+            Shown(info),
             info.calls,
             if info.calls == 1 { "call" } else { "calls" }
         )?;
         for (class, satisfied) in selection.classes.iter().zip(&run.satisfied_by) {
             let found = match satisfied {
-                Some(called) => format!("{} (call {})", called.tool, called.call),
+                Some(called) => format!("{} (call {})", Shown(&called.tool), called.call),
                 None => painter.paint(FAIL, "missed"),
             };
             writeln!(out, "    {}  {found}", pad(class, width))?;
@@ -181,7 +183,7 @@ fn render_selection(
                 out,
                 "    {} {} (call {})",
                 painter.paint(FAIL, "unexpected"),
-                called.tool,
+                Shown(&called.tool),
                 called.call
             )?;
         }
@@ -191,7 +193,7 @@ fn render_selection(
                 out,
                 "    {} {} (call {}, repeats {class})",
                 painter.paint(DIM, "repeat"),
-                called.tool,
+                Shown(&called.tool),
                 called.call,
             )?;
         }
@@ -259,7 +261,7 @@ fn render_tool_calls(
         writeln!(
             out,
             "    run {number}  {}  {}",
-            info,
+            Shown(info),
             painter.verdict(run.passed)
         )?;
         for unmet in &run.unmet {
@@ -290,7 +292,7 @@ fn render_tool_calls(
                 "      {} disallowed {entry}: call {} `{}`",
                 painter.paint(FAIL, "broken"),
                 violation.call,
-                violation.tool
+                Shown(&violation.tool)
             )?;
         }
         if let Some(stopped) = run.sequence_stopped_at {
@@ -333,26 +335,16 @@ pub(crate) fn near_miss(near: &NearMiss) -> String {
         Miss::Step { step } => format!("is in step {step}"),
         Miss::NotFinal => "is not the final call".to_owned(),
     };
-    format!("call {} `{}` {what}", near.call, near.tool)
+    format!("call {} `{}` {what}", near.call, Shown(&near.tool))
 }
 
 /// A value as one short line: control characters escaped (a newline shows as `\n`), cut
 /// after 60 characters. The JSON report carries the whole value.
 pub(crate) fn excerpt(value: &str) -> String {
     const LIMIT: usize = 60;
-    let escaped: String = value
-        .chars()
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect();
+    let escaped = visible(value);
     if escaped.chars().count() <= LIMIT {
-        escaped
+        escaped.into_owned()
     } else {
         let cut: String = escaped.chars().take(LIMIT).collect();
         format!("{cut}…")
@@ -381,11 +373,12 @@ fn render_tool_correctness(
         writeln!(
             out,
             "    run {number}  {}  score {}{exact}",
-            info, run.score
+            Shown(info),
+            run.score
         )?;
         for (expected, matched) in outcome.expected.iter().zip(&run.matched) {
             let found = match matched {
-                Some(called) => format!("{} (call {})", called.tool, called.call),
+                Some(called) => format!("{} (call {})", Shown(&called.tool), called.call),
                 None => painter.paint(FAIL, "missed"),
             };
             let fill = width.saturating_sub(expected.width());
@@ -396,7 +389,7 @@ fn render_tool_correctness(
                 out,
                 "      {} {} (call {})",
                 painter.paint(DIM, "extra"),
-                called.tool,
+                Shown(&called.tool),
                 called.call
             )?;
         }
@@ -422,13 +415,15 @@ fn render_call_accuracy(
         outcome
             .expected
             .get(index)
-            .map_or_else(String::new, |(tool, args)| format!("{tool} {args}"))
+            .map_or_else(String::new, |(tool, args)| {
+                format!("{} {}", Shown(tool), Shown(args))
+            })
     };
     for ((number, info), run) in (1..).zip(&test.runs).zip(&outcome.runs) {
         writeln!(
             out,
             "    run {number}  {}  ({} {})",
-            info,
+            Shown(info),
             info.calls,
             if info.calls == 1 { "call" } else { "calls" }
         )?;
@@ -468,7 +463,7 @@ fn render_call_accuracy(
                 out,
                 "      {}      {} (call {})",
                 painter.paint(DIM, "extra"),
-                called.tool,
+                Shown(&called.tool),
                 called.call
             )?;
         }

@@ -265,6 +265,66 @@ fn an_invalid_suite_writes_no_report_file() {
     assert!(!out.exists(), "nothing half-written");
 }
 
+#[test]
+fn a_failed_run_leaves_existing_reports_as_they_were() {
+    let temp = tempfile::tempdir().unwrap();
+    let json = temp.path().join("report.json");
+    let junit = temp.path().join("report.xml");
+    fs::write(&json, "old json").unwrap();
+    fs::write(&junit, "old junit").unwrap();
+    // An invalid trace: nothing is scored, nothing is written.
+    let run = toolgate(
+        &fixtures().join("bad-trace-malformed-json"),
+        &[
+            "check",
+            "--format",
+            "json",
+            "--output",
+            json.to_str().unwrap(),
+            "--format",
+            "junit",
+            "--output",
+            junit.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(fs::read_to_string(&json).unwrap(), "old json");
+    assert_eq!(fs::read_to_string(&junit).unwrap(), "old junit");
+    // A valid run whose second report cannot be written: the first is not replaced either.
+    let run = toolgate(
+        &fixtures().join("several-runs"),
+        &[
+            "check",
+            "--format",
+            "json",
+            "--output",
+            json.to_str().unwrap(),
+            "--format",
+            "junit",
+            "--output",
+            temp.path()
+                .join("no-such-folder/report.xml")
+                .to_str()
+                .unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("cannot write"), "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert_eq!(fs::read_to_string(&json).unwrap(), "old json");
+    let left: Vec<_> = fs::read_dir(temp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(
+        left,
+        ["report.json", "report.xml"],
+        "no temporary file is left"
+    );
+}
+
 #[rstest::rstest]
 #[case::two_to_stdout(&["check", "--format", "json", "--format", "text"])]
 #[case::output_before_format(&["check", "--output", "x.json", "--format", "json"])]

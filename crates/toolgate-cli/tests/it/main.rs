@@ -8,5 +8,6 @@
 
 mod cli;
 mod golden;
+mod safe_output;
 mod shard;
 mod support;
