@@ -348,3 +348,14 @@ fn documents_are_limited(#[case] text: &str, #[case] expected: Option<&str>) {
         None => assert_eq!((read, buffer.len()), (Limited::TooLong, 5)),
     }
 }
+
+#[rstest]
+#[case::huge(r"^(?P<server>\w{1000})_(?P<tool>.+)$", Some(crate::NamingError::TooBig { limit: crate::MAX_REGEX_BYTES }))]
+#[case::fits(r"^(?P<server>\w{1,64})_(?P<tool>.+)$", None)]
+fn naming_patterns_compile_within_the_limit(
+    #[case] pattern: &str,
+    #[case] expected: Option<crate::NamingError>,
+) {
+    let got = Naming::from_parts("regex", Vec::new(), Some(pattern)).err();
+    assert_eq!(got, expected);
+}
