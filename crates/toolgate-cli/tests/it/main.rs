@@ -7,5 +7,6 @@
 )]
 
 mod cli;
+mod determinism;
 mod golden;
 mod support;
