@@ -12,6 +12,7 @@ mod model;
 mod parse;
 mod tool_calls;
 mod tool_correctness;
+mod yaml_depth;
 
 pub use crate::call_accuracy::{
     CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy, differing_keys,
@@ -31,6 +32,7 @@ pub use crate::tool_calls::{
     result_text,
 };
 pub use crate::tool_correctness::{RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome};
+pub use crate::yaml_depth::MAX_YAML_DEPTH;
 
 #[cfg(test)]
 mod tests;

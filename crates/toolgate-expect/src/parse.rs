@@ -25,6 +25,7 @@ use crate::error::{Problem, SuiteError, SuiteSource};
 use crate::model::{Block, EqualFunctionSets, Gate, Op, Suite, Target, Test, TracePattern};
 use crate::tool_calls::{MatchList, Pattern, RequiredMatch, ToolCallsGrader, ToolMatch};
 use crate::tool_correctness::ToolCorrectnessGrader;
+use crate::yaml_depth::MAX_YAML_DEPTH;
 
 /// A suite file's text, named for diagnostics.
 #[derive(Debug, Clone)]
@@ -68,6 +69,22 @@ impl SuiteFile {
             return Err(self.error(vec![
                 Problem::new("toolgate::suite::empty", "the suite file is empty", "here")
                     .with_help("a suite starts with `tests:`, a list of tests; see docs/suite.md"),
+            ]));
+        }
+        if let Some(offset) = crate::yaml_depth::too_deep(text, MAX_YAML_DEPTH) {
+            return Err(self.error(vec![
+                Problem::new(
+                    "toolgate::suite::too_deep",
+                    format!(
+                        "the suite nests lists and maps in brackets more than {MAX_YAML_DEPTH} deep"
+                    ),
+                    format!("level {} starts here", MAX_YAML_DEPTH + 1),
+                )
+                .with_help(
+                    "a suite is a few levels deep; nesting this deep is a broken or hostile file, \
+                     refused before the YAML reader spends time on it",
+                )
+                .at(Some(SourceSpan::new(offset.into(), 1))),
             ]));
         }
         // Reading the whole document once, without a shape, reports a syntax error where

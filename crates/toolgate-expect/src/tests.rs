@@ -931,3 +931,40 @@ fn suite_regexes_compile_within_the_limit(#[case] pattern: &str, #[case] code: O
     });
     assert_eq!(got, code);
 }
+
+fn brackets(n: usize) -> String {
+    "[".repeat(n)
+}
+
+#[rstest]
+#[case::flow_past_the_limit(format!("x: {}", brackets(129)), Some(3 + 128))]
+#[case::flow_at_the_limit(format!("x: {}{}", brackets(128), "]".repeat(128)), None)]
+#[case::closed_and_reopened(format!("x: [{}]\ny: [{}]", brackets(100).replace('[', "[]"), brackets(100).replace('[', "[]")), None)]
+#[case::across_lines(format!("x:\n{}", "  [\n".repeat(129)), Some(3 + 128 * 4 + 2))]
+#[case::anchored(format!("x: &a !!seq {}", brackets(129)), Some(12 + 128))]
+#[case::sequence_item(format!("- - {}", brackets(129)), Some(4 + 128))]
+#[case::double_quoted(format!("x: \"{}\\\"\"", brackets(200)), None)]
+#[case::single_quoted(format!("x: 'it''s {}'", brackets(200)), None)]
+#[case::multi_line_quoted(format!("x: \"a\n  {}\"", brackets(200)), None)]
+#[case::comment(format!("x: 1 # {}", brackets(200)), None)]
+#[case::plain_scalar(format!("name: a{}", brackets(200)), None)]
+#[case::quote_inside_flow_plain(format!("x: [it's, {}", brackets(200)), Some(10 + 127))]
+#[case::block_scalar(format!("help: |\n  {}\nnext: 1", brackets(200)), None)]
+#[case::sequence_block_scalar(format!("- |\n  {}\n- 1", brackets(200)), None)]
+#[case::after_block_scalar(format!("- help: >-\n    {}\n  b: {}", brackets(200), brackets(129)), Some(221 + 128))]
+fn flow_nesting_is_found_before_the_parser_runs(
+    #[case] text: String,
+    #[case] offset: Option<usize>,
+) {
+    assert_eq!(crate::yaml_depth::too_deep(&text, 128), offset, "{text}");
+}
+
+#[test]
+fn deep_flow_nesting_is_refused_with_its_own_error_at_once() {
+    // 100,000 levels took the YAML reader half an hour to refuse.
+    let text = format!("tests:\n  - name: t\n    x: {}\n", brackets(100_000));
+    let error = SuiteFile::new("s.yaml", text).parse().unwrap_err();
+    let problem = error.problems().next().unwrap();
+    assert_eq!(problem.code, "toolgate::suite::too_deep");
+    assert_eq!(problem.label, "level 129 starts here");
+}
