@@ -150,38 +150,165 @@ pub struct CallPairing {
     pub extra: Vec<usize>,
 }
 
-/// Pairs `expected` calls with `actual` ones: first as many exact pairs (`same_tool` and
-/// `equal_args`) as possible, then, among the rest, as many same-tool pairs as possible.
+/// Pairs `expected` calls with `actual` ones: as many exact pairs (`same_tool` and
+/// `equal_args`) as possible, and among the pairings with that many exact pairs, as many
+/// same-tool pairs in all as possible.
 ///
-/// Both steps are maximum matchings, so a partial match never takes an exact match's
-/// place and no reordering of either list changes the counts.
+/// The two counts are maximised together, not one after the other: when a member matches
+/// calls of several tools (a bare member and a qualified one), the exact pairs a first
+/// matching happens to pick can leave fewer same-tool pairs for the rest, and which ones it
+/// picks depends on the order of the lists. Maximising the pair (exact, all) as one objective
+/// makes every count independent of the order of either list, and a partial match never
+/// takes an exact match's place. Among the pairings with the best counts, the one that
+/// pairs the earliest actual calls is taken (the sum of their positions is smallest).
 pub fn pair_calls(
     expected: usize,
     actual: usize,
     mut same_tool: impl FnMut(usize, usize) -> bool,
     mut equal_args: impl FnMut(usize, usize) -> bool,
 ) -> CallPairing {
-    let exact = maximum_matching(expected, actual, |e, a| same_tool(e, a) && equal_args(e, a));
-    let mut actual_taken = vec![false; actual];
-    for a in exact.iter().flatten() {
-        actual_taken[*a] = true;
-    }
-    let partial = maximum_matching(expected, actual, |e, a| {
-        exact[e].is_none() && !actual_taken[a] && same_tool(e, a)
-    });
+    // 2: exact, 1: same tool, 0: no pair.
+    let kinds: Vec<Vec<u8>> = (0..expected)
+        .map(|e| {
+            (0..actual)
+                .map(
+                    |a| match (same_tool(e, a), same_tool(e, a) && equal_args(e, a)) {
+                        (_, true) => 2,
+                        (true, false) => 1,
+                        (false, _) => 0,
+                    },
+                )
+                .collect()
+        })
+        .collect();
+    // Weights that order pairings by exact pairs, then by pairs, then by the earliest
+    // actual calls: `tie` exceeds any sum of actual positions, `pair` any number of pairs.
+    let tie = i128::try_from(expected.saturating_mul(actual))
+        .unwrap_or(i128::MAX / 8)
+        .saturating_add(1);
+    let pair = tie;
+    let exact = tie.saturating_mul(i128::try_from(expected.min(actual)).unwrap_or(0) + 1);
+    let weight = |e: usize, a: usize| -> Option<i128> {
+        let position = i128::try_from(a).unwrap_or(0);
+        match kinds[e][a] {
+            2 => Some(exact.saturating_add(pair).saturating_sub(position)),
+            1 => Some(pair.saturating_sub(position)),
+            _ => None,
+        }
+    };
     let mut pairing = CallPairing::default();
-    for (e, (exact, partial)) in exact.iter().zip(&partial).enumerate() {
-        match (exact, partial) {
-            (Some(a), _) => pairing.correct.push((e, *a)),
-            (None, Some(a)) => {
-                pairing.incorrect.push((e, *a));
-                actual_taken[*a] = true;
+    let mut actual_taken = vec![false; actual];
+    let assignment = maximum_weight_matching(expected, actual, weight);
+    for (e, paired) in assignment.into_iter().enumerate() {
+        match paired {
+            Some(a) if kinds[e][a] == 2 => pairing.correct.push((e, a)),
+            Some(a) => pairing.incorrect.push((e, a)),
+            None => {
+                pairing.missed.push(e);
+                continue;
             }
-            (None, None) => pairing.missed.push(e),
+        }
+        if let Some(a) = paired {
+            actual_taken[a] = true;
         }
     }
     pairing.extra = (0..actual).filter(|&a| !actual_taken[a]).collect();
     pairing
+}
+
+/// A matching of maximum total weight between `left` and `right` items, where `weight(l, r)`
+/// is `Some(w)` with `w > 0` for a pair that may be made. For each left item, its partner.
+///
+/// The Hungarian algorithm (Kuhn-Munkres, with potentials) on the smaller side as rows,
+/// each row also given a column of its own that stands for "unpaired": O(n^2 (n + m)) for
+/// n rows and m columns, integers only.
+fn maximum_weight_matching(
+    left: usize,
+    right: usize,
+    weight: impl Fn(usize, usize) -> Option<i128>,
+) -> Vec<Option<usize>> {
+    let transpose = left > right;
+    let (rows, columns) = if transpose {
+        (right, left)
+    } else {
+        (left, right)
+    };
+    // Costs to minimise: a pair costs minus its weight, "unpaired" 0, and a pair that may
+    // not be made more than "unpaired", so that it is never chosen.
+    let cost = |row: usize, column: usize| -> i128 {
+        if column >= columns {
+            return 0;
+        }
+        let (l, r) = if transpose {
+            (column, row)
+        } else {
+            (row, column)
+        };
+        weight(l, r).map_or(1, |w| -w)
+    };
+    let width = columns + rows;
+    // 1-based as in the textbook: column 0 and row 0 are the virtual start.
+    let mut u = vec![0_i128; rows + 1];
+    let mut v = vec![0_i128; width + 1];
+    let mut row_of = vec![0_usize; width + 1];
+    let mut way = vec![0_usize; width + 1];
+    for row in 1..=rows {
+        row_of[0] = row;
+        let mut column = 0;
+        let mut min_slack = vec![i128::MAX; width + 1];
+        let mut used = vec![false; width + 1];
+        loop {
+            used[column] = true;
+            let current = row_of[column];
+            let mut delta = i128::MAX;
+            let mut next = 0;
+            for j in 1..=width {
+                if used[j] {
+                    continue;
+                }
+                let slack = cost(current - 1, j - 1) - u[current] - v[j];
+                if slack < min_slack[j] {
+                    min_slack[j] = slack;
+                    way[j] = column;
+                }
+                if min_slack[j] < delta {
+                    delta = min_slack[j];
+                    next = j;
+                }
+            }
+            for j in 0..=width {
+                if used[j] {
+                    u[row_of[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    min_slack[j] -= delta;
+                }
+            }
+            column = next;
+            if row_of[column] == 0 {
+                break;
+            }
+        }
+        while column != 0 {
+            let previous = way[column];
+            row_of[column] = row_of[previous];
+            column = previous;
+        }
+    }
+    let mut partner = vec![None; left];
+    for (column, &row) in row_of.iter().enumerate().take(columns + 1).skip(1) {
+        // Row 0 is no row; a row on a pair that may not be made stays unpaired.
+        if row == 0 || cost(row - 1, column - 1) >= 0 {
+            continue;
+        }
+        let (l, r) = if transpose {
+            (column - 1, row - 1)
+        } else {
+            (row - 1, column - 1)
+        };
+        partner[l] = Some(r);
+    }
+    partner
 }
 
 /// Correct calls over the sizes of the expected and actual lists; they add up over runs.

@@ -12,6 +12,7 @@ mod model;
 mod parse;
 mod tool_calls;
 mod tool_correctness;
+mod yaml_depth;
 
 pub use crate::call_accuracy::{
     CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy, differing_keys,
@@ -24,13 +25,14 @@ pub use crate::evaluate::{
 pub use crate::model::{
     Block, EqualFunctionSets, Gate, Op, Shard, ShardError, Suite, Target, Test, TracePattern, slug,
 };
-pub use crate::parse::{PathSeg, SuiteFile, suite_schema};
+pub use crate::parse::{MAX_YAML_NODES, PathSeg, SuiteFile, suite_schema};
 pub use crate::tool_calls::{
     MatchList, Miss, MissingArgument, NearMiss, Pattern, RequiredMatch, RunToolCalls,
     ToolCallsGrader, ToolCallsOutcome, ToolMatch, Unmet, Violation, missing_argument_problems,
     result_text,
 };
 pub use crate::tool_correctness::{RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome};
+pub use crate::yaml_depth::MAX_YAML_DEPTH;
 
 #[cfg(test)]
 mod tests;

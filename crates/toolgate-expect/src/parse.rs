@@ -6,6 +6,7 @@
 //! checked afterwards, all at once; each problem is then placed by walking the document
 //! again to the node's path (see [`SuiteFile::span`]).
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -24,6 +25,7 @@ use crate::error::{Problem, SuiteError, SuiteSource};
 use crate::model::{Block, EqualFunctionSets, Gate, Op, Suite, Target, Test, TracePattern};
 use crate::tool_calls::{MatchList, Pattern, RequiredMatch, ToolCallsGrader, ToolMatch};
 use crate::tool_correctness::ToolCorrectnessGrader;
+use crate::yaml_depth::MAX_YAML_DEPTH;
 
 /// A suite file's text, named for diagnostics.
 #[derive(Debug, Clone)]
@@ -69,10 +71,27 @@ impl SuiteFile {
                     .with_help("a suite starts with `tests:`, a list of tests; see docs/suite.md"),
             ]));
         }
+        if let Some(offset) = crate::yaml_depth::too_deep(text, MAX_YAML_DEPTH) {
+            return Err(self.error(vec![
+                Problem::new(
+                    "toolgate::suite::too_deep",
+                    format!(
+                        "the suite nests lists and maps in brackets more than {MAX_YAML_DEPTH} deep"
+                    ),
+                    format!("level {} starts here", MAX_YAML_DEPTH + 1),
+                )
+                .with_help(
+                    "a suite is a few levels deep; nesting this deep is a broken or hostile file, \
+                     refused before the YAML reader spends time on it",
+                )
+                .at(Some(SourceSpan::new(offset.into(), 1))),
+            ]));
+        }
         // Reading the whole document once, without a shape, reports a syntax error where
         // it is, before a half-read document could be mistaken for a wrong shape.
         serde_yaml::from_str::<IgnoredAny>(text)
             .map_err(|error| self.error(vec![self.yaml_problem(&error)]))?;
+        self.check_expansion()?;
         let raw: RawSuite = serde_yaml::from_str(text)
             .map_err(|error| self.error(vec![self.yaml_problem(&error)]))?;
         let mut problems = Vec::new();
@@ -81,6 +100,34 @@ impl SuiteFile {
             Ok(suite)
         } else {
             Err(self.error(problems))
+        }
+    }
+
+    /// Refuses a document whose aliases expand it past [`MAX_YAML_NODES`] nodes, before
+    /// anything is built from it. Each alias (`*name`) stands for a copy of its anchor, so
+    /// a few lines of aliases of aliases can stand for billions of nodes ("billion laughs"),
+    /// and a list of aliases of a long list for its square. Counting the nodes as the
+    /// reader expands them stops at the limit, in time and memory bounded by it.
+    fn check_expansion(&self) -> Result<(), SuiteError> {
+        if expands_past(self.text(), MAX_YAML_NODES) {
+            // The reader cannot say which alias it was expanding; the first one is where
+            // the reader can start looking.
+            let span = first_alias(self.text());
+            Err(self.error(vec![
+                Problem::new(
+                    "toolgate::suite::alias_expansion",
+                    format!("the suite's YAML aliases expand it past {MAX_YAML_NODES} nodes"),
+                    "the first alias",
+                )
+                .with_help(
+                    "an alias (`*name`) stands for a whole copy of its anchor (`&name`), and \
+                         aliases of aliases multiply; write the repeated values out, or reuse \
+                         fewer of them",
+                )
+                .at(span),
+            ]))
+        } else {
+            Ok(())
         }
     }
 
@@ -355,22 +402,8 @@ impl SuiteFile {
         let naming = raw.naming.and_then(|naming| {
             Naming::from_parts(&naming.scheme, naming.servers, naming.pattern.as_deref())
                 .map_err(|error| {
-                    let help = if let NamingError::Unknown(_) = error {
-                        let names: Vec<String> =
-                            Naming::NAMES.iter().map(|n| (*n).to_owned()).collect();
-                        suggest(&naming.scheme, &names, "schemes")
-                    } else {
-                        "write the pattern with the named groups `server` and `tool`, like \
-                         `^(?P<server>[^/]+)/(?P<tool>.+)$`"
-                            .to_owned()
-                    };
-                    let problem = Problem::new(
-                        "toolgate::suite::invalid_naming",
-                        error.to_string(),
-                        "invalid naming",
-                    )
-                    .with_help(help);
-                    problems.push(self.located(problem, &join(&path, &[PathSeg::Key("naming")])));
+                    let (problem, at) = naming_problem(&naming.scheme, &error);
+                    problems.push(self.located(problem, &join(&path, at)));
                 })
                 .ok()
         });
@@ -1256,6 +1289,20 @@ impl<'de> Deserialize<'de> for PatternValue {
 
 fn compile<E: de::Error>(text: &str) -> Result<Pattern, E> {
     Pattern::new(text).map_err(|error| {
+        if let regex::Error::CompiledTooBig(limit) = error {
+            return custom(
+                "toolgate::suite::regex_too_big",
+                &format!(
+                    "tool regex {} compiles to more than {} MiB, the limit for one regex",
+                    shorten(text),
+                    limit >> 20
+                ),
+                "compiles too big",
+                "a large repetition of a class is the usual cause (`\\w{1000}` alone is \
+                 megabytes of Unicode classes): use a smaller count, `+` or `*`, or an ASCII \
+                 class such as `[a-z0-9_]` or `(?-u:\\w)`",
+            );
+        }
         // The regex crate draws the pattern with a caret; its last line says what is wrong.
         let detail = error.to_string();
         let reason = detail
@@ -1266,7 +1313,7 @@ fn compile<E: de::Error>(text: &str) -> Result<Pattern, E> {
             .to_owned();
         custom(
             "toolgate::suite::invalid_regex",
-            &format!("invalid tool regex `{text}`: {reason}"),
+            &format!("invalid tool regex {}: {reason}", shorten(text)),
             "invalid regex",
             "patterns use the Rust `regex` dialect: no look-around or back-references; \
              escape `(`, `[`, `.` and `\\` with `\\` to match them literally",
@@ -1631,6 +1678,151 @@ fn member_error<E: de::Error>(text: &str, error: MemberError) -> E {
 // between these separators, so that the parser's own error type can carry them to
 // `yaml_problem` with the position it attaches.
 
+/// The most nodes (scalars, lists and maps) a suite may hold once its YAML aliases are
+/// expanded: one million, far beyond any hand-written suite, and small enough to read in
+/// bounded time and memory. See [`SuiteFile::parse`].
+pub const MAX_YAML_NODES: usize = 1_000_000;
+
+/// Whether `text`, with its aliases expanded, holds more than `limit` nodes. Any other
+/// problem of the document is left to the full read, which reports it with its place.
+pub(crate) fn expands_past(text: &str, limit: usize) -> bool {
+    let counted = Cell::new(0_usize);
+    let deserializer = serde_yaml::Deserializer::from_str(text);
+    match (NodeBudget {
+        counted: &counted,
+        limit,
+    })
+    .deserialize(deserializer)
+    {
+        Err(error) => {
+            let message = error.to_string();
+            message.contains(EXPANSION) || message.contains("repetition limit exceeded")
+        }
+        Ok(()) => false,
+    }
+}
+
+/// The span of the first alias (`*name`) in a YAML text: a `*` that starts a token.
+fn first_alias(text: &str) -> Option<SourceSpan> {
+    let bytes = text.as_bytes();
+    (0..bytes.len())
+        .find(|&i| {
+            bytes[i] == b'*'
+                && (i == 0
+                    || matches!(
+                        bytes[i - 1],
+                        b' ' | b'\t' | b'\n' | b'[' | b'{' | b',' | b'-' | b':'
+                    ))
+                && bytes
+                    .get(i + 1)
+                    .is_some_and(|next| !next.is_ascii_whitespace())
+        })
+        .map(|start| {
+            let end = text[start..]
+                .find(|c: char| c.is_whitespace() || matches!(c, ',' | ']' | '}'))
+                .map_or(text.len(), |len| start + len);
+            SourceSpan::new(start.into(), end - start)
+        })
+}
+
+/// The message of the error that stops [`NodeBudget`].
+const EXPANSION: &str = "\u{0}toolgate: expansion limit";
+
+/// Counts the nodes of a YAML document, following aliases, and fails past `limit`.
+#[derive(Clone, Copy)]
+struct NodeBudget<'c> {
+    counted: &'c Cell<usize>,
+    limit: usize,
+}
+
+impl NodeBudget<'_> {
+    fn count<E: de::Error>(self) -> Result<(), E> {
+        let counted = self.counted.get() + 1;
+        self.counted.set(counted);
+        if counted > self.limit {
+            return Err(E::custom(EXPANSION));
+        }
+        Ok(())
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for NodeBudget<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for NodeBudget<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML node")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_i128<E: de::Error>(self, _: i128) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_u128<E: de::Error>(self, _: u128) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        self.deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.count()?;
+        while seq.next_element_seed(self)?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.count()?;
+        while map.next_key_seed(self)?.is_some() {
+            map.next_value_seed(self)?;
+        }
+        Ok(())
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        // A tagged node (`!tag value`): count it; the full read says what is wrong with it.
+        self.count()?;
+        let (IgnoredAny, variant) = data.variant()?;
+        de::VariantAccess::newtype_variant_seed(variant, self)
+    }
+}
+
 const CUSTOM: char = '\u{1e}';
 const FIELD: char = '\u{1f}';
 
@@ -1659,8 +1851,49 @@ fn decode_custom(text: &str) -> Problem {
     }
 }
 
+/// The problem of a `naming:` that does not build, and the path under the test to place it.
+fn naming_problem(scheme: &str, error: &NamingError) -> (Problem, &'static [PathSeg<'static>]) {
+    if let NamingError::TooBig { .. } = error {
+        let problem = Problem::new(
+            "toolgate::suite::regex_too_big",
+            error.to_string(),
+            "compiles too big",
+        )
+        .with_help(
+            "use a smaller repetition count, `+` or `*`, or an ASCII class such as `[a-z0-9_]` \
+             instead of `\\w`",
+        );
+        return (problem, &[PathSeg::Key("naming"), PathSeg::Key("pattern")]);
+    }
+    let help = if let NamingError::Unknown(_) = error {
+        let names: Vec<String> = Naming::NAMES.iter().map(|n| (*n).to_owned()).collect();
+        suggest(scheme, &names, "schemes")
+    } else {
+        "write the pattern with the named groups `server` and `tool`, like \
+         `^(?P<server>[^/]+)/(?P<tool>.+)$`"
+            .to_owned()
+    };
+    let problem = Problem::new(
+        "toolgate::suite::invalid_naming",
+        error.to_string(),
+        "invalid naming",
+    )
+    .with_help(help);
+    (problem, &[PathSeg::Key("naming")])
+}
+
+/// A pattern as a message quotes it: whole when short, its start otherwise.
+fn shorten(text: &str) -> String {
+    const SHOWN: usize = 40;
+    match text.char_indices().nth(SHOWN) {
+        Some((end, _)) => format!("`{}...` ({} bytes)", &text[..end], text.len()),
+        None => format!("`{text}`"),
+    }
+}
+
 const KNOWN_CODES: &[&str] = &[
     "toolgate::suite::invalid_regex",
+    "toolgate::suite::regex_too_big",
     "toolgate::suite::empty",
     "toolgate::suite::invalid_value",
     "toolgate::suite::invalid_member",

@@ -905,3 +905,114 @@ fn shards_deal_every_test_to_exactly_one_shard() {
         }
     }
 }
+
+/// A list of `n` aliases of a list of `n` scalars: `n * n` nodes once expanded.
+fn square_bomb(n: usize) -> String {
+    let scalars = vec!["a"; n].join(", ");
+    let aliases = vec!["*a"; n].join(", ");
+    format!("tests:\n  - name: t\n    x: &a [{scalars}]\n    y: [{aliases}]\n")
+}
+
+#[rstest]
+#[case::square_within(30, 1_000, false)]
+#[case::square_past(40, 1_000, true)]
+#[case::square_far_past(3_000, 1_000, true)]
+fn alias_expansion_is_counted_and_stopped(
+    #[case] n: usize,
+    #[case] limit: usize,
+    #[case] past: bool,
+) {
+    assert_eq!(crate::parse::expands_past(&square_bomb(n), limit), past);
+}
+
+#[test]
+fn alias_bombs_are_refused_with_their_own_error() {
+    // Nine levels of nine aliases: billions of nodes, stopped by the reader's repetition
+    // limit before MAX_YAML_NODES (a square past a million nodes takes seconds to count in
+    // a debug build; `alias_expansion_is_counted_and_stopped` checks that path).
+    let levels: Vec<String> = (1..10)
+        .map(|level| {
+            let aliases = vec![format!("*a{}", level - 1); 9].join(", ");
+            format!("      l{level}: &a{level} [{aliases}]\n")
+        })
+        .collect();
+    let laughs = format!(
+        "tests:\n  - name: t\n    x:\n      l0: &a0 [lol, lol]\n{}",
+        levels.concat()
+    );
+    let error = SuiteFile::new("s.yaml", laughs).parse().unwrap_err();
+    let problem = error.problems().next().unwrap();
+    assert_eq!(
+        problem.code, "toolgate::suite::alias_expansion",
+        "{problem:?}"
+    );
+    assert_eq!(
+        problem.message,
+        "the suite's YAML aliases expand it past 1000000 nodes"
+    );
+}
+
+#[test]
+fn aliases_within_the_limit_are_read() {
+    let test = parse_one(
+        "tests:\n  - name: t\n    equal_function_sets:\n      classes:\n        - name: a\n          members: &m [x, y]\n        - name: b\n          members: *m\n",
+    );
+    let classes = &test.equal_function_sets.unwrap().classes;
+    assert_eq!(classes.classes()[1].members, classes.classes()[0].members);
+}
+
+#[rstest]
+#[case::huge_repetition(r"\w{1000}", Some("toolgate::suite::regex_too_big"))]
+#[case::nested_repetition(r"((a{1000}){1000}){1000}", Some("toolgate::suite::regex_too_big"))]
+#[case::bounded_unicode_word(r"^\w{1,64}$", None)]
+#[case::ascii_repetition(r"[a-z]{1000}", None)]
+#[case::deep_groups(&format!("{}a{}", "(".repeat(300), ")".repeat(300)), Some("toolgate::suite::invalid_regex"))]
+fn suite_regexes_compile_within_the_limit(#[case] pattern: &str, #[case] code: Option<&str>) {
+    let text = format!(
+        "tests:\n  - name: t\n    graders:\n      - type: tool-calls\n        config:\n          required:\n            - name: '{pattern}'\n"
+    );
+    let result = SuiteFile::new("suite.yaml", text).parse();
+    let got = result.err().map(|error| {
+        let problem = error.problems().next().unwrap();
+        assert!(problem.message.len() < 200, "{}", problem.message);
+        problem.code
+    });
+    assert_eq!(got, code);
+}
+
+fn brackets(n: usize) -> String {
+    "[".repeat(n)
+}
+
+#[rstest]
+#[case::flow_past_the_limit(format!("x: {}", brackets(129)), Some(3 + 128))]
+#[case::flow_at_the_limit(format!("x: {}{}", brackets(128), "]".repeat(128)), None)]
+#[case::closed_and_reopened(format!("x: [{}]\ny: [{}]", brackets(100).replace('[', "[]"), brackets(100).replace('[', "[]")), None)]
+#[case::across_lines(format!("x:\n{}", "  [\n".repeat(129)), Some(3 + 128 * 4 + 2))]
+#[case::anchored(format!("x: &a !!seq {}", brackets(129)), Some(12 + 128))]
+#[case::sequence_item(format!("- - {}", brackets(129)), Some(4 + 128))]
+#[case::double_quoted(format!("x: \"{}\\\"\"", brackets(200)), None)]
+#[case::single_quoted(format!("x: 'it''s {}'", brackets(200)), None)]
+#[case::multi_line_quoted(format!("x: \"a\n  {}\"", brackets(200)), None)]
+#[case::comment(format!("x: 1 # {}", brackets(200)), None)]
+#[case::plain_scalar(format!("name: a{}", brackets(200)), None)]
+#[case::quote_inside_flow_plain(format!("x: [it's, {}", brackets(200)), Some(10 + 127))]
+#[case::block_scalar(format!("help: |\n  {}\nnext: 1", brackets(200)), None)]
+#[case::sequence_block_scalar(format!("- |\n  {}\n- 1", brackets(200)), None)]
+#[case::after_block_scalar(format!("- help: >-\n    {}\n  b: {}", brackets(200), brackets(129)), Some(221 + 128))]
+fn flow_nesting_is_found_before_the_parser_runs(
+    #[case] text: String,
+    #[case] offset: Option<usize>,
+) {
+    assert_eq!(crate::yaml_depth::too_deep(&text, 128), offset, "{text}");
+}
+
+#[test]
+fn deep_flow_nesting_is_refused_with_its_own_error_at_once() {
+    // 100,000 levels took the YAML reader half an hour to refuse.
+    let text = format!("tests:\n  - name: t\n    x: {}\n", brackets(100_000));
+    let error = SuiteFile::new("s.yaml", text).parse().unwrap_err();
+    let problem = error.problems().next().unwrap();
+    assert_eq!(problem.code, "toolgate::suite::too_deep");
+    assert_eq!(problem.label, "level 129 starts here");
+}

@@ -22,11 +22,12 @@ pub struct Pattern {
 }
 
 impl Pattern {
-    /// Compiles `text` with the `regex` crate (linear time; `(?i)` and friends work).
+    /// Compiles `text` with the `regex` crate (linear time; `(?i)` and friends work),
+    /// within [`MAX_REGEX_BYTES`](toolgate_trace::MAX_REGEX_BYTES) of compiled program.
     pub fn new(text: &str) -> Result<Self, regex::Error> {
         Ok(Self {
             text: text.to_owned(),
-            regex: Regex::new(text)?,
+            regex: toolgate_trace::compile_regex(text)?,
         })
     }
 

@@ -8,6 +8,19 @@ use miette::{
 };
 use thiserror::Error;
 
+/// How deep arrays and objects may nest in a JSON text toolgate reads: 127 levels, the most
+/// `serde_json`'s parser accepts.
+///
+/// The parser refuses deeper input with an error instead of recursing further, so no trace
+/// can exhaust the stack; [`TraceError::TooDeep`] says so in words.
+pub const MAX_NESTING_DEPTH: usize = 127;
+
+/// How deep a call's arguments or result may nest: 124 levels, so that the call written
+/// back by `toolgate convert` (inside a line object, its `tool_calls` list and the call's
+/// entry) is still within [`MAX_NESTING_DEPTH`]. Arguments written as a JSON string inside
+/// a trace are parsed on their own and could otherwise nest deeper than the trace.
+pub const MAX_VALUE_DEPTH: usize = MAX_NESTING_DEPTH - 3;
+
 /// What a trace looks like, for the help line of a shape error.
 pub(crate) const TRACE_SHAPE: &str = "a trace is `{\"tool_calls\": [{\"name\": ..., \"server\": ...}]}` \
                                       or `{\"events\": [{\"type\": \"tool_call\", ...}]}`; see docs/suite.md";
@@ -70,6 +83,86 @@ pub enum TraceError {
         #[label("no format starts like this")]
         span: SourceSpan,
     },
+    /// The JSON nests deeper than [`MAX_NESTING_DEPTH`] arrays and objects.
+    #[error("`{file}` nests arrays and objects more than {MAX_NESTING_DEPTH} deep")]
+    #[diagnostic(
+        code(toolgate::trace::too_deep),
+        help(
+            "toolgate reads JSON nested up to {MAX_NESTING_DEPTH} levels of arrays and objects, \
+             which no agent's trace comes near; this file is likely corrupt or generated \
+             to attack the parser"
+        )
+    )]
+    TooDeep {
+        /// The file's name, as the caller gave it.
+        file: String,
+        /// The file, or the line of it that failed.
+        #[source_code]
+        source_code: Arc<NamedSource<LineSource>>,
+        /// The opening bracket one level too deep.
+        #[label("level {} starts here", MAX_NESTING_DEPTH + 1)]
+        span: SourceSpan,
+    },
+    /// A call's arguments or result nest deeper than [`MAX_VALUE_DEPTH`] (they were
+    /// written as a JSON string, or sit near the top of the record).
+    #[error(
+        "`{file}`{}: the {part} of call {call} nest arrays and objects more than \
+         {MAX_VALUE_DEPTH} deep",
+        line.map(|line| format!(", line {line}")).unwrap_or_default()
+    )]
+    #[diagnostic(
+        code(toolgate::trace::too_deep),
+        help(
+            "toolgate keeps arguments and results nested up to {MAX_VALUE_DEPTH} levels, so \
+             that `toolgate convert` writes every call back within the {MAX_NESTING_DEPTH} \
+             levels a trace may have"
+        )
+    )]
+    TooDeepValue {
+        /// The file's name, as the caller gave it.
+        file: String,
+        /// The record's 1-based line, for a JSON Lines file.
+        line: Option<usize>,
+        /// The call's 1-based position in its run.
+        call: usize,
+        /// `arguments` or `result`.
+        part: &'static str,
+    },
+    /// A line of a JSON Lines file is longer than [`MAX_LINE_BYTES`](crate::MAX_LINE_BYTES).
+    #[error("line {line} of `{file}` is longer than {} MiB", limit >> 20)]
+    #[diagnostic(
+        code(toolgate::trace::line_too_long),
+        help(
+            "a JSON Lines trace holds one record per line, and toolgate reads lines of up to \
+             {} MiB; the line was refused without reading the rest of it. Check that the \
+             file really is JSON Lines (a `.json` document is read whole, up to {} MiB)",
+            limit >> 20, crate::MAX_DOCUMENT_BYTES >> 20
+        )
+    )]
+    LineTooLong {
+        /// The file's name, as the caller gave it.
+        file: String,
+        /// The 1-based line.
+        line: usize,
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// A `.json` trace is larger than [`MAX_DOCUMENT_BYTES`](crate::MAX_DOCUMENT_BYTES).
+    #[error("`{file}` is larger than {} MiB", limit >> 20)]
+    #[diagnostic(
+        code(toolgate::trace::too_large),
+        help(
+            "a `.json` trace is one document, read whole, of up to {} MiB; write a larger \
+             trace as JSON Lines (`.jsonl`), which is read one line at a time",
+            limit >> 20
+        )
+    )]
+    TooLarge {
+        /// The file's name, as the caller gave it.
+        file: String,
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// The file could not be read.
     #[error("cannot read trace `{file}`: {message}")]
     #[diagnostic(code(toolgate::trace::io))]
@@ -101,6 +194,13 @@ impl TraceError {
                 .with_language("json"),
         );
         let file = file.to_owned();
+        if message.starts_with("recursion limit exceeded") {
+            return Self::TooDeep {
+                file,
+                source_code,
+                span,
+            };
+        }
         if error.is_data() {
             Self::Shape {
                 file,

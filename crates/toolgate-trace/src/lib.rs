@@ -19,11 +19,13 @@ mod write;
 pub use crate::accuracy_input::{AccuracyInput, PlainCall, parse_accuracy_input};
 pub use crate::document::parse_run;
 pub use crate::equality::args_equal;
-pub use crate::error::{LineSource, TraceError};
+pub use crate::error::{LineSource, MAX_NESTING_DEPTH, MAX_VALUE_DEPTH, TraceError};
 pub use crate::formats::format_names;
 pub use crate::model::{Call, FileLayout, Run, Status};
-pub use crate::naming::{Naming, NamingError};
-pub use crate::read::{ReadOptions, read_trace};
+pub use crate::naming::{
+    MAX_REGEX_BYTES, Naming, NamingError, REGEX_DFA_CACHE_BYTES, compile_regex,
+};
+pub use crate::read::{MAX_DOCUMENT_BYTES, MAX_LINE_BYTES, ReadOptions, read_trace};
 pub use crate::write::write_run;
 
 #[cfg(test)]

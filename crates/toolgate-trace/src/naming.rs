@@ -3,7 +3,29 @@
 
 use std::fmt;
 
-use regex::Regex;
+use regex::{Regex, RegexBuilder};
+
+/// The most memory one regular expression of a suite or of `--naming-pattern` may compile
+/// to: 4 MiB, less than half the `regex` crate's default of 10 MiB.
+///
+/// A tool-name pattern compiles to a few kilobytes, and `^\w{1,64}$`, with its Unicode
+/// classes, to under 4 MiB; but a short pattern can ask for a huge program (`\w{1000}`
+/// is tens of megabytes), and every pattern is compiled while the suite is read. Past the limit compilation stops at once with
+/// `toolgate::suite::regex_too_big`. The lazy DFA that searches with it keeps its cache
+/// within [`REGEX_DFA_CACHE_BYTES`].
+pub const MAX_REGEX_BYTES: usize = 4 << 20;
+
+/// The cache each compiled regular expression's lazy DFA may use while searching: 2 MiB,
+/// the `regex` crate's default, set here so that it is written down.
+pub const REGEX_DFA_CACHE_BYTES: usize = 2 << 20;
+
+/// Compiles a pattern of a suite or of the command line within [`MAX_REGEX_BYTES`].
+pub fn compile_regex(pattern: &str) -> Result<Regex, regex::Error> {
+    RegexBuilder::new(pattern)
+        .size_limit(MAX_REGEX_BYTES)
+        .dfa_size_limit(REGEX_DFA_CACHE_BYTES)
+        .build()
+}
 
 /// How to split a tool name into server and tool.
 #[derive(Debug, Clone)]
@@ -71,7 +93,10 @@ impl Naming {
             "dash" => Self::Dash { servers },
             "regex" => {
                 let pattern = pattern.ok_or(NamingError::MissingPattern)?;
-                let regex = Regex::new(pattern).map_err(|e| NamingError::Pattern(e.to_string()))?;
+                let regex = compile_regex(pattern).map_err(|error| match error {
+                    regex::Error::CompiledTooBig(limit) => NamingError::TooBig { limit },
+                    other => NamingError::Pattern(other.to_string()),
+                })?;
                 let names: Vec<&str> = regex.capture_names().flatten().collect();
                 if !(names.contains(&"server") && names.contains(&"tool")) {
                     return Err(NamingError::Groups);
@@ -149,6 +174,11 @@ pub enum NamingError {
     Pattern(String),
     /// The pattern lacks the named groups `server` and `tool`.
     Groups,
+    /// The pattern compiles to more than `limit` bytes ([`MAX_REGEX_BYTES`]).
+    TooBig {
+        /// The limit, in bytes.
+        limit: usize,
+    },
 }
 
 impl fmt::Display for NamingError {
@@ -160,6 +190,11 @@ impl fmt::Display for NamingError {
             Self::Groups => {
                 f.write_str("the naming pattern needs the named groups `server` and `tool`")
             }
+            Self::TooBig { limit } => write!(
+                f,
+                "the naming pattern compiles to more than {} MiB, the limit for one regex",
+                limit >> 20
+            ),
         }
     }
 }

@@ -1,16 +1,31 @@
 //! Reading a trace file of any supported format: find the format, convert record by record,
 //! split tool names by the naming scheme, and hand each run over as soon as it is complete.
 
-use std::io::BufRead;
+use std::io::{self, BufRead, Read};
 use std::sync::Arc;
 
 use miette::{NamedSource, SourceSpan};
 use serde_json::Value;
 
-use crate::error::{LineSource, TraceError};
+use crate::error::{LineSource, MAX_VALUE_DEPTH, TraceError};
 use crate::formats::{ADAPTERS, Adapter, Converter, Record, RecordError};
 use crate::model::Run;
 use crate::naming::Naming;
+
+/// The longest line of a JSON Lines trace, in bytes, not counting its line break: 64 MiB.
+///
+/// A line is one record and is held whole while it is parsed; a longer one is refused as
+/// soon as the limit is passed, before it is read further
+/// ([`TraceError::LineTooLong`]). One record of a real agent's transcript is a message,
+/// at most a few megabytes even with a file or an image inlined.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// The largest `.json` trace, in bytes: 256 MiB.
+///
+/// A `.json` file is one document, held whole while it is parsed; a larger one is refused
+/// after reading one byte past the limit ([`TraceError::TooLarge`]). A trace that large is
+/// better written as JSON Lines, which is read one record at a time.
+pub const MAX_DOCUMENT_BYTES: usize = 256 << 20;
 
 /// How to read a trace file.
 #[derive(Debug, Clone)]
@@ -56,23 +71,16 @@ pub fn read_trace(
         None => None,
     };
     let mut state: Option<(&'static dyn Adapter, Box<dyn Converter>, Naming)> = None;
-    let mut buffer = String::new();
+    let mut bytes = Vec::new();
     let mut line = 0;
     loop {
-        buffer.clear();
-        let read = if lines {
-            reader.read_line(&mut buffer)
-        } else {
-            reader.read_to_string(&mut buffer)
-        }
-        .map_err(|error| TraceError::Io {
-            file: file.to_owned(),
-            message: error.to_string(),
-        })?;
-        if read == 0 {
+        bytes.clear();
+        let first_line = line + 1;
+        if !next_record(file, &mut reader, &mut bytes, lines, first_line)? {
             break;
         }
-        let first_line = line + 1;
+        let buffer = std::str::from_utf8(&bytes)
+            .map_err(|error| not_utf8(file, &bytes, first_line, error.valid_up_to()))?;
         line += if lines {
             1
         } else {
@@ -105,8 +113,9 @@ pub fn read_trace(
             let runs = converter
                 .record(&record)
                 .map_err(|error| record_error(file, &record, error, adapter.expects()))?;
+            let line = lines.then_some(first_line);
             for run in runs {
-                on_run(finish_run(run, adapter.name(), naming));
+                on_run(finish_run(run, adapter.name(), naming, file, line)?);
             }
         }
         if !lines {
@@ -123,14 +132,158 @@ pub fn read_trace(
         });
     };
     for run in converter.finish() {
-        on_run(finish_run(run, adapter.name(), &naming));
+        let line = run.line;
+        on_run(finish_run(run, adapter.name(), &naming, file, line)?);
     }
     Ok(adapter.name())
 }
 
-/// Names the run's format and splits tool names whose server is not recorded.
-fn finish_run(mut run: Run, format: &'static str, naming: &Naming) -> Run {
+/// Reads the next line, or the whole document, into `bytes` within its limit; `false` at
+/// the end of the input.
+fn next_record(
+    file: &str,
+    reader: &mut impl BufRead,
+    bytes: &mut Vec<u8>,
+    lines: bool,
+    first_line: usize,
+) -> Result<bool, TraceError> {
+    let read = if lines {
+        read_line_limited(reader, bytes, MAX_LINE_BYTES)
+    } else {
+        read_document_limited(reader, bytes, MAX_DOCUMENT_BYTES)
+    }
+    .map_err(|error| TraceError::Io {
+        file: file.to_owned(),
+        message: error.to_string(),
+    })?;
+    match read {
+        Limited::End => Ok(false),
+        Limited::Read => Ok(true),
+        Limited::TooLong if lines => Err(TraceError::LineTooLong {
+            file: file.to_owned(),
+            line: first_line,
+            limit: MAX_LINE_BYTES,
+        }),
+        Limited::TooLong => Err(TraceError::TooLarge {
+            file: file.to_owned(),
+            limit: MAX_DOCUMENT_BYTES,
+        }),
+    }
+}
+
+/// What a limited read found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Limited {
+    /// A line or a document, now in the buffer.
+    Read,
+    /// Nothing more: the end of the input.
+    End,
+    /// More than the limit; the buffer holds at most the limit.
+    TooLong,
+}
+
+/// Reads one line, with its line break, into `buffer`, refusing a line whose text (without
+/// the line break) is longer than `limit` bytes. The buffer never grows past the limit plus
+/// the line break: the reader's own buffer is scanned for the break and copied in as far as
+/// the limit allows.
+pub(crate) fn read_line_limited(
+    reader: &mut impl BufRead,
+    buffer: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<Limited> {
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if available.is_empty() {
+            return Ok(if buffer.is_empty() {
+                Limited::End
+            } else {
+                Limited::Read
+            });
+        }
+        let (chunk, done) = match available.iter().position(|&byte| byte == b'\n') {
+            Some(end) => (&available[..=end], true),
+            None => (available, false),
+        };
+        let text = buffer.len() + chunk.len() - usize::from(done);
+        if text > limit {
+            return Ok(Limited::TooLong);
+        }
+        buffer.extend_from_slice(chunk);
+        let used = chunk.len();
+        reader.consume(used);
+        if done {
+            return Ok(Limited::Read);
+        }
+    }
+}
+
+/// Reads the whole input into `buffer`, refusing more than `limit` bytes: at most one byte
+/// past the limit is read.
+pub(crate) fn read_document_limited(
+    reader: &mut impl Read,
+    buffer: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<Limited> {
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    reader.take(cap).read_to_end(buffer)?;
+    Ok(if buffer.len() > limit {
+        Limited::TooLong
+    } else if buffer.is_empty() {
+        Limited::End
+    } else {
+        Limited::Read
+    })
+}
+
+/// The error for text that is not UTF-8: the line and column of the first bad byte.
+fn not_utf8(file: &str, bytes: &[u8], first_line: usize, valid_up_to: usize) -> TraceError {
+    let before = &bytes[..valid_up_to];
+    let line_start = before
+        .iter()
+        .rposition(|&byte| byte == b'\n')
+        .map_or(0, |newline| newline + 1);
+    // The bytes before the first bad one are valid UTF-8.
+    let line =
+        first_line + std::str::from_utf8(before).map_or(0, |text| text.matches('\n').count());
+    TraceError::Io {
+        file: file.to_owned(),
+        message: format!(
+            "line {line}, byte {column}: the text is not valid UTF-8 (a trace is JSON, \
+             which is UTF-8)",
+            column = valid_up_to - line_start + 1
+        ),
+    }
+}
+
+/// Names the run's format and splits tool names whose server is not recorded; refuses a
+/// call whose arguments or result nest deeper than [`MAX_VALUE_DEPTH`].
+fn finish_run(
+    mut run: Run,
+    format: &'static str,
+    naming: &Naming,
+    file: &str,
+    line: Option<usize>,
+) -> Result<Run, TraceError> {
     run.format = format;
+    for (index, call) in run.calls.iter().enumerate() {
+        for (part, value) in [
+            ("arguments", Some(&call.args)),
+            ("result", call.result.as_ref()),
+        ] {
+            if value.is_some_and(|value| depth(value) > MAX_VALUE_DEPTH) {
+                return Err(TraceError::TooDeepValue {
+                    file: file.to_owned(),
+                    line: run.line.or(line),
+                    call: index + 1,
+                    part,
+                });
+            }
+        }
+    }
     for call in &mut run.calls {
         if call.server.is_none()
             && let Some((server, tool)) = naming.split(&call.name)
@@ -139,7 +292,23 @@ fn finish_run(mut run: Run, format: &'static str, naming: &Naming) -> Run {
             call.name = tool;
         }
     }
-    run
+    Ok(run)
+}
+
+/// How many arrays and objects nest in `value` (0 for a scalar), without recursion.
+fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0)];
+    while let Some((value, level)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(level + 1);
+        stack.extend(children.map(|child| (child, level + 1)));
+    }
+    deepest
 }
 
 /// The first format, in table order, that accepts the first record.

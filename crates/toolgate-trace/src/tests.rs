@@ -292,3 +292,70 @@ fn damaged_samples_never_panic() {
         }
     }
 }
+
+/// Lines as `read_line_limited` returns them with a limit of 4 bytes, through a reader
+/// that hands out `chunk` bytes at a time.
+fn limited_lines(text: &str, chunk: usize) -> Vec<Result<String, &'static str>> {
+    use crate::read::{Limited, read_line_limited};
+    let mut reader = std::io::BufReader::with_capacity(chunk, text.as_bytes());
+    let mut lines = Vec::new();
+    loop {
+        let mut buffer = Vec::new();
+        match read_line_limited(&mut reader, &mut buffer, 4).unwrap() {
+            Limited::End => return lines,
+            Limited::TooLong => {
+                assert!(buffer.len() <= 4, "held {} bytes", buffer.len());
+                lines.push(Err("too long"));
+                return lines;
+            }
+            Limited::Read => lines.push(Ok(String::from_utf8(buffer).unwrap())),
+        }
+    }
+}
+
+#[rstest]
+#[case::at_the_limit("abcd\nef", &[Ok("abcd\n"), Ok("ef")])]
+#[case::line_break_not_counted("abcd\n\nabcd", &[Ok("abcd\n"), Ok("\n"), Ok("abcd")])]
+#[case::one_past_the_limit("ab\nabcde\nab\n", &[Ok("ab\n"), Err("too long")])]
+#[case::last_line_without_break_past_the_limit("abcde", &[Err("too long")])]
+#[case::carriage_return_counts("abcd\r\n", &[Err("too long")])]
+#[case::empty("", &[])]
+fn lines_are_limited_at_any_chunk_size(
+    #[case] text: &str,
+    #[case] expected: &[Result<&str, &str>],
+    #[values(1, 2, 3, 5, 64)] chunk: usize,
+) {
+    let expected: Vec<Result<String, &str>> = expected
+        .iter()
+        .map(|line| line.map(str::to_owned))
+        .collect();
+    assert_eq!(limited_lines(text, chunk), expected);
+}
+
+#[rstest]
+#[case::under("abc", Some("abc"))]
+#[case::at("abcd", Some("abcd"))]
+#[case::past("abcde", None)]
+fn documents_are_limited(#[case] text: &str, #[case] expected: Option<&str>) {
+    use crate::read::{Limited, read_document_limited};
+    let mut buffer = Vec::new();
+    let read = read_document_limited(&mut text.as_bytes(), &mut buffer, 4).unwrap();
+    match expected {
+        Some(expected) => assert_eq!(
+            (read, buffer.as_slice()),
+            (Limited::Read, expected.as_bytes())
+        ),
+        None => assert_eq!((read, buffer.len()), (Limited::TooLong, 5)),
+    }
+}
+
+#[rstest]
+#[case::huge(r"^(?P<server>\w{1000})_(?P<tool>.+)$", Some(crate::NamingError::TooBig { limit: crate::MAX_REGEX_BYTES }))]
+#[case::fits(r"^(?P<server>\w{1,64})_(?P<tool>.+)$", None)]
+fn naming_patterns_compile_within_the_limit(
+    #[case] pattern: &str,
+    #[case] expected: Option<crate::NamingError>,
+) {
+    let got = Naming::from_parts("regex", Vec::new(), Some(pattern)).err();
+    assert_eq!(got, expected);
+}

@@ -7,6 +7,7 @@
 )]
 
 mod cli;
+mod determinism;
 mod golden;
 mod safe_output;
 mod shard;

@@ -1,3 +1,4 @@
 //! Integration tests of `toolgate-core` used as an embedder uses it: from outside, alone.
 
 mod embedding;
+mod properties;

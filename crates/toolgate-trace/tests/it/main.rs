@@ -1,0 +1,10 @@
+//! Integration tests of `toolgate-trace` through its public API: the limits on what a trace
+//! may hold (`docs/robustness.md`, "Limits").
+
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "test helpers fail loudly on a broken setup"
+)]
+
+mod limits;
