@@ -1,16 +1,18 @@
 //! `toolgate accuracy`: seed 004's tool-call accuracy package as a command.
 
 use std::fs;
-use std::io::{self, Read};
+use std::io;
 
 use miette::Report;
+use toolgate_expect::{Problem, SuiteError};
 use toolgate_report::render_seed_accuracy;
-use toolgate_trace::{TraceError, parse_accuracy_input};
+use toolgate_trace::{MAX_DOCUMENT_BYTES, TraceError, parse_accuracy_input};
 
 use crate::check::Output;
 use crate::cli::AccuracyArgs;
 use crate::discover::display;
 use crate::exit;
+use crate::input::{Limited, read_limited};
 
 pub(crate) fn run(args: &AccuracyArgs) -> Result<Output, Report> {
     let from_stdin = args.input.as_os_str() == "-";
@@ -19,16 +21,28 @@ pub(crate) fn run(args: &AccuracyArgs) -> Result<Output, Report> {
     } else {
         display(&args.input)
     };
-    let text = if from_stdin {
-        let mut text = String::new();
-        io::stdin().read_to_string(&mut text).map(|_| text)
+    let read = if from_stdin {
+        read_limited(io::stdin(), MAX_DOCUMENT_BYTES)
     } else {
-        fs::read_to_string(&args.input)
+        fs::File::open(&args.input).and_then(|file| read_limited(file, MAX_DOCUMENT_BYTES))
     }
     .map_err(|error| TraceError::Io {
         file: name.clone(),
         message: error.to_string(),
     })?;
+    let Limited::Text(text) = read else {
+        return Err(Report::new(SuiteError::detached(
+            Problem::new(
+                "toolgate::accuracy::too_large",
+                format!(
+                    "`{name}` is larger than {} MiB",
+                    MAX_DOCUMENT_BYTES >> 20
+                ),
+                "",
+            )
+            .with_help("the input is one JSON document, read whole; score large sets of calls with `toolgate check`, which reads JSON Lines one line at a time"),
+        )));
+    };
     let input = parse_accuracy_input(&name, &text)?;
     let mut stdout = Vec::new();
     render_seed_accuracy(&input, &mut stdout)

@@ -1,13 +1,13 @@
 //! `toolgate check`: read the suite, find and stream each test's runs, score, gate, report.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use miette::Report;
 use toolgate_expect::{
-    PathSeg, Problem, RunInfo, RunSource, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator,
-    missing_argument_problems,
+    MAX_SUITE_BYTES, PathSeg, Problem, RunInfo, RunSource, SuiteError, SuiteFile, SuiteOutcome,
+    Test, TestEvaluator, missing_argument_problems,
 };
 use toolgate_report::{
     ShardOrigin, TextOptions, render_github, render_json, render_json_shard, render_junit,
@@ -18,6 +18,7 @@ use toolgate_trace::{FileLayout, Naming, ReadOptions, Run, TraceError, read_trac
 use crate::cli::{CheckArgs, Format, ReportTarget};
 use crate::discover::{Searched, TraceFile, discover, display};
 use crate::exit;
+use crate::input::{Limited, read_limited};
 
 /// What a command prints on success, the files it writes, and its exit code.
 #[derive(Default)]
@@ -39,19 +40,7 @@ pub(crate) fn run(
     color: bool,
 ) -> Result<Output, Report> {
     let name = display(&args.suite);
-    let text = fs::read_to_string(&args.suite).map_err(|error| {
-        Report::new(SuiteError::detached(
-            Problem::new(
-                "toolgate::suite::io",
-                format!("cannot read suite `{name}`: {error}"),
-                "",
-            )
-            .with_help(
-                "pass the suite's path, `toolgate check path/to/toolgate.yaml`; without one, \
-                 toolgate reads `toolgate.yaml` in the current folder",
-            ),
-        ))
-    })?;
+    let text = read_suite(&args.suite, &name)?;
     let naming = cli_naming(&args.read)?;
     let file = SuiteFile::new(&name, text);
     let suite = file.parse()?;
@@ -140,6 +129,40 @@ pub(crate) fn run(
         exit::FAILED
     };
     Ok(output)
+}
+
+/// The suite file's text, within [`MAX_SUITE_BYTES`].
+fn read_suite(path: &Path, name: &str) -> Result<String, Report> {
+    let cannot_read = |error: &dyn std::fmt::Display| {
+        Report::new(SuiteError::detached(
+            Problem::new(
+                "toolgate::suite::io",
+                format!("cannot read suite `{name}`: {error}"),
+                "",
+            )
+            .with_help(
+                "pass the suite's path, `toolgate check path/to/toolgate.yaml`; without one, \
+                 toolgate reads `toolgate.yaml` in the current folder",
+            ),
+        ))
+    };
+    match File::open(path)
+        .and_then(|file| read_limited(file, MAX_SUITE_BYTES))
+        .map_err(|error| cannot_read(&error))?
+    {
+        Limited::Text(text) => Ok(text),
+        Limited::TooLarge => Err(Report::new(SuiteError::detached(
+            Problem::new(
+                "toolgate::suite::too_large",
+                format!(
+                    "suite `{name}` is larger than {} MiB",
+                    MAX_SUITE_BYTES >> 20
+                ),
+                "",
+            )
+            .with_help("a suite is written by hand and read whole; put large data in trace files"),
+        ))),
+    }
 }
 
 /// Reads the runs of one trace file in whatever format it holds, handing each to `add` as

@@ -17,6 +17,7 @@ mod diagnostic;
 mod discover;
 mod exit;
 mod init;
+mod input;
 mod merge;
 
 use crate::cli::{Cli, Command};

@@ -25,7 +25,7 @@ pub use crate::evaluate::{
 pub use crate::model::{
     Block, EqualFunctionSets, Gate, Op, Shard, ShardError, Suite, Target, Test, TracePattern, slug,
 };
-pub use crate::parse::{MAX_YAML_NODES, PathSeg, SuiteFile, suite_schema};
+pub use crate::parse::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile, suite_schema};
 pub use crate::tool_calls::{
     MatchList, Miss, MissingArgument, NearMiss, Pattern, RequiredMatch, RunToolCalls,
     ToolCallsGrader, ToolCallsOutcome, ToolMatch, Unmet, Violation, missing_argument_problems,

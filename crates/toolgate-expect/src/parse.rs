@@ -1678,6 +1678,11 @@ fn member_error<E: de::Error>(text: &str, error: MemberError) -> E {
 // between these separators, so that the parser's own error type can carry them to
 // `yaml_problem` with the position it attaches.
 
+/// The largest suite file, in bytes: 16 MiB, a thousand times a large hand-written suite.
+/// The caller reads the file; it refuses a larger one before reading it whole
+/// (`toolgate::suite::too_large`).
+pub const MAX_SUITE_BYTES: usize = 16 << 20;
+
 /// The most nodes (scalars, lists and maps) a suite may hold once its YAML aliases are
 /// expanded: one million, far beyond any hand-written suite, and small enough to read in
 /// bounded time and memory. See [`SuiteFile::parse`].

@@ -279,12 +279,53 @@ impl SourceCode for LineSource {
         let inner = self
             .text
             .read_span(span, context_lines_before, context_lines_after)?;
+        let data = inner.data();
+        if data.len() <= SHOWN_BYTES {
+            return Ok(Box::new(MietteSpanContents::new(
+                data,
+                *inner.span(),
+                inner.line() + self.first_line,
+                inner.column(),
+                inner.line_count(),
+            )));
+        }
+        // A long line (a record can be megabytes) is shown as a window around the span, so
+        // that a diagnostic stays a few lines long; the line and column stay the real ones.
+        let start = inner.span().offset();
+        let at = span.offset().saturating_sub(start).min(data.len());
+        let end = (at + span.len()).min(data.len());
+        let text = std::str::from_utf8(data).unwrap_or_default();
+        let low = floor_boundary(text, at.saturating_sub(WINDOW_BYTES));
+        let high = ceil_boundary(text, end.saturating_add(WINDOW_BYTES).min(text.len()));
+        let window = &text[low..high];
         Ok(Box::new(MietteSpanContents::new(
-            inner.data(),
-            *inner.span(),
-            inner.line() + self.first_line,
+            window.as_bytes(),
+            SourceSpan::from((start + low, high - low)),
+            inner.line() + self.first_line + text[..low].matches('\n').count(),
             inner.column(),
-            inner.line_count(),
+            window.lines().count().max(1),
         )))
     }
+}
+
+/// Source text up to this long is shown whole around a span.
+const SHOWN_BYTES: usize = 1024;
+
+/// Beyond [`SHOWN_BYTES`], this much is shown on each side of the span.
+const WINDOW_BYTES: usize = 120;
+
+/// The largest char boundary of `text` at or before `index`.
+fn floor_boundary(text: &str, mut index: usize) -> usize {
+    while index > 0 && !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}
+
+/// The smallest char boundary of `text` at or after `index`.
+fn ceil_boundary(text: &str, mut index: usize) -> usize {
+    while index < text.len() && !text.is_char_boundary(index) {
+        index += 1;
+    }
+    index
 }

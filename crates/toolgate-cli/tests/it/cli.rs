@@ -397,3 +397,59 @@ fn clicolor_force_colours_without_a_terminal_and_no_color_wins() {
     assert!(run(&[("CLICOLOR_FORCE", "1")]).contains('\u{1b}'));
     assert!(!run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains('\u{1b}'));
 }
+
+#[test]
+fn a_diagnostic_on_a_long_line_shows_a_window_with_the_real_position() {
+    let temp = tempfile::tempdir().unwrap();
+    fs::create_dir(temp.path().join("traces")).unwrap();
+    let good = format!(
+        r#"{{"tool_calls":[{{"name":"a","args":{{"x":"{}"}}}}]}}"#,
+        "y".repeat(200_000)
+    );
+    let bad = format!(
+        r#"{{"tool_calls":[{{"name":"b","args":{{"x":"{}"}} oops]}}"#,
+        "z".repeat(300_000)
+    );
+    fs::write(
+        temp.path().join("traces/t.jsonl"),
+        format!("{good}\n{bad}\n"),
+    )
+    .unwrap();
+    fs::write(
+        temp.path().join("toolgate.yaml"),
+        "tests:\n  - name: t\n    traces: traces/t.jsonl\n    equal_function_sets:\n      classes:\n        - name: a\n          members: [a]\n",
+    )
+    .unwrap();
+    let run = toolgate(temp.path(), &["check"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.len() < 2_000,
+        "{} bytes of stderr",
+        run.stderr.len()
+    );
+    // The error is on line 2, at the column of `oops`, counted in the whole line.
+    let column = bad.find("oops").unwrap() + 1;
+    assert!(
+        run.stderr.contains(&format!("[traces/t.jsonl:2:{column}]")),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("\"} oops]}"), "{}", run.stderr);
+}
+
+#[test]
+fn a_suite_past_its_size_limit_is_refused_before_it_is_read() {
+    let temp = tempfile::tempdir().unwrap();
+    let suite = temp.path().join("toolgate.yaml");
+    let line = format!("# {}\n", "x".repeat(1021));
+    fs::write(&suite, line.repeat((16 << 20) / line.len() + 1)).unwrap();
+    let run = toolgate(temp.path(), &["check"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains("toolgate::suite::too_large"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("larger than 16 MiB"), "{}", run.stderr);
+}
