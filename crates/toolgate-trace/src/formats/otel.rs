@@ -503,10 +503,14 @@ fn build_call(spans: &[Span], steps: &Steps<'_>, mut group: Vec<usize>) -> Optio
     Some(call)
 }
 
-/// Parent links between the spans of the file.
+/// Parent links between the spans of the file, and for each span the nearest ancestor
+/// that is not an [`Role::Other`] span, both worked out once: every question about a span's
+/// ancestry is then answered in constant time, so that no shape of parent links (a chain of
+/// thousands of spans, a cycle) makes reading slower than linear.
 struct Tree<'s> {
     spans: &'s [Span],
-    index: BTreeMap<(&'s str, &'s str), usize>,
+    /// The nearest ancestor of each span whose role is not `Other`.
+    marked: Vec<Option<usize>>,
 }
 
 impl<'s> Tree<'s> {
@@ -517,35 +521,70 @@ impl<'s> Tree<'s> {
                 index.entry((span.trace.as_str(), id.as_str())).or_insert(i);
             }
         }
-        Self { spans, index }
+        let parents: Vec<Option<usize>> = spans
+            .iter()
+            .map(|span| {
+                let parent = span.parent.as_deref()?;
+                index.get(&(span.trace.as_str(), parent)).copied()
+            })
+            .collect();
+        let marked = nearest_marked(&parents, |i| !matches!(spans[i].role, Role::Other));
+        Self { spans, marked }
     }
 
-    fn parent(&self, i: usize) -> Option<usize> {
-        let span = &self.spans[i];
-        let parent = span.parent.as_deref()?;
-        self.index.get(&(span.trace.as_str(), parent)).copied()
+    /// The nearest ancestor of span `i` whose role is not `Other`: an inference, agent or
+    /// tool span. A cycle of parent links through `Other` spans only (malformed input) has
+    /// none.
+    fn marked_ancestor(&self, i: usize) -> Option<usize> {
+        self.marked.get(i).copied().flatten()
     }
+}
 
-    /// The ancestors of span `i`, nearest first. A cycle of parent links (malformed input)
-    /// ends the walk after as many steps as there are spans.
-    fn ancestors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        let mut current = i;
-        std::iter::from_fn(move || {
-            current = self.parent(current)?;
-            Some(current)
-        })
-        .take(self.spans.len())
+/// For each node, its nearest proper ancestor for which `marked` holds, following `parents`;
+/// `None` when the links end, or loop, before one. Linear: each node is settled once.
+fn nearest_marked(parents: &[Option<usize>], marked: impl Fn(usize) -> bool) -> Vec<Option<usize>> {
+    // 0: not yet, 1: on the current path, 2: settled.
+    let mut state = vec![0_u8; parents.len()];
+    let mut found = vec![None; parents.len()];
+    let mut path = Vec::new();
+    for start in 0..parents.len() {
+        if state[start] == 2 {
+            continue;
+        }
+        let mut node = start;
+        let answer = loop {
+            state[node] = 1;
+            path.push(node);
+            let Some(parent) = parents[node] else {
+                break None;
+            };
+            if marked(parent) {
+                break Some(parent);
+            }
+            match state[parent] {
+                2 => break found[parent],
+                // A loop of unmarked spans: no marked ancestor.
+                1 => break None,
+                _ => node = parent,
+            }
+        };
+        // Every node on the path reached `answer` through unmarked spans only.
+        for node in path.drain(..) {
+            found[node] = answer;
+            state[node] = 2;
+        }
     }
+    found
 }
 
 /// Steps: one per inference span, numbered in start order. An inference span nested in
 /// another (two instrumentations of one model call) is the same step.
 struct Steps<'t> {
     tree: &'t Tree<'t>,
-    /// The step of each counted inference span.
-    step: BTreeMap<usize, u32>,
     /// The start times of the counted inference spans that have one, in step order.
     starts: Vec<u64>,
+    /// The step of each inference span, counted or nested; `None` for other spans.
+    inference_step: Vec<Option<u32>>,
 }
 
 impl<'t> Steps<'t> {
@@ -556,13 +595,32 @@ impl<'t> Steps<'t> {
             .filter(|&i| nearest_inference(tree, i).is_none())
             .collect();
         counted.sort_by_key(|&i| spans[i].key());
-        let step = counted
+        let step: BTreeMap<usize, u32> = counted
             .iter()
             .zip(0_u32..)
             .map(|(&i, step)| (i, step))
             .collect();
         let starts = counted.iter().filter_map(|&i| spans[i].start).collect();
-        Self { tree, step, starts }
+        // An uncounted inference span is nested in another through `Other` spans only; its
+        // step is that of the counted span at the top of the nesting.
+        let counted_above = nearest_marked(
+            &(0..spans.len())
+                .map(|i| nearest_inference(tree, i))
+                .collect::<Vec<_>>(),
+            |i| step.contains_key(&i),
+        );
+        let inference_step = (0..spans.len())
+            .map(|i| {
+                step.get(&i)
+                    .or_else(|| counted_above[i].and_then(|c| step.get(&c)))
+                    .copied()
+            })
+            .collect();
+        Self {
+            tree,
+            starts,
+            inference_step,
+        }
     }
 
     /// The step of a tool span: its inference ancestor's, when the parent links reach one
@@ -580,27 +638,17 @@ impl<'t> Steps<'t> {
         u32::try_from(before.saturating_sub(1)).unwrap_or(u32::MAX)
     }
 
+    /// The step of an inference span: its own when it is counted, otherwise that of the
+    /// counted inference span it is nested in (0 without one).
     fn of_inference(&self, i: usize) -> u32 {
-        if let Some(&step) = self.step.get(&i) {
-            return step;
-        }
-        self.tree
-            .ancestors(i)
-            .find_map(|a| self.step.get(&a).copied())
-            .unwrap_or(0)
+        self.inference_step.get(i).copied().flatten().unwrap_or(0)
     }
 }
 
 /// The nearest inference ancestor of span `i`, searched up to the first agent or tool span.
 fn nearest_inference(tree: &Tree<'_>, i: usize) -> Option<usize> {
-    for a in tree.ancestors(i) {
-        match tree.spans[a].role {
-            Role::Inference => return Some(a),
-            Role::Agent | Role::Tool(_) => return None,
-            Role::Other => {}
-        }
-    }
-    None
+    tree.marked_ancestor(i)
+        .filter(|&a| matches!(tree.spans[a].role, Role::Inference))
 }
 
 /// Tool spans grouped by the call they record (union-find over span indices).
@@ -650,19 +698,13 @@ impl Groups {
     /// call ids, and matching names.
     fn merge_nested(&mut self, tree: &Tree<'_>, tools: &[usize]) {
         for &b in tools {
-            for a in tree.ancestors(b) {
-                match &tree.spans[a].role {
-                    Role::Tool(outer) => {
-                        if let Some(inner) = tree.spans[b].tool()
-                            && same_call(outer, inner)
-                        {
-                            self.union(a, b);
-                        }
-                        break;
-                    }
-                    Role::Inference | Role::Agent => break,
-                    Role::Other => {}
-                }
+            let Some(a) = tree.marked_ancestor(b) else {
+                continue;
+            };
+            if let (Role::Tool(outer), Some(inner)) = (&tree.spans[a].role, tree.spans[b].tool())
+                && same_call(outer, inner)
+            {
+                self.union(a, b);
             }
         }
     }

@@ -522,3 +522,31 @@ fn odd_input_reads_without_panic(#[case] text: &str) {
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].name, "x");
 }
+
+/// Ancestry is worked out once per file: a chain of thousands of plain spans above
+/// thousands of tool spans (each of which once walked the whole chain, through a map
+/// look-up per step: minutes for a megabyte) reads in linear time, with the same answers
+/// as a short chain.
+#[test]
+fn long_parent_chains_read_in_linear_time() {
+    const N: usize = 5_000;
+    let id = |i: usize| format!("{:016x}", i + 1);
+    let mut spans = vec![chat(&id(0), "", 1)];
+    for i in 1..N {
+        spans.push(span(&id(i), &id(i - 1), 1 + i as u64, &[]));
+    }
+    // Nested chat spans under the chain: one model call instrumented twice, so one step.
+    spans.push(chat(&id(N), &id(N - 1), 100_000));
+    for j in 0..N {
+        spans.push(tool(&id(N + 1 + j), &id(N), 200_000 + j as u64, "t"));
+    }
+    // A loop of plain spans with a tool below it: no ancestor, step from the start times.
+    spans.push(span("aaaaaaaaaaaaaaa1", "aaaaaaaaaaaaaaa2", 300_000, &[]));
+    spans.push(span("aaaaaaaaaaaaaaa2", "aaaaaaaaaaaaaaa1", 300_001, &[]));
+    spans.push(tool("aaaaaaaaaaaaaaa3", "aaaaaaaaaaaaaaa1", 300_002, "u"));
+    let run = run(&doc(spans), false);
+    assert_eq!(run.calls.len(), N + 1);
+    // Every tool under the chain is in the one step of the chat spans above it.
+    assert!(run.calls[..N].iter().all(|c| c.name == "t" && c.step == 0));
+    assert_eq!(run.calls[N].name, "u");
+}
