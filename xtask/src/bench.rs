@@ -291,7 +291,9 @@ impl Table<'_> {
             "\ncorpus   {}: {} calls in {} runs, {:.1} MiB; {} repetitions, best and median",
             self.corpus.display(),
             grouped(u64_f64(self.calls)),
-            self.runs,
+            self.runs
+                .parse::<u64>()
+                .map_or_else(|_| self.runs.clone(), |runs| grouped(u64_f64(runs))),
             mib(self.bytes),
             self.reps
         );
