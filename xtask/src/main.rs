@@ -2,12 +2,16 @@
 //!
 //! - `snapshots`: regenerate the golden reports of every fixture, then show what changed.
 //! - `tidy`: check the crate layering and the workspace's conventions.
+//! - `bench-data`, `bench`: the corpus of issue 8 and `toolgate check` against its floor
+//!   (docs/performance.md).
 
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod bench;
+mod bench_data;
 mod tidy;
 
 fn main() -> ExitCode {
@@ -17,7 +21,9 @@ fn main() -> ExitCode {
         Some("tidy") => tidy::check(&root()).map(|()| {
             say("tidy: the layering and conventions hold");
         }),
-        _ => Err("usage: cargo xtask <snapshots|tidy>".to_owned()),
+        Some("bench-data") => bench_data::command(&target(), &rest()),
+        Some("bench") => bench::command(&root(), &target(), &rest()),
+        _ => Err("usage: cargo xtask <snapshots|tidy|bench-data|bench>".to_owned()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -34,6 +40,24 @@ fn main() -> ExitCode {
 )]
 fn say(message: &str) {
     eprintln!("{message}");
+}
+
+#[expect(
+    clippy::print_stdout,
+    reason = "xtask prints its results, such as the bench table, on stdout"
+)]
+fn show(message: &str) {
+    println!("{message}");
+}
+
+/// The arguments after the task's name.
+fn rest() -> Vec<String> {
+    env::args().skip(2).collect()
+}
+
+/// Cargo's target folder: `CARGO_TARGET_DIR` when set, else `target/` under the root.
+fn target() -> PathBuf {
+    env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from)
 }
 
 /// The workspace root: the folder above this crate.

@@ -1,0 +1,353 @@
+//! `cargo xtask bench`: `toolgate check` against the floor of issue 8 on the same corpus,
+//! in one run, and the start-up time of a tiny suite (docs/performance.md).
+//!
+//! Builds `toolgate` and the `floor` and `measure` programs in release, generates the corpus
+//! when it is missing, then runs the floor and the check in turn, several times each, each
+//! under `measure` (wall time and peak RSS of that child alone). Prints a table; nothing
+//! here asserts a figure.
+
+use std::env;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::bench_data::{self, DEFAULT_CALLS, DEFAULT_SEED};
+
+const USAGE: &str =
+    "usage: cargo xtask bench [--calls N] [--seed S] [--reps R] [--startup-reps R] [--no-build]";
+
+/// What one child cost.
+#[derive(Debug, Clone, Copy)]
+struct Sample {
+    wall: Duration,
+    rss_kib: u64,
+    code: i32,
+}
+
+/// The command line of `cargo xtask bench`.
+#[derive(Debug)]
+struct Options {
+    calls: u64,
+    seed: u64,
+    reps: u64,
+    startup_reps: u64,
+    build: bool,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Self, String> {
+        let mut options = Self {
+            calls: DEFAULT_CALLS,
+            seed: DEFAULT_SEED,
+            reps: 5,
+            startup_reps: 30,
+            build: true,
+        };
+        let mut args = args.iter();
+        while let Some(flag) = args.next() {
+            if flag == "--no-build" {
+                options.build = false;
+                continue;
+            }
+            let value = args
+                .next()
+                .ok_or_else(|| format!("`{flag}` needs a value; {USAGE}"))?;
+            match flag.as_str() {
+                "--calls" => options.calls = bench_data::number(flag, value)?,
+                "--seed" => options.seed = bench_data::number(flag, value)?,
+                "--reps" => options.reps = bench_data::number(flag, value)?.max(1),
+                "--startup-reps" => options.startup_reps = bench_data::number(flag, value)?.max(1),
+                _ => return Err(format!("unknown flag `{flag}`; {USAGE}")),
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// `cargo xtask bench [--calls N] [--seed S] [--reps R] [--startup-reps R] [--no-build]`.
+pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(), String> {
+    let Options {
+        calls,
+        seed,
+        reps,
+        startup_reps,
+        build,
+    } = Options::parse(args)?;
+    if build {
+        cargo(
+            root,
+            &[
+                "build",
+                "--release",
+                "-p",
+                "toolgate-cli",
+                "--bin",
+                "toolgate",
+            ],
+        )?;
+        cargo(
+            root,
+            &[
+                "build",
+                "--release",
+                "-p",
+                "xtask",
+                "--bin",
+                "floor",
+                "--bin",
+                "measure",
+            ],
+        )?;
+    }
+    let release = target.join("release");
+    let toolgate = release.join("toolgate");
+    let floor = release.join("floor");
+    let measure = release.join("measure");
+
+    let data = bench_data::default_dir(target, calls, seed);
+    let corpus = data.join("corpus.jsonl");
+    let suite = data.join("toolgate.yaml");
+    if !corpus.is_file() || !suite.is_file() {
+        crate::say(&format!("bench: generating {}", data.display()));
+        bench_data::generate(&data, calls, seed)?;
+    }
+    let bytes = fs::metadata(&corpus)
+        .map_err(|e| format!("cannot read {}: {e}", corpus.display()))?
+        .len();
+    let floor_out = data.join("floor.out");
+    let report_out = data.join("report.txt");
+    let floor_cmd = [path_str(&floor)?, path_str(&corpus)?];
+    let check_cmd = [path_str(&toolgate)?, "check".into(), path_str(&suite)?];
+
+    // One untimed pass of each brings the corpus into the page cache and checks that both
+    // programs work.
+    crate::say("bench: warming up");
+    let warm = run(&measure, &floor_out, &floor_cmd)?;
+    if warm.code != 0 {
+        return Err(format!("the floor exited with {}", warm.code));
+    }
+    let runs = fs::read_to_string(&floor_out)
+        .map_err(|e| format!("cannot read {}: {e}", floor_out.display()))?
+        .trim()
+        .to_owned();
+    let warm = run(&measure, &report_out, &check_cmd)?;
+    if !matches!(warm.code, 0 | 1) {
+        return Err(format!(
+            "toolgate check exited with {}: see its message above",
+            warm.code
+        ));
+    }
+
+    let mut floor_samples = Vec::new();
+    let mut check_samples = Vec::new();
+    for rep in 1..=reps {
+        crate::say(&format!("bench: repetition {rep} of {reps}"));
+        floor_samples.push(run(&measure, &floor_out, &floor_cmd)?);
+        check_samples.push(run(&measure, &report_out, &check_cmd)?);
+    }
+    let report_bytes = fs::metadata(&report_out).map_or(0, |m| m.len());
+
+    crate::say("bench: start-up of the bundled fixture");
+    let fixture = root.join("fixtures/seed-000-first-run/toolgate.yaml");
+    let startup_cmd = [path_str(&toolgate)?, "check".into(), path_str(&fixture)?];
+    let startup_out = data.join("startup.out");
+    let mut startup_samples = Vec::new();
+    for _ in 0..startup_reps {
+        startup_samples.push(run(&measure, &startup_out, &startup_cmd)?);
+    }
+
+    let table = Table {
+        calls,
+        runs,
+        bytes,
+        corpus: &corpus,
+        reps,
+        floor: &floor_samples,
+        check: &check_samples,
+        check_code: warm.code,
+        report_bytes,
+        startup: &startup_samples,
+    };
+    crate::show(&table.render());
+    Ok(())
+}
+
+fn cargo(root: &Path, args: &[&str]) -> Result<(), String> {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let status = Command::new(cargo)
+        .current_dir(root)
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`cargo {}` failed", args.join(" ")))
+    }
+}
+
+fn path_str(path: &Path) -> Result<String, String> {
+    path.to_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("{} is not UTF-8", path.display()))
+}
+
+/// Runs `command` under `measure`, its standard output to `out`.
+fn run(measure: &Path, out: &Path, command: &[String]) -> Result<Sample, String> {
+    let output = Command::new(measure)
+        .arg(out)
+        .args(command)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", measure.display()))?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let parse = |index: usize| -> Result<i128, String> {
+        fields
+            .get(index)
+            .and_then(|field| field.parse().ok())
+            .ok_or_else(|| {
+                format!(
+                    "measure printed `{}` for {}: {}",
+                    text.trim(),
+                    command.join(" "),
+                    String::from_utf8_lossy(&output.stderr).trim()
+                )
+            })
+    };
+    let nanos = u64::try_from(parse(0)?).map_err(|e| e.to_string())?;
+    Ok(Sample {
+        wall: Duration::from_nanos(nanos),
+        rss_kib: u64::try_from(parse(1)?).map_err(|e| e.to_string())?,
+        code: i32::try_from(parse(2)?).map_err(|e| e.to_string())?,
+    })
+}
+
+struct Table<'a> {
+    calls: u64,
+    runs: String,
+    bytes: u64,
+    corpus: &'a PathBuf,
+    reps: u64,
+    floor: &'a [Sample],
+    check: &'a [Sample],
+    check_code: i32,
+    report_bytes: u64,
+    startup: &'a [Sample],
+}
+
+/// The best and the median wall time of some samples.
+fn best_median(samples: &[Sample]) -> (Duration, Duration) {
+    let mut walls: Vec<Duration> = samples.iter().map(|s| s.wall).collect();
+    walls.sort_unstable();
+    let best = walls.first().copied().unwrap_or_default();
+    let median = walls.get(walls.len() / 2).copied().unwrap_or_default();
+    (best, median)
+}
+
+fn peak_mib(samples: &[Sample]) -> f64 {
+    let kib = samples.iter().map(|s| s.rss_kib).max().unwrap_or(0);
+    mib(kib * 1024)
+}
+
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "sizes far below 2^52 bytes, shown with one decimal"
+)]
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "call counts far below 2^52, shown rounded"
+)]
+fn per_second(calls: u64, wall: Duration) -> f64 {
+    calls as f64 / wall.as_secs_f64().max(f64::MIN_POSITIVE)
+}
+
+/// `1234567.8` as `1,234,568`.
+fn grouped(value: f64) -> String {
+    let digits = format!("{value:.0}");
+    let mut out = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+impl Table<'_> {
+    fn render(&self) -> String {
+        let (floor_best, floor_median) = best_median(self.floor);
+        let (check_best, check_median) = best_median(self.check);
+        let (startup_best, startup_median) = best_median(self.startup);
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "\ncorpus   {}: {} calls in {} runs, {:.1} MiB; {} repetitions, best and median",
+            self.corpus.display(),
+            grouped(u64_f64(self.calls)),
+            self.runs
+                .parse::<u64>()
+                .map_or_else(|_| self.runs.clone(), |runs| grouped(u64_f64(runs))),
+            mib(self.bytes),
+            self.reps
+        );
+        let _ = writeln!(
+            out,
+            "\n| program | best wall | median wall | peak RSS | calls/s (best) |"
+        );
+        let _ = writeln!(out, "|---|---:|---:|---:|---:|");
+        for (name, best, median, samples) in [
+            (
+                "floor (serde_json IgnoredAny)",
+                floor_best,
+                floor_median,
+                self.floor,
+            ),
+            ("toolgate check", check_best, check_median, self.check),
+        ] {
+            let _ = writeln!(
+                out,
+                "| {name} | {:.3} s | {:.3} s | {:.1} MiB | {} |",
+                best.as_secs_f64(),
+                median.as_secs_f64(),
+                peak_mib(samples),
+                grouped(per_second(self.calls, best))
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\nratio    toolgate / floor: {:.2} (best), {:.2} (median); goal at most 1.5",
+            check_best.as_secs_f64() / floor_best.as_secs_f64().max(f64::MIN_POSITIVE),
+            check_median.as_secs_f64() / floor_median.as_secs_f64().max(f64::MIN_POSITIVE),
+        );
+        let _ = writeln!(
+            out,
+            "check    exit code {}, text report of {:.1} MiB",
+            self.check_code,
+            mib(self.report_bytes)
+        );
+        let _ = writeln!(
+            out,
+            "startup  toolgate check fixtures/seed-000-first-run/toolgate.yaml: {:.2} ms (best), {:.2} ms (median) of {}, peak RSS {:.1} MiB; goal under 10 ms",
+            startup_best.as_secs_f64() * 1e3,
+            startup_median.as_secs_f64() * 1e3,
+            self.startup.len(),
+            peak_mib(self.startup)
+        );
+        out
+    }
+}
+
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "call counts far below 2^52, shown rounded"
+)]
+fn u64_f64(value: u64) -> f64 {
+    value as f64
+}
