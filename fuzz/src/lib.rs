@@ -1,0 +1,67 @@
+//! What the fuzz targets share: each feeds arbitrary bytes to one of toolgate's parsers the
+//! way the command-line tool does, and renders the diagnostic of a rejected input the way
+//! the command-line tool prints it. An error is a fine outcome; only a panic, a hang, a
+//! stack overflow or running out of memory is a finding.
+
+use std::io::Cursor;
+
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
+use toolgate_expect::SuiteFile;
+use toolgate_trace::{Naming, ReadOptions, parse_accuracy_input, read_trace, write_run};
+
+/// Reads `data` as a trace file, once as a `.json` document and once as `.jsonl` lines;
+/// `format` forces a format (as `trace_format:` does), `None` detects it. Every run read is
+/// written back as `toolgate convert` writes it.
+pub fn trace(format: Option<&str>, data: &[u8]) {
+    let options = ReadOptions {
+        format: format.map(str::to_owned),
+        naming: Naming::Default,
+    };
+    for (file, lines) in [("trace.json", false), ("trace.jsonl", true)] {
+        let mut out = Vec::new();
+        let result = read_trace(file, Cursor::new(data), lines, &options, |run| {
+            // Writing into memory cannot fail; a failure would be an error, not a finding.
+            let _ = write_run(&run, file, &mut out);
+        });
+        if let Err(error) = result {
+            render(&error);
+        }
+    }
+}
+
+/// Parses `data` as a suite file; the CLI reads suites as UTF-8 text, so other bytes are
+/// rejected before the loader sees them.
+pub fn suite(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let file = SuiteFile::new("toolgate.yaml", text.to_owned());
+    if let Err(error) = file.parse() {
+        render(&error);
+    }
+}
+
+/// Parses `data` as the `accuracy` command's input and renders its result, as the command
+/// does.
+pub fn accuracy(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    match parse_accuracy_input("input.json", text) {
+        Ok(input) => {
+            let mut out = Vec::new();
+            let _ = toolgate_report::render_seed_accuracy(&input, &mut out);
+        }
+        Err(error) => render(&error),
+    }
+}
+
+/// Renders a diagnostic as `toolgate` prints it (see the CLI's `diagnostic.rs`): spans that
+/// point outside their source would show here.
+fn render(diagnostic: &dyn Diagnostic) {
+    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+        .with_width(100)
+        .with_links(false);
+    let mut out = String::new();
+    let _ = handler.render_report(&mut out, diagnostic);
+}
