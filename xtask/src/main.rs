@@ -4,6 +4,7 @@
 //! - `tidy`: check the crate layering and the workspace's conventions.
 //! - `bench-data`, `bench`: the corpus of issue 8 and `toolgate check` against its floor
 //!   (docs/performance.md).
+//! - `fuzz-corpus`: rebuild the fuzz targets' seed corpus from the fixtures.
 
 use std::env;
 use std::fs;
@@ -12,6 +13,7 @@ use std::process::{Command, ExitCode};
 
 mod bench;
 mod bench_data;
+mod fuzz_corpus;
 mod tidy;
 
 fn main() -> ExitCode {
@@ -23,7 +25,8 @@ fn main() -> ExitCode {
         }),
         Some("bench-data") => bench_data::command(&target(), &rest()),
         Some("bench") => bench::command(&root(), &target(), &rest()),
-        _ => Err("usage: cargo xtask <snapshots|tidy|bench-data|bench>".to_owned()),
+        Some("fuzz-corpus") => fuzz_corpus::build(&root()),
+        _ => Err("usage: cargo xtask <snapshots|tidy|bench-data|bench|fuzz-corpus>".to_owned()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
