@@ -31,7 +31,14 @@ use crate::yaml_depth::MAX_YAML_DEPTH;
 #[derive(Debug, Clone)]
 pub struct SuiteFile {
     source: SuiteSource,
+    /// The problems the current [`SuiteFile::parse`] has placed in the file so far.
+    placed: Cell<usize>,
 }
+
+/// The most problems one suite error reports. Placing a problem walks the document again
+/// from its start, so placing every problem of a suite with thousands of them would take
+/// minutes; past this many, the rest are counted in one closing problem instead.
+const MAX_PROBLEMS: usize = 20;
 
 /// One step of a path into the suite document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +58,7 @@ impl SuiteFile {
     pub fn new(name: impl AsRef<str>, text: String) -> Self {
         Self {
             source: Arc::new(NamedSource::new(name, text).with_language("yaml")),
+            placed: Cell::new(0),
         }
     }
 
@@ -61,6 +69,7 @@ impl SuiteFile {
 
     /// Parses and checks the suite, reporting every problem found.
     pub fn parse(&self) -> Result<Suite, SuiteError> {
+        self.placed.set(0);
         let text = self.text();
         if text.lines().all(|line| {
             let line = line.trim();
@@ -99,7 +108,7 @@ impl SuiteFile {
         if problems.is_empty() {
             Ok(suite)
         } else {
-            Err(self.error(problems))
+            Err(self.error(at_most(problems)))
         }
     }
 
@@ -290,9 +299,29 @@ impl SuiteFile {
         Some(start + within)
     }
 
+    /// Places `problem` at the node at `path`, unless [`MAX_PROBLEMS`] have been placed
+    /// already: those past it are not reported, and are not worth a walk of the document.
     fn located(&self, problem: Problem, path: &[PathSeg<'_>]) -> Problem {
+        if !self.placing() {
+            return problem;
+        }
+        self.placed.set(self.placed.get() + 1);
         let span = self.span(path);
         problem.at(span)
+    }
+
+    /// The line of a gate, for the reports; none once the suite has a problem, since a
+    /// suite with problems is not scored and each line costs a walk of the document.
+    fn gate_line(&self, path: &[PathSeg<'_>], problems: &[Problem]) -> Option<usize> {
+        if !problems.is_empty() {
+            return None;
+        }
+        self.span(path).map(|span| self.line_of(span))
+    }
+
+    /// Whether problems are still placed in the file (see [`SuiteFile::located`]).
+    fn placing(&self) -> bool {
+        self.placed.get() < MAX_PROBLEMS
     }
 
     /// A problem for a name used a second time at `path`, whose first use is at `first`.
@@ -303,7 +332,11 @@ impl SuiteFile {
         first: &[PathSeg<'_>],
         path: &[PathSeg<'_>],
     ) -> Problem {
-        let first_line = self.span(first).map(|span| self.line_of(span));
+        let first_line = self
+            .placing()
+            .then(|| self.span(first))
+            .flatten()
+            .map(|span| self.line_of(span));
         let help = match first_line {
             Some(line) => {
                 format!("{what} names must be unique; the first `{name}` is on line {line}")
@@ -912,7 +945,7 @@ impl SuiteFile {
                 block_path.pop();
                 block_path.push(PathSeg::KeyName(key));
             }
-            let line = self.span(&block_path).map(|span| self.line_of(span));
+            let line = self.gate_line(&block_path, problems);
             return vec![Gate { line, ..default }];
         }
         let mut gates = Vec::new();
@@ -958,7 +991,7 @@ impl SuiteFile {
                     ),
                 );
             }
-            let line = self.span(&entry_path).map(|span| self.line_of(span));
+            let line = self.gate_line(&entry_path, problems);
             gates.extend(ops.into_iter().map(|(op, value)| Gate {
                 target,
                 op,
@@ -968,6 +1001,29 @@ impl SuiteFile {
         }
         gates
     }
+}
+
+/// The first [`MAX_PROBLEMS`] problems in file order (those placed come first), and one
+/// more that counts the others.
+fn at_most(mut problems: Vec<Problem>) -> Vec<Problem> {
+    if problems.len() <= MAX_PROBLEMS {
+        return problems;
+    }
+    problems.sort_by_key(|p| p.span.map_or(usize::MAX, |s| s.offset()));
+    let more = problems.len() - MAX_PROBLEMS;
+    problems.truncate(MAX_PROBLEMS);
+    problems.push(
+        Problem::new(
+            "toolgate::suite::more_problems",
+            format!(
+                "and {more} more {}",
+                if more == 1 { "problem" } else { "problems" }
+            ),
+            "",
+        )
+        .with_help("fix the problems above, then check the suite again"),
+    );
+    problems
 }
 
 /// The path of the test at `index`.
