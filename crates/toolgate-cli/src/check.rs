@@ -31,6 +31,24 @@ pub(crate) struct Output {
     pub(crate) code: u8,
 }
 
+impl Output {
+    /// Puts a rendered report where `target` sends it: a file to write, or standard output.
+    pub(crate) fn deliver(
+        &mut self,
+        target: &ReportTarget,
+        rendered: std::io::Result<Vec<u8>>,
+    ) -> Result<(), Report> {
+        // Rendering into memory cannot fail; if it ever did, no half report is written.
+        let bytes =
+            rendered.map_err(|error| Report::msg(format!("cannot render the report: {error}")))?;
+        match &target.path {
+            Some(path) => self.files.push((path.clone(), bytes)),
+            None => self.stdout = bytes,
+        }
+        Ok(())
+    }
+}
+
 /// At most this many runs are listed when a count does not match.
 const LISTED_RUNS: usize = 20;
 
@@ -107,12 +125,7 @@ pub(crate) fn run(
                 })
             }
         };
-        // Rendering into memory cannot fail; if it ever did, no half report is written.
-        written.map_err(|error| Report::msg(format!("cannot render the report: {error}")))?;
-        match &target.path {
-            Some(path) => output.files.push((path.clone(), bytes)),
-            None => output.stdout = bytes,
-        }
+        output.deliver(target, written.map(|()| bytes))?;
     }
     // GitHub's job summary: appended, like every step's, when the runner asks for it.
     if targets.iter().any(|t| t.format == Format::Github)

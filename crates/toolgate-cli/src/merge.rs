@@ -43,11 +43,7 @@ pub(crate) fn run(
             // The command line admits only `text` and `json`.
             _ => render_merged_text(&merged, TextOptions::with_color(color), &mut bytes),
         };
-        written.map_err(|error| Report::msg(format!("cannot render the report: {error}")))?;
-        match &target.path {
-            Some(path) => output.files.push((path.clone(), bytes)),
-            None => output.stdout = bytes,
-        }
+        output.deliver(target, written.map(|()| bytes))?;
     }
     output.code = if merged.passed() {
         exit::PASSED

@@ -15,7 +15,7 @@ use toolgate_expect::{
 };
 
 use crate::safe::Shown;
-use crate::text::{excerpt, near_miss};
+use crate::text::{excerpt, matching_calls, near_miss, sequence_progress};
 
 /// The `name` of the `<testsuites>` element.
 const REPORT_NAME: &str = "toolgate";
@@ -186,11 +186,7 @@ fn tool_calls_facts(test: &TestOutcome, outcome: &ToolCallsOutcome) -> Vec<Strin
     per_run(test, &outcome.runs, |run| {
         let mut facts = Vec::new();
         for unmet in &run.unmet {
-            let count = if unmet.needed > 1 {
-                format!("{} of {} matching calls", unmet.found, unmet.needed)
-            } else {
-                "no matching call".to_owned()
-            };
+            let count = matching_calls(unmet);
             let near = unmet
                 .near_miss
                 .as_ref()
@@ -210,11 +206,7 @@ fn tool_calls_facts(test: &TestOutcome, outcome: &ToolCallsOutcome) -> Vec<Strin
             ));
         }
         if let Some(stopped) = run.sequence_stopped_at {
-            let progress = if stopped == 0 {
-                "no call matches it".to_owned()
-            } else {
-                format!("no call after the match of entry {stopped} matches it")
-            };
+            let progress = sequence_progress(stopped);
             facts.push(format!(
                 "sequence stopped at entry {} {}: {progress}",
                 stopped + 1,

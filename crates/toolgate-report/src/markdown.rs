@@ -14,6 +14,7 @@ use toolgate_expect::{
 };
 
 use crate::safe::visible;
+use crate::text::{matching_calls, sequence_progress};
 
 /// Values such as call arguments are cut after this many characters: a comment should stay
 /// short, and the JSON report carries the whole value.
@@ -192,11 +193,7 @@ fn tool_calls_facts(runs: &[RunInfo], outcome: &ToolCallsOutcome) -> Vec<String>
         }
         let mut facts = Vec::new();
         for unmet in &run.unmet {
-            let count = if unmet.needed > 1 {
-                format!("{} of {} matching calls", unmet.found, unmet.needed)
-            } else {
-                "no matching call".to_owned()
-            };
+            let count = matching_calls(unmet);
             let near = unmet
                 .near_miss
                 .as_ref()
@@ -216,11 +213,7 @@ fn tool_calls_facts(runs: &[RunInfo], outcome: &ToolCallsOutcome) -> Vec<String>
             ));
         }
         if let Some(stopped) = run.sequence_stopped_at {
-            let progress = if stopped == 0 {
-                "no call matches it".to_owned()
-            } else {
-                format!("no call after the match of entry {stopped} matches it")
-            };
+            let progress = sequence_progress(stopped);
             facts.push(format!(
                 "sequence stopped at entry {} {}: {progress}",
                 stopped + 1,

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
 use toolgate_core::{AccuracyCounts, Counts, Percent};
 use toolgate_expect::{Op, Problem, Shard, SuiteError, SuiteSource, ToolCorrectnessOutcome};
+use toolgate_trace::json_error_span;
 
 use crate::json::{JSON_VERSION, Summary};
 use crate::text::{Painter, TextOptions, write_footer, write_gate, write_header};
@@ -137,10 +138,7 @@ fn read_shard(file: &ShardFile) -> Result<(ShardHeader, Vec<&RawValue>), SuiteEr
             "here",
         )
         .with_help("pass the files that `toolgate check --shard K/N --format json` wrote");
-        fail(
-            file,
-            problem.at(position(&file.text, error.line(), error.column())),
-        )
+        fail(file, problem.at(Some(json_error_span(&file.text, &error))))
     })?;
     if report.version != JSON_VERSION {
         return Err(fail(
@@ -434,8 +432,8 @@ fn recheck<'a>(file: &ShardFile, json: &'a RawValue) -> Result<MergedTest<'a>, S
     let start = json.get().as_ptr().addr() - file.text.as_ptr().addr();
     let span = SourceSpan::from((start, 1));
     let view: TestView = serde_json::from_str(json.get()).map_err(|error| {
-        let at = position(json.get(), error.line(), error.column())
-            .map(|s| SourceSpan::from((start + s.offset(), s.len())));
+        let within = json_error_span(json.get(), &error);
+        let at = Some(SourceSpan::from((start + within.offset(), within.len())));
         fail(
             file,
             Problem::new(
@@ -660,21 +658,6 @@ fn verdict(passed: bool) -> &'static str {
 fn fail(file: &ShardFile, problem: Problem) -> SuiteError {
     let source: SuiteSource = Arc::new(NamedSource::new(&file.name, file.text.clone()));
     SuiteError::new(&source, vec![problem])
-}
-
-/// The byte span of a 1-based line and column, as `serde_json` reports them.
-fn position(text: &str, line: usize, column: usize) -> Option<SourceSpan> {
-    if line == 0 {
-        return None;
-    }
-    let start: usize = text
-        .split_inclusive('\n')
-        .take(line - 1)
-        .map(str::len)
-        .sum();
-    let offset = (start + column.saturating_sub(1)).min(text.len());
-    let len = usize::from(offset < text.len());
-    Some(SourceSpan::from((offset, len)))
 }
 
 /// The span of a top-level key of a report toolgate wrote (`"shard"` at two spaces).

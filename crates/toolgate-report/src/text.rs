@@ -7,7 +7,7 @@ use anstyle::{AnsiColor, Style};
 use toolgate_core::{AccuracyCounts, AccuracyMetrics, ClassName, Counts, SelectionMetrics};
 use toolgate_expect::{
     CallAccuracyOutcome, Miss, NearMiss, SelectionOutcome, SuiteOutcome, TestOutcome,
-    ToolCallsOutcome, ToolCorrectnessOutcome,
+    ToolCallsOutcome, ToolCorrectnessOutcome, Unmet,
 };
 use unicode_width::UnicodeWidthStr;
 
@@ -266,11 +266,7 @@ fn render_tool_calls(
         )?;
         for unmet in &run.unmet {
             let entry = outcome.required.get(unmet.entry).map_or("", String::as_str);
-            let count = if unmet.needed > 1 {
-                format!("{} of {} matching calls", unmet.found, unmet.needed)
-            } else {
-                "no matching call".to_owned()
-            };
+            let count = matching_calls(unmet);
             let near = unmet
                 .near_miss
                 .as_ref()
@@ -297,11 +293,7 @@ fn render_tool_calls(
         }
         if let Some(stopped) = run.sequence_stopped_at {
             let entry = outcome.sequence.get(stopped).map_or("", String::as_str);
-            let progress = if stopped == 0 {
-                "no call matches it".to_owned()
-            } else {
-                format!("no call after the match of entry {stopped} matches it")
-            };
+            let progress = sequence_progress(stopped);
             writeln!(
                 out,
                 "      {} sequence entry {} {entry}: {progress}",
@@ -322,6 +314,25 @@ fn render_tool_calls(
         },
         outcome.pass_rate
     )
+}
+
+/// How many calls matched an unmet required entry: "no matching call", or "1 of 3 matching
+/// calls" for an entry with a `min_count`.
+pub(crate) fn matching_calls(unmet: &Unmet) -> String {
+    if unmet.needed > 1 {
+        format!("{} of {} matching calls", unmet.found, unmet.needed)
+    } else {
+        "no matching call".to_owned()
+    }
+}
+
+/// Why a sequence stopped at its 0-based entry `stopped`.
+pub(crate) fn sequence_progress(stopped: usize) -> String {
+    if stopped == 0 {
+        "no call matches it".to_owned()
+    } else {
+        format!("no call after the match of entry {stopped} matches it")
+    }
 }
 
 /// "call 2 `bash` has command `npm run lint`", and the like.

@@ -184,8 +184,7 @@ impl TraceError {
         error: &serde_json::Error,
         shape: &'static str,
     ) -> Self {
-        let offset = byte_offset(text, error.line(), error.column());
-        let span = token_span(text, offset);
+        let span = json_error_span(text, error);
         // serde_json appends " at line L column C"; the span says where, and for a JSON
         // Lines file the line within the text is not the line within the file.
         let message = strip_position(&error.to_string());
@@ -226,6 +225,12 @@ fn strip_position(message: &str) -> String {
         Some(at) => message[..at].to_owned(),
         None => message.to_owned(),
     }
+}
+
+/// Where in `text` a `serde_json` error on it points: the character at its line and column
+/// (nothing at the end of the text).
+pub fn json_error_span(text: &str, error: &serde_json::Error) -> SourceSpan {
+    token_span(text, byte_offset(text, error.line(), error.column()))
 }
 
 /// The byte offset of a 1-based line and a 1-based byte column, clamped into `text`.

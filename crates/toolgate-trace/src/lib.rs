@@ -19,7 +19,9 @@ mod write;
 pub use crate::accuracy_input::{AccuracyInput, PlainCall, parse_accuracy_input};
 pub use crate::document::parse_run;
 pub use crate::equality::args_equal;
-pub use crate::error::{LineSource, MAX_NESTING_DEPTH, MAX_VALUE_DEPTH, TraceError};
+pub use crate::error::{
+    LineSource, MAX_NESTING_DEPTH, MAX_VALUE_DEPTH, TraceError, json_error_span,
+};
 pub use crate::formats::format_names;
 pub use crate::model::{Call, FileLayout, Run, Status};
 pub use crate::naming::{
