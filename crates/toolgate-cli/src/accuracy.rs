@@ -8,11 +8,11 @@ use toolgate_expect::{Problem, SuiteError};
 use toolgate_report::render_seed_accuracy;
 use toolgate_trace::{MAX_DOCUMENT_BYTES, TraceError, parse_accuracy_input};
 
-use crate::check::Output;
 use crate::cli::AccuracyArgs;
 use crate::discover::display;
 use crate::exit;
 use crate::input::{Limited, read_limited};
+use crate::output::Output;
 
 pub(crate) fn run(args: &AccuracyArgs) -> Result<Output, Report> {
     let from_stdin = args.input.as_os_str() == "-";
@@ -48,7 +48,7 @@ pub(crate) fn run(args: &AccuracyArgs) -> Result<Output, Report> {
     render_seed_accuracy(&input, &mut stdout)
         .map_err(|error| Report::msg(format!("cannot render the result: {error}")))?;
     Ok(Output {
-        stdout,
+        stdout: stdout.into(),
         code: exit::PASSED,
         ..Output::default()
     })

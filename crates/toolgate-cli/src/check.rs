@@ -2,15 +2,15 @@
 
 use std::fs::File;
 use std::io::{BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use miette::Report;
 use toolgate_expect::{
-    MAX_SUITE_BYTES, PathSeg, Problem, RunInfo, RunSource, SuiteError, SuiteFile, SuiteOutcome,
+    LISTED_RUNS, MAX_SUITE_BYTES, PathSeg, Problem, RunSource, SuiteError, SuiteFile, SuiteOutcome,
     Test, TestEvaluator, missing_argument_problems,
 };
 use toolgate_report::{
-    ShardOrigin, TextOptions, render_github, render_json, render_json_shard, render_junit,
+    JsonRuns, ShardOrigin, TextOptions, render_github, render_json_runs, render_junit,
     render_markdown, render_text,
 };
 use toolgate_trace::{FileLayout, Naming, ReadOptions, Run, TraceError, read_trace};
@@ -19,38 +19,7 @@ use crate::cli::{CheckArgs, Format, ReportTarget};
 use crate::discover::{Searched, TraceFile, discover, display};
 use crate::exit;
 use crate::input::{Limited, read_limited};
-
-/// What a command prints on success, the files it writes, and its exit code.
-#[derive(Default)]
-pub(crate) struct Output {
-    pub(crate) stdout: Vec<u8>,
-    /// Reports for `--output` files, written atomically once everything has rendered.
-    pub(crate) files: Vec<(PathBuf, Vec<u8>)>,
-    /// Text appended to existing files (GitHub's job summary).
-    pub(crate) appends: Vec<(PathBuf, Vec<u8>)>,
-    pub(crate) code: u8,
-}
-
-impl Output {
-    /// Puts a rendered report where `target` sends it: a file to write, or standard output.
-    pub(crate) fn deliver(
-        &mut self,
-        target: &ReportTarget,
-        rendered: std::io::Result<Vec<u8>>,
-    ) -> Result<(), Report> {
-        // Rendering into memory cannot fail; if it ever did, no half report is written.
-        let bytes =
-            rendered.map_err(|error| Report::msg(format!("cannot render the report: {error}")))?;
-        match &target.path {
-            Some(path) => self.files.push((path.clone(), bytes)),
-            None => self.stdout = bytes,
-        }
-        Ok(())
-    }
-}
-
-/// At most this many runs are listed when a count does not match.
-const LISTED_RUNS: usize = 20;
+use crate::output::{Output, Rendered};
 
 pub(crate) fn run(
     args: &CheckArgs,
@@ -64,6 +33,16 @@ pub(crate) fn run(
     let suite = file.parse()?;
     let suite_dir = args.suite.parent().unwrap_or(Path::new(""));
 
+    let mut json_runs = if targets.iter().any(|t| t.format == Format::Json) {
+        Some(JsonRuns::spilled().map_err(|error| {
+            Report::msg(format!(
+                "cannot create a temporary file for the JSON report: {error}"
+            ))
+        })?)
+    } else {
+        None
+    };
+    let threads = args.threads.map_or_else(default_threads, usize::from);
     let mut outcome = SuiteOutcome { tests: Vec::new() };
     let mut missing = Vec::new();
     let tests = suite
@@ -75,12 +54,27 @@ pub(crate) fn run(
     for test in tests {
         let (files, searched) = discover(test, suite_dir, args.traces_dir.as_deref(), &file)?;
         let mut evaluator = TestEvaluator::new(test);
-        for trace in &files {
-            read_runs(trace, &read_options(test, args, &naming), |source, run| {
-                evaluator.add_run(source, run);
-            })?;
+        if let Some(json) = &mut json_runs {
+            json.start_test(test);
         }
-        check_count(test, evaluator.runs(), &searched, &file)?;
+        // Every run's entries of the JSON report are spilled to disk as the runs are scored.
+        let mut spill_error = None;
+        let options = read_options(test, args, &naming);
+        stream_runs(&files, &options, threads, |source, run| {
+            let scored = evaluator.grade(source, run);
+            if let Some(json) = &mut json_runs
+                && let Err(error) = json.push(&scored)
+            {
+                spill_error.get_or_insert(error);
+            }
+            evaluator.add(scored);
+        })?;
+        if let Some(error) = spill_error {
+            return Err(Report::msg(format!(
+                "cannot write the JSON report's temporary file: {error}"
+            )));
+        }
+        check_count(test, &evaluator, &searched, &file)?;
         match evaluator.finish() {
             Ok(test_outcome) => outcome.tests.push(test_outcome),
             Err(found) => missing.push((test, found)),
@@ -94,39 +88,12 @@ pub(crate) fn run(
             .collect();
         return Err(Report::new(file.error(problems)));
     }
-
-    let mut output = Output::default();
-    for target in targets {
-        let mut bytes = Vec::new();
-        // Colour only for a terminal, never for a file.
-        let color = color && target.path.is_none();
-        let written = match target.format {
-            Format::Text => render_text(&outcome, TextOptions::with_color(color), &mut bytes),
-            Format::Json => match args.shard {
-                Some(shard) => render_json_shard(
-                    &outcome,
-                    ShardOrigin {
-                        shard,
-                        suite: &name,
-                        suite_tests: suite.tests.len(),
-                    },
-                    &mut bytes,
-                ),
-                None => render_json(&outcome, &mut bytes),
-            },
-            Format::Junit => render_junit(&outcome, &name, &mut bytes),
-            Format::Markdown => render_markdown(&outcome, &mut bytes),
-            Format::Github => {
-                // The annotations mark the suite's lines; the text report below them is the
-                // job log they point to.
-                render_github(&outcome, &name, &mut bytes).and_then(|()| {
-                    writeln!(bytes)?;
-                    render_text(&outcome, TextOptions::with_color(false), &mut bytes)
-                })
-            }
-        };
-        output.deliver(target, written.map(|()| bytes))?;
-    }
+    let origin = args.shard.map(|shard| ShardOrigin {
+        shard,
+        suite: &name,
+        suite_tests: suite.tests.len(),
+    });
+    let mut output = render(&outcome, json_runs, origin, &name, targets, color)?;
     // GitHub's job summary: appended, like every step's, when the runner asks for it.
     if targets.iter().any(|t| t.format == Format::Github)
         && let Some(summary) = args.step_summary.clone()
@@ -142,6 +109,129 @@ pub(crate) fn run(
         exit::FAILED
     };
     Ok(output)
+}
+
+/// Two threads, one reading while the other scores, or one on a single core.
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+}
+
+/// How many runs the reading thread hands over at a time.
+const BATCH: usize = 64;
+
+/// Reads the runs of `files` in order and hands each to `add`. With two threads or more,
+/// a second thread reads and parses while this one runs `add`: the runs arrive in the same
+/// order, in batches, through a channel that holds at most a few batches, so memory stays
+/// bounded however far the reader could run ahead.
+fn stream_runs(
+    files: &[TraceFile],
+    options: &ReadOptions,
+    threads: usize,
+    mut add: impl FnMut(RunSource, &Run),
+) -> Result<(), TraceError> {
+    if threads < 2 {
+        for trace in files {
+            read_runs(trace, options, |source, run| add(source, &run))?;
+        }
+        return Ok(());
+    }
+    std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<(RunSource, Run)>>(4);
+        let reader = scope.spawn(move || {
+            let mut batch = Vec::with_capacity(BATCH);
+            for trace in files {
+                read_runs(trace, options, |source, run| {
+                    batch.push((source, run));
+                    if batch.len() == BATCH {
+                        // A closed channel means the scoring side stopped; its error wins.
+                        let _ =
+                            sender.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+                    }
+                })?;
+            }
+            if !batch.is_empty() {
+                let _ = sender.send(batch);
+            }
+            Ok(())
+        });
+        for batch in receiver {
+            for (source, run) in batch {
+                add(source, &run);
+            }
+        }
+        reader
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// Renders every report the command line asks for.
+fn render(
+    outcome: &SuiteOutcome,
+    mut json_runs: Option<JsonRuns>,
+    origin: Option<ShardOrigin<'_>>,
+    suite: &str,
+    targets: &[ReportTarget],
+    color: bool,
+) -> Result<Output, Report> {
+    let mut output = Output::default();
+    let mut json: Option<Rendered> = None;
+    for target in targets {
+        // Colour only for a terminal, never for a file.
+        let color = color && target.path.is_none();
+        let rendered = match target.format {
+            Format::Json => match (&json, json_runs.take()) {
+                (Some(rendered), _) => rendered.share(),
+                (None, Some(runs)) => spool(|out| render_json_runs(outcome, runs, origin, out))
+                    .and_then(|rendered| {
+                        let shared = rendered.share();
+                        json = Some(rendered);
+                        shared
+                    }),
+                (None, None) => Err(std::io::Error::other("the JSON report was not collected")),
+            },
+            format => {
+                let mut bytes = Vec::new();
+                render_small(outcome, format, color, suite, &mut bytes).map(|()| bytes.into())
+            }
+        };
+        output.deliver(target, rendered)?;
+    }
+    Ok(output)
+}
+
+/// Renders a report whose size does not grow with the number of runs.
+fn render_small(
+    outcome: &SuiteOutcome,
+    format: Format,
+    color: bool,
+    suite: &str,
+    bytes: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    match format {
+        Format::Junit => render_junit(outcome, suite, bytes),
+        Format::Markdown => render_markdown(outcome, bytes),
+        Format::Github => {
+            // The annotations mark the suite's lines; the text report below them is the
+            // job log they point to.
+            render_github(outcome, suite, bytes)?;
+            writeln!(bytes)?;
+            render_text(outcome, TextOptions::with_color(false), bytes)
+        }
+        // `json` is rendered from the runs spilled while scoring.
+        Format::Text | Format::Json => render_text(outcome, TextOptions::with_color(color), bytes),
+    }
+}
+
+/// Renders a report into an anonymous temporary file.
+fn spool(render: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<Rendered> {
+    let file = tempfile::tempfile()?;
+    let mut out = std::io::BufWriter::new(file);
+    render(&mut out)?;
+    let file = out
+        .into_inner()
+        .map_err(std::io::IntoInnerError::into_error)?;
+    Ok(Rendered::Spooled(file))
 }
 
 /// The suite file's text, within [`MAX_SUITE_BYTES`].
@@ -183,7 +273,7 @@ fn read_suite(path: &Path, name: &str) -> Result<String, Report> {
 pub(crate) fn read_runs(
     trace: &TraceFile,
     options: &ReadOptions,
-    mut add: impl FnMut(RunSource, &Run),
+    mut add: impl FnMut(RunSource, Run),
 ) -> Result<(), TraceError> {
     let name = display(&trace.path);
     let reader = BufReader::new(File::open(&trace.path).map_err(|error| TraceError::Io {
@@ -196,7 +286,7 @@ pub(crate) fn read_runs(
             file: trace.label.clone(),
             line: run.line,
         };
-        add(source, &run);
+        add(source, run);
     })?;
     Ok(())
 }
@@ -204,12 +294,13 @@ pub(crate) fn read_runs(
 /// No runs at all, or not the number the suite asked for, is an input error.
 fn check_count(
     test: &Test,
-    runs: &[RunInfo],
+    evaluator: &TestEvaluator<'_>,
     searched: &Searched,
     file: &SuiteFile,
 ) -> Result<(), Report> {
     let test_path = [PathSeg::Key("tests"), PathSeg::Index(test.index)];
-    if runs.is_empty() {
+    let count = evaluator.run_count();
+    if count == 0 {
         let (seg, help) = match searched {
             Searched::Default(tried) => (
                 PathSeg::Key("name"),
@@ -240,15 +331,15 @@ fn check_count(
         ])));
     }
     if let Some(expected) = test.runs {
-        let found = runs.len() as u64;
+        let found = count as u64;
         if found != expected {
-            let mut listed: Vec<String> = runs
-                .iter()
+            let mut listed: Vec<String> = evaluator
+                .first_runs()
                 .take(LISTED_RUNS)
                 .map(|run| run.source.to_string())
                 .collect();
-            if runs.len() > LISTED_RUNS {
-                listed.push(format!("and {} more", runs.len() - LISTED_RUNS));
+            if count > LISTED_RUNS {
+                listed.push(format!("and {} more", count - LISTED_RUNS));
             }
             return Err(Report::new(file.error(vec![
                 Problem::new(

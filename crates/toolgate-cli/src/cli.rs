@@ -139,6 +139,12 @@ pub(crate) struct CheckArgs {
     /// name their `traces:` are not affected.
     #[arg(long, value_name = "DIR")]
     pub(crate) traces_dir: Option<PathBuf>,
+
+    /// Threads to use: 1 reads and scores the runs on one thread; 2 reads and parses the
+    /// next runs on a second thread while the first scores. The reports are the same
+    /// bytes either way. Default: 2, or 1 on a machine with one core.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) threads: Option<u16>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -4,10 +4,11 @@
 use miette::Report;
 use toolgate_trace::{FileLayout, ReadOptions, write_run};
 
-use crate::check::{Output, cli_naming, read_runs};
+use crate::check::{cli_naming, read_runs};
 use crate::cli::ConvertArgs;
 use crate::discover::{TraceFile, display};
 use crate::exit;
+use crate::output::Output;
 
 pub(crate) fn run(args: &ConvertArgs) -> Result<Output, Report> {
     let options = ReadOptions {
@@ -25,13 +26,13 @@ pub(crate) fn run(args: &ConvertArgs) -> Result<Output, Report> {
         let mut written = Ok(());
         read_runs(&trace, &options, |source, run| {
             if written.is_ok() {
-                written = write_run(run, &source.to_string(), &mut stdout);
+                written = write_run(&run, &source.to_string(), &mut stdout);
             }
         })?;
         written.map_err(|error| Report::msg(format!("cannot write the runs: {error}")))?;
     }
     Ok(Output {
-        stdout,
+        stdout: stdout.into(),
         code: exit::PASSED,
         ..Output::default()
     })

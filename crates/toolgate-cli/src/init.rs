@@ -7,8 +7,8 @@ use std::path::Path;
 use miette::Report;
 use toolgate_expect::{Problem, SuiteError};
 
-use crate::check::Output;
 use crate::exit;
+use crate::output::Output;
 
 const SUITE: &str = include_str!("init/toolgate.yaml");
 const TRACE: &str = include_str!("init/trace.json");
@@ -42,7 +42,7 @@ pub(crate) fn run() -> Result<Output, Report> {
     let stdout =
         format!("wrote toolgate.yaml and {TRACE_PATH}\nnext: toolgate check\n").into_bytes();
     Ok(Output {
-        stdout,
+        stdout: stdout.into(),
         code: exit::PASSED,
         ..Output::default()
     })

@@ -19,8 +19,10 @@ mod exit;
 mod init;
 mod input;
 mod merge;
+mod output;
 
 use crate::cli::{Cli, Command};
+use crate::output::Rendered;
 
 fn main() -> ExitCode {
     let parsed = Cli::command()
@@ -50,9 +52,9 @@ fn main() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Merge(args) => merge::run(args, &targets, color_for(cli.color, &io::stdout())),
         Command::Init => init::run(),
-        Command::Schema => Ok(check::Output {
-            stdout: schema_text(),
-            ..check::Output::default()
+        Command::Schema => Ok(output::Output {
+            stdout: schema_text().into(),
+            ..output::Output::default()
         }),
     };
     let result = result.and_then(|output| {
@@ -62,7 +64,7 @@ fn main() -> ExitCode {
         let staged = output
             .files
             .iter()
-            .map(|(path, bytes)| stage(path, bytes).map(|file| (file, path)))
+            .map(|(path, report)| stage(path, report).map(|file| (file, path)))
             .collect::<Result<Vec<_>, _>>()?;
         for (file, path) in staged {
             file.persist(path).map_err(|error| {
@@ -101,7 +103,7 @@ fn schema_text() -> Vec<u8> {
 
 /// Writes `bytes` to a new temporary file beside `path`, to be renamed into place, so that
 /// a reader never sees half a report. Dropped unpersisted, the file is removed.
-fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile, miette::Report> {
+fn stage(path: &Path, report: &Rendered) -> Result<tempfile::NamedTempFile, miette::Report> {
     let folder = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -110,7 +112,7 @@ fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile, miette::R
         miette::Report::msg(format!("cannot write `{}`: {error}", path.display()))
     };
     let mut file = tempfile::NamedTempFile::new_in(folder).map_err(|e| fail(&e))?;
-    file.write_all(bytes).map_err(|e| fail(&e))?;
+    report.write_to(&mut file).map_err(|e| fail(&e))?;
     Ok(file)
 }
 
@@ -126,12 +128,12 @@ fn append(path: &Path, bytes: &[u8]) -> Result<(), miette::Report> {
         })
 }
 
-/// Writes the whole report at once; a reader that closed the pipe early is not an error.
-fn write_stdout(bytes: &[u8]) {
-    let mut stdout = io::stdout().lock();
+/// Writes the whole report; a reader that closed the pipe early is not an error.
+fn write_stdout(report: &Rendered) {
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
     // The exit code already carries the verdict; a closed pipe (`| head`) or a full disk
     // leaves nothing more to say on a stream that cannot be written.
-    let _ = stdout.write_all(bytes).and_then(|()| stdout.flush());
+    let _ = report.write_to(&mut stdout).and_then(|()| stdout.flush());
 }
 
 /// Whether to colour a stream: `--color` when given, otherwise only on a terminal and

@@ -8,10 +8,10 @@ use toolgate_report::{
     ShardFile, TextOptions, merge_shards, render_merged_json, render_merged_text,
 };
 
-use crate::check::Output;
 use crate::cli::{Format, MergeArgs, ReportTarget};
 use crate::discover::display;
 use crate::exit;
+use crate::output::Output;
 
 pub(crate) fn run(
     args: &MergeArgs,
@@ -43,7 +43,7 @@ pub(crate) fn run(
             // The command line admits only `text` and `json`.
             _ => render_merged_text(&merged, TextOptions::with_color(color), &mut bytes),
         };
-        output.deliver(target, written.map(|()| bytes))?;
+        output.deliver(target, written.map(|()| bytes.into()))?;
     }
     output.code = if merged.passed() {
         exit::PASSED

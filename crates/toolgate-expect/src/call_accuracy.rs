@@ -126,24 +126,40 @@ pub fn differing_keys(expected: &Value, actual: &Value) -> Vec<String> {
 pub struct CallAccuracyOutcome {
     /// The expected calls: the tool as written and the arguments.
     pub expected: Vec<(String, Value)>,
-    /// Each run, in run order.
+    /// Each listed run, in run order (see [`TestOutcome`](crate::TestOutcome)).
     pub runs: Vec<RunAccuracy>,
     /// The counts summed over the runs (micro-average).
     pub counts: AccuracyCounts,
+    /// Expected calls made with other arguments, summed over the runs.
+    pub incorrect: u64,
+    /// Expected calls not made, summed over the runs.
+    pub missed: u64,
+    /// Calls paired with nothing expected, summed over the runs.
+    pub extra: u64,
     /// The metrics of the summed counts.
     pub metrics: AccuracyMetrics,
 }
 
 impl CallAccuracyOutcome {
-    pub(crate) fn new(grader: &CallAccuracyGrader, runs: Vec<RunAccuracy>) -> Self {
-        let counts: AccuracyCounts = runs.iter().map(|run| run.counts).sum();
+    /// The outcome with `counts` and the incorrect, missed and extra `calls` summed over
+    /// every run, listing `listed`.
+    pub(crate) fn new(
+        grader: &CallAccuracyGrader,
+        listed: Vec<RunAccuracy>,
+        counts: AccuracyCounts,
+        calls: [u64; 3],
+    ) -> Self {
+        let [incorrect, missed, extra] = calls;
         Self {
+            incorrect,
+            missed,
+            extra,
             expected: grader
                 .expected
                 .iter()
                 .map(|call| (call.tool.to_string(), call.args.clone()))
                 .collect(),
-            runs,
+            runs: listed,
             counts,
             metrics: counts.metrics(),
         }

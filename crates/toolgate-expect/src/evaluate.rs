@@ -3,13 +3,16 @@
 use std::fmt;
 
 use toolgate_core::{
-    CallOutcome, ClassIndex, ClassName, Counts, Percent, SelectionMetrics, Selector, ToolId,
+    AccuracyCounts, CallOutcome, ClassIndex, ClassName, Counts, Percent, SelectionMetrics,
+    Selector, ToolId,
 };
 use toolgate_trace::Run;
 
 use crate::call_accuracy::{CallAccuracyOutcome, RunAccuracy};
-use crate::model::{Gate, Target, Test};
-use crate::tool_calls::{MissingArgument, RunToolCalls, ToolCallsOutcome};
+use crate::model::{EqualFunctionSets, Gate, Target, Test};
+use crate::tool_calls::{
+    MissingArgument, MissingArguments, RunToolCalls, ToolCallsOutcome, ToolCallsTotals,
+};
 use crate::tool_correctness::{RunCorrectness, ToolCorrectnessOutcome};
 
 /// Where a run was read from: a trace file, and the line for a JSON Lines file.
@@ -33,6 +36,8 @@ impl fmt::Display for RunSource {
 /// A run as the report lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunInfo {
+    /// The run's 1-based position in its test's run order.
+    pub number: usize,
     /// Where it came from.
     pub source: RunSource,
     /// How many calls it holds.
@@ -83,8 +88,10 @@ pub struct RunSelectionOutcome {
 pub struct SelectionOutcome {
     /// The class names, in declaration order.
     pub classes: Vec<ClassName>,
-    /// Each run, in run order.
+    /// Each listed run, in run order (see [`TestOutcome`]).
     pub runs: Vec<RunSelectionOutcome>,
+    /// For each class in declaration order, how many runs missed it.
+    pub missed_runs: Vec<u64>,
     /// The counts summed over the runs.
     pub counts: Counts,
     /// The metrics of the summed counts (micro-average).
@@ -103,6 +110,12 @@ pub struct GateOutcome {
 }
 
 /// The result of one test.
+///
+/// The aggregates cover every run; the per-run details (`runs` here and the `runs` of each
+/// grader's outcome, index for index) cover only the runs listed: every run when there are
+/// at most [`LISTED_RUNS`], otherwise the first [`LISTED_RUNS`] runs with findings
+/// ([`RunOutcome::has_findings`]). A report that lists every run receives each one as it is
+/// scored, through [`TestEvaluator::grade`].
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct TestOutcome {
@@ -110,7 +123,11 @@ pub struct TestOutcome {
     pub name: String,
     /// The agent label, when the suite gave one.
     pub agent: Option<String>,
-    /// The runs, in the order they were read.
+    /// How many runs were scored.
+    pub run_count: usize,
+    /// How many of them have findings.
+    pub runs_with_findings: usize,
+    /// The listed runs, in run order.
     pub runs: Vec<RunInfo>,
     /// The equal-function-set block's findings, when the test has the block.
     pub selection: Option<SelectionOutcome>,
@@ -128,6 +145,13 @@ pub struct TestOutcome {
     pub passed: bool,
 }
 
+impl TestOutcome {
+    /// Whether every run is listed.
+    pub fn lists_every_run(&self) -> bool {
+        self.runs.len() == self.run_count
+    }
+}
+
 /// The results of a whole suite, in suite order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SuiteOutcome {
@@ -142,16 +166,69 @@ impl SuiteOutcome {
     }
 }
 
-/// Scores a test's runs as they are read, then gates the aggregate.
+/// How many runs a test's outcome lists in detail (see [`TestOutcome`]).
+pub const LISTED_RUNS: usize = 20;
+
+/// One run's results under every grader of its test.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct RunOutcome {
+    /// The run.
+    pub info: RunInfo,
+    /// The equal-function-set block's findings.
+    pub selection: Option<RunSelectionOutcome>,
+    /// The `tool-calls` grader's verdict.
+    pub tool_calls: Option<RunToolCalls>,
+    /// The `tool-correctness` grader's verdict.
+    pub tool_correctness: Option<RunCorrectness>,
+    /// The `call-accuracy` grader's verdict.
+    pub call_accuracy: Option<RunAccuracy>,
+    /// Calls that a `command` or `path` matcher could not judge (a configuration error).
+    pub missing: Vec<MissingArgument>,
+}
+
+impl RunOutcome {
+    /// Whether any grader found something short of perfect in the run: a missed class or
+    /// an unexpected call, a failed `tool-calls` verdict, a tool-correctness score below
+    /// 100 or an inexact run, or a call-accuracy count short of every call correct.
+    pub fn has_findings(&self) -> bool {
+        let selection = self
+            .selection
+            .as_ref()
+            .is_some_and(|s| s.counts.false_positives > 0 || s.counts.false_negatives > 0);
+        let tool_calls = self.tool_calls.as_ref().is_some_and(|t| !t.passed);
+        let correctness = self
+            .tool_correctness
+            .as_ref()
+            .is_some_and(|c| c.score != Percent::FULL || c.exact == Some(false));
+        let accuracy = self.call_accuracy.as_ref().is_some_and(|a| {
+            a.counts.correct != a.counts.expected || a.counts.correct != a.counts.actual
+        });
+        selection || tool_calls || correctness || accuracy
+    }
+}
+
+/// Scores a test's runs as they are read, folds each into the test's sums, keeps the runs
+/// the outcome lists, then gates the aggregate. Memory does not grow with the number of
+/// runs.
 #[derive(Debug)]
 pub struct TestEvaluator<'t> {
     test: &'t Test,
-    runs: Vec<RunInfo>,
-    selection: Vec<RunSelectionOutcome>,
-    tool_calls: Vec<RunToolCalls>,
-    tool_correctness: Vec<RunCorrectness>,
-    call_accuracy: Vec<RunAccuracy>,
-    missing: Vec<MissingArgument>,
+    run_count: usize,
+    runs_with_findings: usize,
+    /// The first [`LISTED_RUNS`] runs.
+    first: Vec<RunOutcome>,
+    /// Later runs with findings, while fewer than [`LISTED_RUNS`] runs with findings are kept.
+    flagged: Vec<RunOutcome>,
+    selection: Counts,
+    class_misses: Vec<u64>,
+    tool_calls: ToolCallsTotals,
+    correctness_matched: u64,
+    correctness_exact: u64,
+    accuracy: AccuracyCounts,
+    /// Incorrect, missed and extra calls.
+    accuracy_calls: [u64; 3],
+    missing: MissingArguments,
 }
 
 impl<'t> TestEvaluator<'t> {
@@ -159,93 +236,136 @@ impl<'t> TestEvaluator<'t> {
     pub fn new(test: &'t Test) -> Self {
         Self {
             test,
-            runs: Vec::new(),
-            selection: Vec::new(),
-            tool_calls: Vec::new(),
-            tool_correctness: Vec::new(),
-            call_accuracy: Vec::new(),
-            missing: Vec::new(),
+            run_count: 0,
+            runs_with_findings: 0,
+            first: Vec::new(),
+            flagged: Vec::new(),
+            selection: Counts::default(),
+            class_misses: Vec::new(),
+            tool_calls: ToolCallsTotals::default(),
+            correctness_matched: 0,
+            correctness_exact: 0,
+            accuracy: AccuracyCounts::default(),
+            accuracy_calls: [0; 3],
+            missing: MissingArguments::default(),
         }
     }
 
-    /// Scores the next run.
+    /// Scores the next run and adds it.
     pub fn add_run(&mut self, source: RunSource, run: &Run) {
-        if let Some(grader) = &self.test.tool_calls {
-            let verdict = grader.grade(
-                run,
-                self.runs.len() + 1,
-                &source.to_string(),
-                &mut self.missing,
-            );
-            self.tool_calls.push(verdict);
-        }
-        if let Some(grader) = &self.test.tool_correctness {
-            self.tool_correctness.push(grader.grade(run));
-        }
-        if let Some(grader) = &self.test.call_accuracy {
-            self.call_accuracy.push(grader.grade(run));
-        }
-        self.runs.push(RunInfo {
-            source,
-            calls: run.calls.len(),
-            format: run.format,
-        });
-        if let Some(efs) = &self.test.equal_function_sets {
-            // Equal-function sets count every call, completed or not (SPEC section 2).
-            let ids: Vec<ToolId> = run
-                .calls
-                .iter()
-                .map(|call| ToolId::new(call.server.clone(), call.name.clone()))
-                .collect();
-            let mut selector = Selector::new(&efs.classes);
-            for id in &ids {
-                selector.push(id);
-            }
-            let selection = selector.finish();
-            let called = |index: usize| CalledTool {
-                call: index + 1,
-                tool: ids[index].clone(),
-            };
-            let mut unexpected = Vec::new();
-            let mut repeats = Vec::new();
-            for (index, outcome) in selection.calls.iter().enumerate() {
-                match *outcome {
-                    CallOutcome::Unexpected => unexpected.push(called(index)),
-                    CallOutcome::Repeat(class) => repeats.push((called(index), class)),
-                    // Satisfying calls are listed under their class; `CallOutcome` may grow,
-                    // and a call of a kind unknown here is listed nowhere.
-                    _ => {}
-                }
-            }
-            self.selection.push(RunSelectionOutcome {
-                satisfied_by: selection
-                    .satisfied_by
-                    .iter()
-                    .map(|call| call.map(called))
-                    .collect(),
-                unexpected,
-                repeats,
-                counts: selection.counts,
-                metrics: selection.counts.metrics(),
-            });
+        let outcome = self.grade(source, run);
+        self.add(outcome);
+    }
+
+    /// Scores the next run without adding it: its number is one more than the runs added
+    /// so far. Hand it to [`add`](Self::add) next.
+    pub fn grade(&self, source: RunSource, run: &Run) -> RunOutcome {
+        let number = self.run_count + 1;
+        let mut missing = Vec::new();
+        let tool_calls = self
+            .test
+            .tool_calls
+            .as_ref()
+            .map(|grader| grader.grade(run, number, &source.to_string(), &mut missing));
+        let tool_correctness = self
+            .test
+            .tool_correctness
+            .as_ref()
+            .map(|grader| grader.grade(run));
+        let call_accuracy = self
+            .test
+            .call_accuracy
+            .as_ref()
+            .map(|grader| grader.grade(run));
+        let selection = self
+            .test
+            .equal_function_sets
+            .as_ref()
+            .map(|efs| select(efs, run));
+        RunOutcome {
+            info: RunInfo {
+                number,
+                source,
+                calls: run.calls.len(),
+                format: run.format,
+            },
+            selection,
+            tool_calls,
+            tool_correctness,
+            call_accuracy,
+            missing,
         }
     }
 
-    /// The runs added so far, in order.
-    pub fn runs(&self) -> &[RunInfo] {
-        &self.runs
+    /// Folds a run scored by [`grade`](Self::grade) into the sums, and keeps it when the
+    /// outcome may list it.
+    pub fn add(&mut self, mut outcome: RunOutcome) {
+        self.run_count += 1;
+        if let Some(selection) = &outcome.selection {
+            self.selection += selection.counts;
+            self.class_misses.resize(selection.satisfied_by.len(), 0);
+            for (misses, satisfied) in self.class_misses.iter_mut().zip(&selection.satisfied_by) {
+                *misses += u64::from(satisfied.is_none());
+            }
+        }
+        if let Some(verdict) = &outcome.tool_calls {
+            self.tool_calls.add(verdict);
+        }
+        if let Some(run) = &outcome.tool_correctness {
+            self.correctness_matched += run.matched.iter().flatten().count() as u64;
+            self.correctness_exact += u64::from(run.exact == Some(true));
+        }
+        if let Some(run) = &outcome.call_accuracy {
+            self.accuracy = [self.accuracy, run.counts].into_iter().sum();
+            self.accuracy_calls[0] += run.incorrect.len() as u64;
+            self.accuracy_calls[1] += run.missed.len() as u64;
+            self.accuracy_calls[2] += run.extra.len() as u64;
+        }
+        for missing in outcome.missing.drain(..) {
+            self.missing.push(missing);
+        }
+        let findings = outcome.has_findings();
+        self.runs_with_findings += usize::from(findings);
+        if self.first.len() < LISTED_RUNS {
+            self.first.push(outcome);
+        } else if findings && self.runs_with_findings <= LISTED_RUNS {
+            self.flagged.push(outcome);
+        }
+    }
+
+    /// How many runs were added so far.
+    pub fn run_count(&self) -> usize {
+        self.run_count
+    }
+
+    /// The first runs added, at most [`LISTED_RUNS`], in order.
+    pub fn first_runs(&self) -> impl Iterator<Item = &RunInfo> {
+        self.first.iter().map(|run| &run.info)
     }
 
     /// The test's outcome; or, when a `command`/`path` matcher met calls without that
-    /// argument, every such call (a configuration error: nothing is scored then).
-    pub fn finish(self) -> Result<TestOutcome, Vec<MissingArgument>> {
+    /// argument, those calls (a configuration error: nothing is scored then).
+    pub fn finish(self) -> Result<TestOutcome, MissingArguments> {
         if !self.missing.is_empty() {
             return Err(self.missing);
         }
+        let runs = self.run_count as u64;
         let mut metrics = Vec::new();
         let mut gates = Vec::new();
+        let mut infos = Vec::new();
+        let mut selection_runs = Vec::new();
+        let mut tool_calls_runs = Vec::new();
+        let mut correctness_runs = Vec::new();
+        let mut accuracy_runs = Vec::new();
+        for run in listed(self.first, self.flagged, self.run_count) {
+            infos.push(run.info);
+            selection_runs.extend(run.selection);
+            tool_calls_runs.extend(run.tool_calls);
+            correctness_runs.extend(run.tool_correctness);
+            accuracy_runs.extend(run.call_accuracy);
+        }
         let selection = self.test.equal_function_sets.as_ref().map(|efs| {
-            let counts: Counts = self.selection.iter().map(|run| run.counts).sum();
+            let counts = self.selection;
             let m = counts.metrics();
             let values = [
                 (Target::SelectionPrecision, m.precision),
@@ -261,27 +381,39 @@ impl<'t> TestEvaluator<'t> {
                     .iter()
                     .map(|c| c.name.clone())
                     .collect(),
-                runs: self.selection,
+                runs: selection_runs,
+                missed_runs: if self.class_misses.is_empty() {
+                    vec![0; efs.classes.classes().len()]
+                } else {
+                    self.class_misses
+                },
                 counts,
                 metrics: m,
             }
         });
         let tool_calls = self.test.tool_calls.as_ref().map(|grader| {
-            let outcome = ToolCallsOutcome::new(grader, self.tool_calls);
+            let outcome = ToolCallsOutcome::new(grader, tool_calls_runs, self.tool_calls, runs);
             let values = [(Target::ToolCallsPassRate, outcome.pass_rate)];
             metrics.extend(values);
             gates.extend(grader.gates.iter().map(|gate| gate_outcome(*gate, &values)));
             outcome
         });
         let tool_correctness = self.test.tool_correctness.as_ref().map(|grader| {
-            let outcome = ToolCorrectnessOutcome::new(grader, self.tool_correctness);
+            let outcome = ToolCorrectnessOutcome::new(
+                grader,
+                correctness_runs,
+                self.correctness_matched,
+                self.correctness_exact,
+                runs,
+            );
             let values = [(Target::ToolCorrectnessScore, outcome.score)];
             metrics.extend(values);
             gates.extend(grader.gates.iter().map(|gate| gate_outcome(*gate, &values)));
             outcome
         });
         let call_accuracy = self.test.call_accuracy.as_ref().map(|grader| {
-            let outcome = CallAccuracyOutcome::new(grader, self.call_accuracy);
+            let outcome =
+                CallAccuracyOutcome::new(grader, accuracy_runs, self.accuracy, self.accuracy_calls);
             let m = outcome.metrics;
             let values = [
                 (Target::CallAccuracyPrecision, m.precision),
@@ -296,7 +428,9 @@ impl<'t> TestEvaluator<'t> {
         Ok(TestOutcome {
             name: self.test.name.clone(),
             agent: self.test.agent.clone(),
-            runs: self.runs,
+            run_count: self.run_count,
+            runs_with_findings: self.runs_with_findings,
+            runs: infos,
             selection,
             tool_calls,
             tool_correctness,
@@ -305,6 +439,57 @@ impl<'t> TestEvaluator<'t> {
             gates,
             passed,
         })
+    }
+}
+
+/// The runs an outcome lists: all of them when there are at most [`LISTED_RUNS`], otherwise
+/// the first [`LISTED_RUNS`] with findings.
+fn listed(first: Vec<RunOutcome>, flagged: Vec<RunOutcome>, count: usize) -> Vec<RunOutcome> {
+    if count <= LISTED_RUNS {
+        return first;
+    }
+    let first_flagged = first.into_iter().filter(RunOutcome::has_findings);
+    first_flagged.chain(flagged).take(LISTED_RUNS).collect()
+}
+
+/// The equal-function-set block's findings in one run. Equal-function sets count every
+/// call, completed or not (SPEC section 2).
+fn select(efs: &EqualFunctionSets, run: &Run) -> RunSelectionOutcome {
+    let ids: Vec<ToolId> = run
+        .calls
+        .iter()
+        .map(|call| ToolId::new(call.server.clone(), call.name.clone()))
+        .collect();
+    let mut selector = Selector::new(&efs.classes);
+    for id in &ids {
+        selector.push(id);
+    }
+    let selection = selector.finish();
+    let called = |index: usize| CalledTool {
+        call: index + 1,
+        tool: ids[index].clone(),
+    };
+    let mut unexpected = Vec::new();
+    let mut repeats = Vec::new();
+    for (index, outcome) in selection.calls.iter().enumerate() {
+        match *outcome {
+            CallOutcome::Unexpected => unexpected.push(called(index)),
+            CallOutcome::Repeat(class) => repeats.push((called(index), class)),
+            // Satisfying calls are listed under their class; `CallOutcome` may grow, and a
+            // call of a kind unknown here is listed nowhere.
+            _ => {}
+        }
+    }
+    RunSelectionOutcome {
+        satisfied_by: selection
+            .satisfied_by
+            .iter()
+            .map(|call| call.map(called))
+            .collect(),
+        unexpected,
+        repeats,
+        counts: selection.counts,
+        metrics: selection.counts.metrics(),
     }
 }
 

@@ -19,17 +19,17 @@ pub use crate::call_accuracy::{
 };
 pub use crate::error::{Problem, SuiteError, SuiteSource};
 pub use crate::evaluate::{
-    CalledTool, GateOutcome, RunInfo, RunSelectionOutcome, RunSource, SelectionOutcome,
-    SuiteOutcome, TestEvaluator, TestOutcome,
+    CalledTool, GateOutcome, LISTED_RUNS, RunInfo, RunOutcome, RunSelectionOutcome, RunSource,
+    SelectionOutcome, SuiteOutcome, TestEvaluator, TestOutcome,
 };
 pub use crate::model::{
     Block, EqualFunctionSets, Gate, Op, Shard, ShardError, Suite, Target, Test, TracePattern, slug,
 };
 pub use crate::parse::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile, suite_schema};
 pub use crate::tool_calls::{
-    MatchList, Miss, MissingArgument, NearMiss, Pattern, RequiredMatch, RunToolCalls,
-    ToolCallsGrader, ToolCallsOutcome, ToolMatch, Unmet, Violation, missing_argument_problems,
-    result_text,
+    MatchList, Miss, MissingArgument, MissingArguments, NearMiss, Pattern, RequiredMatch,
+    RunToolCalls, ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals, ToolMatch, Unmet, Violation,
+    missing_argument_problems, result_text,
 };
 pub use crate::tool_correctness::{RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome};
 pub use crate::yaml_depth::MAX_YAML_DEPTH;

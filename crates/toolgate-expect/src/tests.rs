@@ -627,7 +627,7 @@ fn evaluate(classes: &str, expect: &str, runs: &[&str]) -> TestOutcome {
         };
         evaluator.add_run(source, &run(calls));
     }
-    assert_eq!(evaluator.runs().len(), runs.len());
+    assert_eq!(evaluator.run_count(), runs.len());
     evaluator
         .finish()
         .expect("no tool-calls grader, so nothing to refuse")

@@ -536,25 +536,90 @@ pub struct ToolCallsOutcome {
     pub disallowed: Vec<String>,
     /// The `sequence` entries, described.
     pub sequence: Vec<String>,
-    /// Each run's verdict, in run order.
+    /// Each listed run's verdict, in run order (see [`TestOutcome`](crate::TestOutcome)).
     pub runs: Vec<RunToolCalls>,
     /// How many runs passed.
     pub passed_runs: usize,
+    /// The verdicts summed over every run.
+    pub totals: ToolCallsTotals,
     /// The percent of runs that passed, rounded down.
     pub pass_rate: Percent,
 }
 
+/// The grader's verdicts summed over runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ToolCallsTotals {
+    /// Runs that passed.
+    pub passed_runs: usize,
+    /// Unmet `required` entries.
+    pub unmet_entries: u64,
+    /// Calls that broke a `disallowed` entry.
+    pub disallowed_calls: u64,
+    /// Runs whose `sequence` stopped before its end.
+    pub stopped_sequences: u64,
+}
+
+impl ToolCallsTotals {
+    /// Adds one run's verdict.
+    pub(crate) fn add(&mut self, run: &RunToolCalls) {
+        self.passed_runs += usize::from(run.passed);
+        self.unmet_entries += run.unmet.len() as u64;
+        self.disallowed_calls += run.violations.len() as u64;
+        self.stopped_sequences += u64::from(run.sequence_stopped_at.is_some());
+    }
+}
+
 impl ToolCallsOutcome {
-    pub(crate) fn new(grader: &ToolCallsGrader, runs: Vec<RunToolCalls>) -> Self {
-        let passed_runs = runs.iter().filter(|run| run.passed).count();
+    /// The outcome over `runs` runs with these totals, listing `listed`.
+    pub(crate) fn new(
+        grader: &ToolCallsGrader,
+        listed: Vec<RunToolCalls>,
+        totals: ToolCallsTotals,
+        runs: u64,
+    ) -> Self {
+        let passed_runs = totals.passed_runs;
         Self {
             required: grader.required.iter().map(ToString::to_string).collect(),
             disallowed: grader.disallowed.iter().map(ToString::to_string).collect(),
             sequence: grader.sequence.iter().map(ToString::to_string).collect(),
-            pass_rate: Percent::floor_of(passed_runs as u64, runs.len() as u64),
-            runs,
+            pass_rate: Percent::floor_of(passed_runs as u64, runs),
+            runs: listed,
             passed_runs,
+            totals,
         }
+    }
+}
+
+/// How many calls a diagnostic names per matcher that met calls without its argument.
+const NAMED_MISSING: usize = 10;
+
+/// The calls that `command` and `path` matchers met without that argument, grouped by
+/// matcher: per matcher, how many there were and the first [`NAMED_MISSING`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MissingArguments {
+    groups: BTreeMap<MatcherKey, (usize, Vec<MissingArgument>)>,
+}
+
+/// A matcher: its grader, list, entry and field.
+type MatcherKey = (usize, MatchList, usize, &'static str);
+
+impl MissingArguments {
+    /// Adds one call.
+    pub fn push(&mut self, missing: MissingArgument) {
+        let (count, first) = self
+            .groups
+            .entry((missing.grader, missing.list, missing.entry, missing.field))
+            .or_default();
+        *count += 1;
+        if first.len() < NAMED_MISSING {
+            first.push(missing);
+        }
+    }
+
+    /// Whether no call was added.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
     }
 }
 
@@ -562,24 +627,20 @@ impl ToolCallsOutcome {
 /// placed on the matcher's key in `file`.
 pub fn missing_argument_problems(
     test: &Test,
-    found: &[MissingArgument],
+    found: &MissingArguments,
     file: &SuiteFile,
 ) -> Vec<Problem> {
-    let mut by_matcher: BTreeMap<(usize, MatchList, usize, &str), Vec<&MissingArgument>> =
-        BTreeMap::new();
-    for missing in found {
-        by_matcher
-            .entry((missing.grader, missing.list, missing.entry, missing.field))
-            .or_default()
-            .push(missing);
-    }
-    by_matcher
-        .into_iter()
-        .map(|((grader, list, entry, field), calls)| {
-            let listed: Vec<String> = calls
+    found
+        .groups
+        .iter()
+        .map(|(&(grader, list, entry, field), (count, calls))| {
+            let mut listed: Vec<String> = calls
                 .iter()
                 .map(|m| format!("run {} ({}) call {} `{}`", m.run, m.source, m.call, m.tool))
                 .collect();
+            if *count > calls.len() {
+                listed.push(format!("and {} more", count - calls.len()));
+            }
             let name = test
                 .tool_calls
                 .as_ref()
@@ -605,7 +666,7 @@ pub fn missing_argument_problems(
                     "the `{field}` matcher of `{}` entry {} meets {} without a `{field}` argument: {}",
                     list.key(),
                     entry + 1,
-                    if calls.len() == 1 { "a call" } else { "calls" },
+                    if *count == 1 { "a call" } else { "calls" },
                     listed.join(", ")
                 ),
                 format!("needs a `{field}` argument"),

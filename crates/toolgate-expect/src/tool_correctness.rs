@@ -103,7 +103,7 @@ pub struct ToolCorrectnessOutcome {
     pub expected: Vec<String>,
     /// `non-exact`, `ordering`, `exact` or `exact, ordered`.
     pub mode: &'static str,
-    /// Each run, in run order.
+    /// Each listed run, in run order (see [`TestOutcome`](crate::TestOutcome)).
     pub runs: Vec<RunCorrectness>,
     /// Expected tools matched, summed over the runs.
     pub matched: u64,
@@ -132,20 +132,22 @@ impl ToolCorrectnessOutcome {
         }
     }
 
-    pub(crate) fn new(grader: &ToolCorrectnessGrader, runs: Vec<RunCorrectness>) -> Self {
-        let matched: u64 = runs
-            .iter()
-            .map(|run| run.matched.iter().flatten().count() as u64)
-            .sum();
-        let expected_total = (grader.expected.len() as u64).saturating_mul(runs.len() as u64);
-        let exact_runs = grader
-            .exact_match
-            .then(|| runs.iter().filter(|run| run.exact == Some(true)).count() as u64);
-        let score = Self::score_of(matched, expected_total, exact_runs, runs.len() as u64);
+    /// The outcome over `runs` runs, with `matched` expected tools matched and `exact`
+    /// exact runs in all, listing `listed`.
+    pub(crate) fn new(
+        grader: &ToolCorrectnessGrader,
+        listed: Vec<RunCorrectness>,
+        matched: u64,
+        exact: u64,
+        runs: u64,
+    ) -> Self {
+        let expected_total = (grader.expected.len() as u64).saturating_mul(runs);
+        let exact_runs = grader.exact_match.then_some(exact);
+        let score = Self::score_of(matched, expected_total, exact_runs, runs);
         Self {
             expected: grader.expected.iter().map(ToString::to_string).collect(),
             mode: grader.mode(),
-            runs,
+            runs: listed,
             matched,
             expected_total,
             exact_runs,

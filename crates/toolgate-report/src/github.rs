@@ -94,8 +94,12 @@ fn explanation(test: &TestOutcome, target: Target) -> Option<String> {
         Target::SelectionPrecision | Target::SelectionRecall | Target::SelectionF1 => {
             selection_counts(test.selection.as_ref()?)
         }
-        Target::ToolCallsPassRate => tool_calls_counts(test.tool_calls.as_ref()?),
-        Target::ToolCorrectnessScore => correctness_counts(test.tool_correctness.as_ref()?),
+        Target::ToolCallsPassRate => {
+            tool_calls_counts(test.tool_calls.as_ref()?, test.run_count as u64)
+        }
+        Target::ToolCorrectnessScore => {
+            correctness_counts(test.tool_correctness.as_ref()?, test.run_count as u64)
+        }
         Target::CallAccuracyPrecision | Target::CallAccuracyRecall | Target::CallAccuracyF1 => {
             accuracy_counts(test.call_accuracy.as_ref()?)
         }
@@ -111,14 +115,9 @@ fn selection_counts(selection: &SelectionOutcome) -> Vec<String> {
     let missed: Vec<&str> = selection
         .classes
         .iter()
-        .enumerate()
-        .filter(|(index, _)| {
-            selection
-                .runs
-                .iter()
-                .any(|run| matches!(run.satisfied_by.get(*index), Some(None)))
-        })
-        .map(|(_, class)| class.as_str())
+        .zip(&selection.missed_runs)
+        .filter(|(_, runs)| **runs > 0)
+        .map(|(class, _)| class.as_str())
         .collect();
     let mut parts = Vec::new();
     let false_negatives = selection.counts.false_negatives;
@@ -141,27 +140,32 @@ fn selection_counts(selection: &SelectionOutcome) -> Vec<String> {
 }
 
 /// "2 of 3 runs failed (1 unmet required entry, 1 disallowed call)".
-fn tool_calls_counts(outcome: &ToolCallsOutcome) -> Vec<String> {
-    let runs = &outcome.runs;
-    let failed = runs.iter().filter(|run| !run.passed).count();
+fn tool_calls_counts(outcome: &ToolCallsOutcome, runs: u64) -> Vec<String> {
+    let totals = outcome.totals;
+    let failed = runs - (totals.passed_runs as u64).min(runs);
     if failed == 0 {
         return Vec::new();
     }
-    let unmet: usize = runs.iter().map(|run| run.unmet.len()).sum();
-    let broken: usize = runs.iter().map(|run| run.violations.len()).sum();
-    let stopped = runs
-        .iter()
-        .filter(|run| run.sequence_stopped_at.is_some())
-        .count();
     let details = nonzero(&[
-        (unmet, "unmet required entry", "unmet required entries"),
-        (broken, "disallowed call", "disallowed calls"),
-        (stopped, "incomplete sequence", "incomplete sequences"),
+        (
+            totals.unmet_entries,
+            "unmet required entry",
+            "unmet required entries",
+        ),
+        (
+            totals.disallowed_calls,
+            "disallowed call",
+            "disallowed calls",
+        ),
+        (
+            totals.stopped_sequences,
+            "incomplete sequence",
+            "incomplete sequences",
+        ),
     ]);
     let mut summary = format!(
-        "{failed} of {} {} failed",
-        runs.len(),
-        if runs.len() == 1 { "run" } else { "runs" }
+        "{failed} of {runs} {} failed",
+        if runs == 1 { "run" } else { "runs" }
     );
     if !details.is_empty() {
         summary = format!("{summary} ({})", details.join(", "));
@@ -170,9 +174,8 @@ fn tool_calls_counts(outcome: &ToolCallsOutcome) -> Vec<String> {
 }
 
 /// "1 of 2 runs not an exact match", or "1 of 4 expected tools missed".
-fn correctness_counts(outcome: &ToolCorrectnessOutcome) -> Vec<String> {
+fn correctness_counts(outcome: &ToolCorrectnessOutcome, runs: u64) -> Vec<String> {
     let line = if let Some(exact) = outcome.exact_runs {
-        let runs = outcome.runs.len() as u64;
         format!(
             "{} of {runs} {} not an exact match",
             runs - exact.min(runs),
@@ -191,23 +194,19 @@ fn correctness_counts(outcome: &ToolCorrectnessOutcome) -> Vec<String> {
 
 /// "1 incorrect call, 1 missed call, 2 extra calls", summed over the runs.
 fn accuracy_counts(outcome: &CallAccuracyOutcome) -> Vec<String> {
-    let runs = &outcome.runs;
-    let incorrect: usize = runs.iter().map(|run| run.incorrect.len()).sum();
-    let missed: usize = runs.iter().map(|run| run.missed.len()).sum();
-    let extra: usize = runs.iter().map(|run| run.extra.len()).sum();
     nonzero(&[
-        (incorrect, "incorrect call", "incorrect calls"),
-        (missed, "missed call", "missed calls"),
-        (extra, "extra call", "extra calls"),
+        (outcome.incorrect, "incorrect call", "incorrect calls"),
+        (outcome.missed, "missed call", "missed calls"),
+        (outcome.extra, "extra call", "extra calls"),
     ])
 }
 
 /// The counts that are not zero, each with its noun.
-fn nonzero(counts: &[(usize, &str, &str)]) -> Vec<String> {
+fn nonzero(counts: &[(u64, &str, &str)]) -> Vec<String> {
     counts
         .iter()
         .filter(|(count, _, _)| *count > 0)
-        .map(|(count, one, many)| counted(*count as u64, one, many))
+        .map(|(count, one, many)| counted(*count, one, many))
         .collect()
 }
 

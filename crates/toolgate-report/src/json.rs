@@ -1,14 +1,17 @@
 //! The JSON report: a versioned document built from structs in declaration order.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io::{self, BufRead, Seek, Write};
 
-use serde::Serialize;
+use serde::ser::SerializeSeq;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 use toolgate_core::{AccuracyCounts, AccuracyMetrics, Counts, SelectionMetrics};
 use toolgate_expect::{
-    CallAccuracyOutcome, CalledTool, Miss, NearMiss, SelectionOutcome, Shard, SuiteOutcome,
-    TestOutcome, ToolCallsOutcome, ToolCorrectnessOutcome,
+    CalledTool, Miss, NearMiss, RunAccuracy, RunCorrectness, RunInfo, RunOutcome,
+    RunSelectionOutcome, RunToolCalls, Shard, SuiteOutcome, Test as SuiteTest, TestOutcome,
+    ToolMatch,
 };
 
 /// The version of the JSON report's layout. It changes only when a field changes meaning
@@ -59,7 +62,7 @@ struct Test<'a> {
     agent: Option<&'a str>,
     passed: bool,
     runs: usize,
-    sources: Vec<RunOrigin<'a>>,
+    sources: Listed<'a>,
     metrics: BTreeMap<&'static str, u8>,
     gates: Vec<Gate>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -80,7 +83,7 @@ struct Correctness<'a> {
     expected_total: u64,
     exact_runs: Option<u64>,
     score: u8,
-    runs: Vec<CorrectnessRun<'a>>,
+    runs: Listed<'a>,
 }
 
 #[derive(Serialize)]
@@ -128,7 +131,7 @@ impl AccuracyScores {
 struct Accuracy<'a> {
     #[serde(flatten)]
     scores: AccuracyScores,
-    runs: Vec<AccuracyRun<'a>>,
+    runs: Listed<'a>,
 }
 
 #[derive(Serialize)]
@@ -173,7 +176,7 @@ struct ToolCalls<'a> {
     required: &'a [String],
     disallowed: &'a [String],
     sequence: &'a [String],
-    runs: Vec<ToolCallsRun<'a>>,
+    runs: Listed<'a>,
 }
 
 #[derive(Serialize)]
@@ -270,10 +273,10 @@ impl Scores {
 struct Selection<'a> {
     #[serde(flatten)]
     scores: Scores,
-    missed_classes: Vec<RunClass<'a>>,
-    unexpected_calls: Vec<RunCall>,
-    repeats: Vec<RunRepeat<'a>>,
-    runs: Vec<SelectionRun<'a>>,
+    missed_classes: Listed<'a>,
+    unexpected_calls: Listed<'a>,
+    repeats: Listed<'a>,
+    runs: Listed<'a>,
 }
 
 #[derive(Serialize)]
@@ -321,8 +324,13 @@ struct Call {
 }
 
 /// Writes the JSON report of a suite's outcome, pretty-printed, with a trailing newline.
+///
+/// The runs listed are the outcome's own ([`TestOutcome::runs`]): every run of a test with
+/// at most [`toolgate_expect::LISTED_RUNS`]. A report of every run of larger tests is
+/// written from [`JsonRuns`] collected while the runs were scored, with
+/// [`render_json_runs`].
 pub fn render_json(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result<()> {
-    write_report(outcome, None, out)
+    render_json_runs(outcome, JsonRuns::from_outcome(outcome)?, None, out)
 }
 
 /// Writes the JSON report of one shard of a suite: the report of its tests, with a `shard`
@@ -332,14 +340,27 @@ pub fn render_json_shard(
     origin: ShardOrigin<'_>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    write_report(outcome, Some(origin), out)
+    render_json_runs(outcome, JsonRuns::from_outcome(outcome)?, Some(origin), out)
 }
 
-fn write_report(
+/// Writes the JSON report of a suite's outcome with every run that `runs` collected, one
+/// test of `runs` per test of `outcome`, in order; with `origin`, as the report of a shard.
+pub fn render_json_runs(
     outcome: &SuiteOutcome,
+    runs: JsonRuns,
     origin: Option<ShardOrigin<'_>>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    if runs.tests.len() != outcome.tests.len() {
+        return Err(io::Error::other(
+            "the runs collected are not those of the outcome's tests",
+        ));
+    }
+    let JsonRuns { lists, tests, .. } = runs;
+    let readers = lists
+        .into_iter()
+        .map(Spill::into_reader)
+        .collect::<io::Result<Vec<_>>>()?;
     let passed = outcome.tests.iter().filter(|t| t.passed).count();
     let report = Report {
         version: JSON_VERSION,
@@ -355,28 +376,401 @@ fn write_report(
             passed,
             failed: outcome.tests.len() - passed,
         },
-        tests: outcome.tests.iter().map(test).collect(),
+        tests: outcome
+            .tests
+            .iter()
+            .zip(&tests)
+            .map(|(outcome, counts)| test(outcome, &readers, counts))
+            .collect(),
     };
     serde_json::to_writer_pretty(&mut *out, &report)?;
     writeln!(out)
 }
 
-fn test(test: &TestOutcome) -> Test<'_> {
-    Test {
-        name: &test.name,
-        agent: test.agent.as_deref(),
-        passed: test.passed,
-        runs: test.runs.len(),
-        sources: (1..)
-            .zip(&test.runs)
-            .map(|(run, info)| RunOrigin {
-                run,
+/// The lists of the JSON report that hold an entry per run (or per call of a run), in the
+/// order of [`JsonRuns::lists`].
+#[derive(Debug, Clone, Copy)]
+enum List {
+    Sources,
+    MissedClasses,
+    UnexpectedCalls,
+    Repeats,
+    SelectionRuns,
+    ToolCallsRuns,
+    CorrectnessRuns,
+    AccuracyRuns,
+}
+
+const LISTS: usize = 8;
+
+/// The entries of every run-sized list of the JSON report, written one compact JSON line
+/// each as the runs are scored, and read back, in order, while the report is written.
+/// Spilled to anonymous temporary files, a report of a million runs holds none of them in
+/// memory.
+#[derive(Debug)]
+pub struct JsonRuns {
+    lists: Vec<Spill>,
+    /// Per test, how many entries each list holds.
+    tests: Vec<[usize; LISTS]>,
+    /// The names and descriptions of the test being collected.
+    context: Context,
+    line: Vec<u8>,
+}
+
+#[derive(Debug)]
+enum Spill {
+    Memory(Vec<u8>),
+    File(io::BufWriter<std::fs::File>),
+}
+
+impl JsonRuns {
+    /// Collects the entries in anonymous temporary files.
+    pub fn spilled() -> io::Result<Self> {
+        let lists = (0..LISTS)
+            .map(|_| tempfile::tempfile().map(|file| Spill::File(io::BufWriter::new(file))))
+            .collect::<io::Result<_>>()?;
+        Ok(Self::with(lists))
+    }
+
+    /// Collects the entries in memory.
+    pub fn in_memory() -> Self {
+        Self::with((0..LISTS).map(|_| Spill::Memory(Vec::new())).collect())
+    }
+
+    fn with(lists: Vec<Spill>) -> Self {
+        Self {
+            lists,
+            tests: Vec::new(),
+            context: Context::default(),
+            line: Vec::new(),
+        }
+    }
+
+    /// The entries of the runs an outcome lists.
+    fn from_outcome(outcome: &SuiteOutcome) -> io::Result<Self> {
+        let mut runs = Self::in_memory();
+        for test in &outcome.tests {
+            runs.context = Context::of_outcome(test);
+            runs.tests.push([0; LISTS]);
+            for (index, info) in test.runs.iter().enumerate() {
+                runs.push_parts(RunParts {
+                    info,
+                    selection: test.selection.as_ref().and_then(|s| s.runs.get(index)),
+                    tool_calls: test.tool_calls.as_ref().and_then(|t| t.runs.get(index)),
+                    correctness: test
+                        .tool_correctness
+                        .as_ref()
+                        .and_then(|t| t.runs.get(index)),
+                    accuracy: test.call_accuracy.as_ref().and_then(|a| a.runs.get(index)),
+                })?;
+            }
+        }
+        Ok(runs)
+    }
+
+    /// Begins the next test; its runs follow with [`push`](Self::push).
+    pub fn start_test(&mut self, test: &SuiteTest) {
+        self.context = Context::of_test(test);
+        self.tests.push([0; LISTS]);
+    }
+
+    /// Adds the entries of the test's next run.
+    pub fn push(&mut self, run: &RunOutcome) -> io::Result<()> {
+        self.push_parts(RunParts {
+            info: &run.info,
+            selection: run.selection.as_ref(),
+            tool_calls: run.tool_calls.as_ref(),
+            correctness: run.tool_correctness.as_ref(),
+            accuracy: run.call_accuracy.as_ref(),
+        })
+    }
+
+    fn push_parts(&mut self, run: RunParts<'_>) -> io::Result<()> {
+        let info = run.info;
+        let number = info.number;
+        self.entry(
+            List::Sources,
+            &RunOrigin {
+                run: number,
                 source: &info.source.file,
                 line: info.source.line,
                 format: info.format,
                 calls: info.calls,
-            })
-            .collect(),
+            },
+        )?;
+        let context = std::mem::take(&mut self.context);
+        let written = self.push_graders(&context, &run);
+        self.context = context;
+        written
+    }
+
+    fn push_graders(&mut self, context: &Context, run: &RunParts<'_>) -> io::Result<()> {
+        let info = run.info;
+        let number = info.number;
+        if let Some(selection) = run.selection {
+            let class_name = |index: usize| context.classes.get(index).map_or("", String::as_str);
+            for (index, satisfied) in selection.satisfied_by.iter().enumerate() {
+                if satisfied.is_none() {
+                    self.entry(
+                        List::MissedClasses,
+                        &RunClass {
+                            run: number,
+                            class: class_name(index),
+                        },
+                    )?;
+                }
+            }
+            for c in &selection.unexpected {
+                self.entry(
+                    List::UnexpectedCalls,
+                    &RunCall {
+                        run: number,
+                        call: c.call,
+                        tool: c.tool.to_string(),
+                    },
+                )?;
+            }
+            for (c, class) in &selection.repeats {
+                self.entry(
+                    List::Repeats,
+                    &RunRepeat {
+                        run: number,
+                        call: c.call,
+                        tool: c.tool.to_string(),
+                        class: class_name(*class),
+                    },
+                )?;
+            }
+            self.entry(
+                List::SelectionRuns,
+                &SelectionRun {
+                    run: number,
+                    source: &info.source.file,
+                    line: info.source.line,
+                    calls: info.calls,
+                    scores: Scores::new(selection.counts, selection.metrics),
+                    classes: selection
+                        .satisfied_by
+                        .iter()
+                        .enumerate()
+                        .map(|(index, satisfied)| ClassMatch {
+                            class: class_name(index),
+                            satisfied_by: satisfied.as_ref().map(call),
+                        })
+                        .collect(),
+                },
+            )?;
+        }
+        if let Some(verdict) = run.tool_calls {
+            self.entry(List::ToolCallsRuns, &tool_calls_run(context, info, verdict))?;
+        }
+        if let Some(correctness) = run.correctness {
+            self.entry(
+                List::CorrectnessRuns,
+                &CorrectnessRun {
+                    run: number,
+                    source: &info.source.file,
+                    line: info.source.line,
+                    score: correctness.score.value(),
+                    exact: correctness.exact,
+                    expected: context
+                        .expected_tools
+                        .iter()
+                        .zip(&correctness.matched)
+                        .map(|(tool, matched)| ExpectedTool {
+                            tool,
+                            matched_by: matched.as_ref().map(call),
+                        })
+                        .collect(),
+                    extra_calls: correctness.extra.iter().map(call).collect(),
+                },
+            )?;
+        }
+        if let Some(accuracy) = run.accuracy {
+            self.entry(List::AccuracyRuns, &accuracy_run(context, info, accuracy))?;
+        }
+        Ok(())
+    }
+
+    /// Writes one entry of `list` for the current test.
+    fn entry(&mut self, list: List, entry: &impl Serialize) -> io::Result<()> {
+        let index = list as usize;
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, entry)?;
+        self.line.push(b'\n');
+        match &mut self.lists[index] {
+            Spill::Memory(bytes) => bytes.extend_from_slice(&self.line),
+            Spill::File(file) => file.write_all(&self.line)?,
+        }
+        if let Some(counts) = self.tests.last_mut() {
+            counts[index] += 1;
+        }
+        Ok(())
+    }
+}
+
+impl Spill {
+    /// The entries written, for reading from the first.
+    fn into_reader(self) -> io::Result<RefCell<Box<dyn BufRead>>> {
+        let reader: Box<dyn BufRead> = match self {
+            Self::Memory(bytes) => Box::new(io::Cursor::new(bytes)),
+            Self::File(file) => {
+                let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+                file.seek(io::SeekFrom::Start(0))?;
+                Box::new(io::BufReader::new(file))
+            }
+        };
+        Ok(RefCell::new(reader))
+    }
+}
+
+/// One run's parts, from a [`RunOutcome`] or from the lists of a [`TestOutcome`].
+#[derive(Clone, Copy)]
+struct RunParts<'a> {
+    info: &'a RunInfo,
+    selection: Option<&'a RunSelectionOutcome>,
+    tool_calls: Option<&'a RunToolCalls>,
+    correctness: Option<&'a RunCorrectness>,
+    accuracy: Option<&'a RunAccuracy>,
+}
+
+/// What a test's run entries name: its classes, its `tool-calls` entries described, its
+/// expected tools and calls.
+#[derive(Debug, Default)]
+struct Context {
+    classes: Vec<String>,
+    required: Vec<String>,
+    disallowed: Vec<String>,
+    sequence: Vec<String>,
+    expected_tools: Vec<String>,
+    expected_calls: Vec<(String, Value)>,
+}
+
+impl Context {
+    fn of_test(test: &SuiteTest) -> Self {
+        let described = |list: &[ToolMatch]| list.iter().map(ToString::to_string).collect();
+        Self {
+            classes: test
+                .equal_function_sets
+                .as_ref()
+                .map(|efs| {
+                    efs.classes
+                        .classes()
+                        .iter()
+                        .map(|c| c.name.as_str().to_owned())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            required: test
+                .tool_calls
+                .as_ref()
+                .map(|g| g.required.iter().map(ToString::to_string).collect())
+                .unwrap_or_default(),
+            disallowed: test
+                .tool_calls
+                .as_ref()
+                .map(|g| described(&g.disallowed))
+                .unwrap_or_default(),
+            sequence: test
+                .tool_calls
+                .as_ref()
+                .map(|g| described(&g.sequence))
+                .unwrap_or_default(),
+            expected_tools: test
+                .tool_correctness
+                .as_ref()
+                .map(|g| g.expected.iter().map(ToString::to_string).collect())
+                .unwrap_or_default(),
+            expected_calls: test
+                .call_accuracy
+                .as_ref()
+                .map(|g| {
+                    g.expected
+                        .iter()
+                        .map(|call| (call.tool.to_string(), call.args.clone()))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    }
+
+    fn of_outcome(test: &TestOutcome) -> Self {
+        Self {
+            classes: test
+                .selection
+                .as_ref()
+                .map(|s| s.classes.iter().map(|c| c.as_str().to_owned()).collect())
+                .unwrap_or_default(),
+            required: test
+                .tool_calls
+                .as_ref()
+                .map(|t| t.required.clone())
+                .unwrap_or_default(),
+            disallowed: test
+                .tool_calls
+                .as_ref()
+                .map(|t| t.disallowed.clone())
+                .unwrap_or_default(),
+            sequence: test
+                .tool_calls
+                .as_ref()
+                .map(|t| t.sequence.clone())
+                .unwrap_or_default(),
+            expected_tools: test
+                .tool_correctness
+                .as_ref()
+                .map(|t| t.expected.clone())
+                .unwrap_or_default(),
+            expected_calls: test
+                .call_accuracy
+                .as_ref()
+                .map(|a| a.expected.clone())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// A run-sized list of the report, read back from its spill as it is written.
+struct Listed<'a> {
+    reader: &'a RefCell<Box<dyn BufRead>>,
+    count: usize,
+}
+
+impl Serialize for Listed<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut reader = self
+            .reader
+            .try_borrow_mut()
+            .map_err(serde::ser::Error::custom)?;
+        let mut seq = serializer.serialize_seq(Some(self.count))?;
+        let mut line = String::new();
+        for _ in 0..self.count {
+            line.clear();
+            reader
+                .read_line(&mut line)
+                .map_err(serde::ser::Error::custom)?;
+            let mut entry = serde_json::Deserializer::from_str(&line);
+            seq.serialize_element(&serde_transcode::Transcoder::new(&mut entry))?;
+        }
+        seq.end()
+    }
+}
+
+fn test<'a>(
+    test: &'a TestOutcome,
+    readers: &'a [RefCell<Box<dyn BufRead>>],
+    counts: &[usize; LISTS],
+) -> Test<'a> {
+    let listed = |list: List| Listed {
+        reader: &readers[list as usize],
+        count: counts[list as usize],
+    };
+    Test {
+        name: &test.name,
+        agent: test.agent.as_deref(),
+        passed: test.passed,
+        runs: test.run_count,
+        sources: listed(List::Sources),
         metrics: test
             .metrics
             .iter()
@@ -394,49 +788,45 @@ fn test(test: &TestOutcome) -> Test<'_> {
                 line: g.gate.line,
             })
             .collect(),
-        equal_function_sets: test.selection.as_ref().map(|s| selection(test, s)),
-        tool_calls: test.tool_calls.as_ref().map(|t| tool_calls(test, t)),
-        tool_correctness: test.tool_correctness.as_ref().map(|t| correctness(test, t)),
-        call_accuracy: test.call_accuracy.as_ref().map(|a| accuracy(test, a)),
+        equal_function_sets: test.selection.as_ref().map(|s| Selection {
+            scores: Scores::new(s.counts, s.metrics),
+            missed_classes: listed(List::MissedClasses),
+            unexpected_calls: listed(List::UnexpectedCalls),
+            repeats: listed(List::Repeats),
+            runs: listed(List::SelectionRuns),
+        }),
+        tool_calls: test.tool_calls.as_ref().map(|t| ToolCalls {
+            passed_runs: t.passed_runs,
+            pass_rate: t.pass_rate.value(),
+            required: &t.required,
+            disallowed: &t.disallowed,
+            sequence: &t.sequence,
+            runs: listed(List::ToolCallsRuns),
+        }),
+        tool_correctness: test.tool_correctness.as_ref().map(|t| Correctness {
+            mode: t.mode,
+            expected_tools: &t.expected,
+            matched: t.matched,
+            expected_total: t.expected_total,
+            exact_runs: t.exact_runs,
+            score: t.score.value(),
+            runs: listed(List::CorrectnessRuns),
+        }),
+        call_accuracy: test.call_accuracy.as_ref().map(|a| Accuracy {
+            scores: AccuracyScores::new(a.counts, a.metrics),
+            runs: listed(List::AccuracyRuns),
+        }),
     }
 }
 
-fn correctness<'a>(test: &'a TestOutcome, outcome: &'a ToolCorrectnessOutcome) -> Correctness<'a> {
-    Correctness {
-        mode: outcome.mode,
-        expected_tools: &outcome.expected,
-        matched: outcome.matched,
-        expected_total: outcome.expected_total,
-        exact_runs: outcome.exact_runs,
-        score: outcome.score.value(),
-        runs: (1..)
-            .zip(&test.runs)
-            .zip(&outcome.runs)
-            .map(|((number, info), run)| CorrectnessRun {
-                run: number,
-                source: &info.source.file,
-                line: info.source.line,
-                score: run.score.value(),
-                exact: run.exact,
-                expected: outcome
-                    .expected
-                    .iter()
-                    .zip(&run.matched)
-                    .map(|(tool, matched)| ExpectedTool {
-                        tool,
-                        matched_by: matched.as_ref().map(call),
-                    })
-                    .collect(),
-                extra_calls: run.extra.iter().map(call).collect(),
-            })
-            .collect(),
-    }
-}
-
-fn accuracy<'a>(test: &'a TestOutcome, outcome: &'a CallAccuracyOutcome) -> Accuracy<'a> {
+fn accuracy_run<'a>(
+    context: &'a Context,
+    info: &'a RunInfo,
+    run: &'a RunAccuracy,
+) -> AccuracyRun<'a> {
     const NO_ARGS: &Value = &Value::Null;
     let expected = |index: usize| {
-        outcome.expected.get(index).map_or(
+        context.expected_calls.get(index).map_or(
             ExpectedCallJson {
                 tool: "",
                 args: NO_ARGS,
@@ -444,88 +834,74 @@ fn accuracy<'a>(test: &'a TestOutcome, outcome: &'a CallAccuracyOutcome) -> Accu
             |(tool, args)| ExpectedCallJson { tool, args },
         )
     };
-    Accuracy {
-        scores: AccuracyScores::new(outcome.counts, outcome.metrics),
-        runs: (1..)
-            .zip(&test.runs)
-            .zip(&outcome.runs)
-            .map(|((number, info), run)| AccuracyRun {
-                run: number,
-                source: &info.source.file,
-                line: info.source.line,
-                scores: AccuracyScores::new(run.counts, run.metrics),
-                correct_calls: run
-                    .correct
-                    .iter()
-                    .map(|(index, called)| PairedCall {
-                        expected: expected(*index),
-                        call: called.call,
-                        tool: called.tool.to_string(),
-                    })
-                    .collect(),
-                incorrect_calls: run
-                    .incorrect
-                    .iter()
-                    .map(|mismatch| IncorrectCall {
-                        expected: expected(mismatch.expected),
-                        call: mismatch.call.call,
-                        tool: mismatch.call.tool.to_string(),
-                        args: &mismatch.args,
-                        differing_keys: &mismatch.differing,
-                    })
-                    .collect(),
-                missed_calls: run.missed.iter().map(|index| expected(*index)).collect(),
-                extra_calls: run.extra.iter().map(call).collect(),
+    AccuracyRun {
+        run: info.number,
+        source: &info.source.file,
+        line: info.source.line,
+        scores: AccuracyScores::new(run.counts, run.metrics),
+        correct_calls: run
+            .correct
+            .iter()
+            .map(|(index, called)| PairedCall {
+                expected: expected(*index),
+                call: called.call,
+                tool: called.tool.to_string(),
             })
             .collect(),
+        incorrect_calls: run
+            .incorrect
+            .iter()
+            .map(|mismatch| IncorrectCall {
+                expected: expected(mismatch.expected),
+                call: mismatch.call.call,
+                tool: mismatch.call.tool.to_string(),
+                args: &mismatch.args,
+                differing_keys: &mismatch.differing,
+            })
+            .collect(),
+        missed_calls: run.missed.iter().map(|index| expected(*index)).collect(),
+        extra_calls: run.extra.iter().map(call).collect(),
     }
 }
 
-fn tool_calls<'a>(test: &'a TestOutcome, outcome: &'a ToolCallsOutcome) -> ToolCalls<'a> {
+fn tool_calls_run<'a>(
+    context: &'a Context,
+    info: &'a RunInfo,
+    run: &'a RunToolCalls,
+) -> ToolCallsRun<'a> {
     let described = |list: &'a [String], index: usize| list.get(index).map_or("", String::as_str);
-    ToolCalls {
-        passed_runs: outcome.passed_runs,
-        pass_rate: outcome.pass_rate.value(),
-        required: &outcome.required,
-        disallowed: &outcome.disallowed,
-        sequence: &outcome.sequence,
-        runs: (1..)
-            .zip(&test.runs)
-            .zip(&outcome.runs)
-            .map(|((number, info), run)| ToolCallsRun {
-                run: number,
-                source: &info.source.file,
-                line: info.source.line,
-                passed: run.passed,
-                unmet_required: run
-                    .unmet
-                    .iter()
-                    .map(|unmet| UnmetEntry {
-                        entry: unmet.entry + 1,
-                        matcher: described(&outcome.required, unmet.entry),
-                        found: unmet.found,
-                        needed: unmet.needed,
-                        near_miss: unmet.near_miss.as_ref().map(near_miss),
-                    })
-                    .collect(),
-                disallowed_calls: run
-                    .violations
-                    .iter()
-                    .map(|violation| DisallowedCall {
-                        entry: violation.entry + 1,
-                        matcher: described(&outcome.disallowed, violation.entry),
-                        call: violation.call,
-                        tool: &violation.tool,
-                    })
-                    .collect(),
-                sequence: run.sequence_stopped_at.map(|stopped| SequenceProgress {
-                    matched: stopped,
-                    entries: outcome.sequence.len(),
-                    stopped_at: stopped + 1,
-                    matcher: described(&outcome.sequence, stopped),
-                }),
+    ToolCallsRun {
+        run: info.number,
+        source: &info.source.file,
+        line: info.source.line,
+        passed: run.passed,
+        unmet_required: run
+            .unmet
+            .iter()
+            .map(|unmet| UnmetEntry {
+                entry: unmet.entry + 1,
+                matcher: described(&context.required, unmet.entry),
+                found: unmet.found,
+                needed: unmet.needed,
+                near_miss: unmet.near_miss.as_ref().map(near_miss),
             })
             .collect(),
+        disallowed_calls: run
+            .violations
+            .iter()
+            .map(|violation| DisallowedCall {
+                entry: violation.entry + 1,
+                matcher: described(&context.disallowed, violation.entry),
+                call: violation.call,
+                tool: &violation.tool,
+            })
+            .collect(),
+        sequence: run.sequence_stopped_at.map(|stopped| SequenceProgress {
+            matched: stopped,
+            entries: context.sequence.len(),
+            stopped_at: stopped + 1,
+            matcher: described(&context.sequence, stopped),
+        }),
     }
 }
 
@@ -540,58 +916,6 @@ fn near_miss(near: &NearMiss) -> NearMissJson<'_> {
         tool: &near.tool,
         field,
         found,
-    }
-}
-
-fn selection<'a>(test: &'a TestOutcome, selection: &'a SelectionOutcome) -> Selection<'a> {
-    let class_name = |index: usize| selection.classes.get(index).map_or("", |c| c.as_str());
-    let mut missed_classes = Vec::new();
-    let mut unexpected_calls = Vec::new();
-    let mut repeats = Vec::new();
-    let mut runs = Vec::new();
-    for ((number, info), run) in (1..).zip(&test.runs).zip(&selection.runs) {
-        for (index, satisfied) in run.satisfied_by.iter().enumerate() {
-            if satisfied.is_none() {
-                missed_classes.push(RunClass {
-                    run: number,
-                    class: class_name(index),
-                });
-            }
-        }
-        unexpected_calls.extend(run.unexpected.iter().map(|c| RunCall {
-            run: number,
-            call: c.call,
-            tool: c.tool.to_string(),
-        }));
-        repeats.extend(run.repeats.iter().map(|(c, class)| RunRepeat {
-            run: number,
-            call: c.call,
-            tool: c.tool.to_string(),
-            class: class_name(*class),
-        }));
-        runs.push(SelectionRun {
-            run: number,
-            source: &info.source.file,
-            line: info.source.line,
-            calls: info.calls,
-            scores: Scores::new(run.counts, run.metrics),
-            classes: run
-                .satisfied_by
-                .iter()
-                .enumerate()
-                .map(|(index, satisfied)| ClassMatch {
-                    class: class_name(index),
-                    satisfied_by: satisfied.as_ref().map(call),
-                })
-                .collect(),
-        });
-    }
-    Selection {
-        scores: Scores::new(selection.counts, selection.metrics),
-        missed_classes,
-        unexpected_calls,
-        repeats,
-        runs,
     }
 }
 

@@ -15,7 +15,7 @@ use toolgate_expect::{
 };
 
 use crate::safe::Shown;
-use crate::text::{excerpt, matching_calls, near_miss, sequence_progress};
+use crate::text::{excerpt, listing_note, matching_calls, near_miss, sequence_progress};
 
 /// The `name` of the `<testsuites>` element.
 const REPORT_NAME: &str = "toolgate";
@@ -117,6 +117,7 @@ fn explanation(test: &TestOutcome) -> String {
             accuracy_facts(test, accuracy),
         );
     }
+    lines.extend(listing_note(test));
     lines.join("\n")
 }
 
@@ -136,10 +137,11 @@ fn section(lines: &mut Vec<String>, test: &TestOutcome, block: Block, runs: Vec<
 
 /// "run 1 (traces/x.json): fact; fact" for each run with a fact, in run order.
 fn per_run<R>(test: &TestOutcome, runs: &[R], facts: impl Fn(&R) -> Vec<String>) -> Vec<String> {
-    (1..)
-        .zip(&test.runs)
+    test.runs
+        .iter()
         .zip(runs)
-        .filter_map(|((number, info), run)| {
+        .filter_map(|(info, run)| {
+            let number = info.number;
             let facts = facts(run);
             (!facts.is_empty()).then(|| {
                 format!(

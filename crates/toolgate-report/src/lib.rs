@@ -16,7 +16,9 @@ mod seed_accuracy;
 mod text;
 
 pub use crate::github::render_github;
-pub use crate::json::{JSON_VERSION, ShardOrigin, render_json, render_json_shard};
+pub use crate::json::{
+    JSON_VERSION, JsonRuns, ShardOrigin, render_json, render_json_runs, render_json_shard,
+};
 pub use crate::junit::render_junit;
 pub use crate::markdown::render_markdown;
 pub use crate::merge::{Merged, ShardFile, merge_shards, render_merged_json, render_merged_text};

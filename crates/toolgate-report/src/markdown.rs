@@ -14,7 +14,7 @@ use toolgate_expect::{
 };
 
 use crate::safe::visible;
-use crate::text::{matching_calls, sequence_progress};
+use crate::text::{listing_note, matching_calls, sequence_progress};
 
 /// Values such as call arguments are cut after this many characters: a comment should stay
 /// short, and the JSON report carries the whole value.
@@ -61,7 +61,7 @@ fn render_tests_table(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result
             "| {} | {} | {} | {} |",
             cell(&code(&test.name)),
             verdict(test.passed),
-            test.runs.len(),
+            test.run_count,
             cell(&metrics.join(", "))
         )?;
     }
@@ -101,6 +101,10 @@ fn render_failed_test(test: &TestOutcome, out: &mut dyn Write) -> io::Result<()>
     if !failed.is_empty() {
         writeln!(out)?;
         writeln!(out, "Failed gates: {}", failed.join(", "))?;
+    }
+    if let Some(note) = listing_note(test) {
+        writeln!(out)?;
+        writeln!(out, "_{note}_")?;
     }
     let blocks = [
         (
@@ -159,7 +163,8 @@ fn run_line(number: usize, info: &RunInfo, facts: &[String]) -> Option<String> {
 
 fn selection_facts(runs: &[RunInfo], selection: &SelectionOutcome) -> Vec<String> {
     let mut lines = Vec::new();
-    for ((number, info), run) in (1..).zip(runs).zip(&selection.runs) {
+    for (info, run) in runs.iter().zip(&selection.runs) {
+        let number = info.number;
         let mut facts = Vec::new();
         let missed: Vec<String> = selection
             .classes
@@ -187,7 +192,8 @@ fn selection_facts(runs: &[RunInfo], selection: &SelectionOutcome) -> Vec<String
 fn tool_calls_facts(runs: &[RunInfo], outcome: &ToolCallsOutcome) -> Vec<String> {
     let entry = |list: &[String], index: usize| code(list.get(index).map_or("", String::as_str));
     let mut lines = Vec::new();
-    for ((number, info), run) in (1..).zip(runs).zip(&outcome.runs) {
+    for (info, run) in runs.iter().zip(&outcome.runs) {
+        let number = info.number;
         if run.passed {
             continue;
         }
@@ -241,7 +247,8 @@ fn near_miss(near: &NearMiss) -> String {
 
 fn correctness_facts(runs: &[RunInfo], outcome: &ToolCorrectnessOutcome) -> Vec<String> {
     let mut lines = Vec::new();
-    for ((number, info), run) in (1..).zip(runs).zip(&outcome.runs) {
+    for (info, run) in runs.iter().zip(&outcome.runs) {
+        let number = info.number;
         let mut facts = Vec::new();
         let missed: Vec<String> = outcome
             .expected
@@ -280,7 +287,8 @@ fn accuracy_facts(runs: &[RunInfo], outcome: &CallAccuracyOutcome) -> Vec<String
         )
     };
     let mut lines = Vec::new();
-    for ((number, info), run) in (1..).zip(runs).zip(&outcome.runs) {
+    for (info, run) in runs.iter().zip(&outcome.runs) {
+        let number = info.number;
         let mut facts = Vec::new();
         for mismatch in &run.incorrect {
             let keys = if mismatch.differing.is_empty() {

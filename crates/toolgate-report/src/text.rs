@@ -122,10 +122,11 @@ fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io
         painter,
         test.passed,
         &test.name,
-        test.runs.len(),
+        test.run_count,
         test.agent.as_deref(),
         out,
     )?;
+    write_listing(test, out)?;
     if let Some(selection) = &test.selection {
         render_selection(test, selection, painter, out)?;
     }
@@ -163,7 +164,8 @@ fn render_selection(
         .map(|c| c.as_str().width())
         .max()
         .unwrap_or(0);
-    for ((number, info), run) in (1..).zip(&test.runs).zip(&selection.runs) {
+    for (info, run) in test.runs.iter().zip(&selection.runs) {
+        let number = info.number;
         writeln!(
             out,
             "  run {number}  {}  ({} {})",
@@ -199,12 +201,38 @@ fn render_selection(
         }
         writeln!(out, "    {}", counts_line(run.counts, run.metrics))?;
     }
-    let scope = scope(selection.runs.len());
+    let scope = scope(test.run_count);
     writeln!(
         out,
         "  tool selection{scope}: {}",
         counts_line(selection.counts, selection.metrics)
     )
+}
+
+/// When a test has more runs than its outcome lists, which ones are listed.
+fn write_listing(test: &TestOutcome, out: &mut dyn Write) -> io::Result<()> {
+    if let Some(line) = listing_note(test) {
+        writeln!(out, "  {line}")?;
+    }
+    Ok(())
+}
+
+/// "listed: 20 of 36320 runs, the first with findings (1200 runs have findings); --format
+/// json lists every run", when not every run is listed.
+pub(crate) fn listing_note(test: &TestOutcome) -> Option<String> {
+    if test.lists_every_run() {
+        return None;
+    }
+    let findings = match test.runs_with_findings {
+        0 => "no run has findings".to_owned(),
+        1 => "1 run has findings".to_owned(),
+        n => format!("{n} runs have findings"),
+    };
+    Some(format!(
+        "listed: {} of {} runs, the first with findings ({findings}); --format json lists every run",
+        test.runs.len(),
+        test.run_count
+    ))
 }
 
 /// " over N runs" for an aggregate of several runs; nothing for one.
@@ -257,7 +285,8 @@ fn render_tool_calls(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     writeln!(out, "  tool-calls")?;
-    for ((number, info), run) in (1..).zip(&test.runs).zip(&outcome.runs) {
+    for (info, run) in test.runs.iter().zip(&outcome.runs) {
+        let number = info.number;
         writeln!(
             out,
             "    run {number}  {}  {}",
@@ -306,12 +335,8 @@ fn render_tool_calls(
         out,
         "  tool calls: {} of {} {} passed  pass_rate {}",
         outcome.passed_runs,
-        outcome.runs.len(),
-        if outcome.runs.len() == 1 {
-            "run"
-        } else {
-            "runs"
-        },
+        test.run_count,
+        if test.run_count == 1 { "run" } else { "runs" },
         outcome.pass_rate
     )
 }
@@ -375,7 +400,8 @@ fn render_tool_correctness(
         .map(|e| e.width())
         .max()
         .unwrap_or(0);
-    for ((number, info), run) in (1..).zip(&test.runs).zip(&outcome.runs) {
+    for (info, run) in test.runs.iter().zip(&outcome.runs) {
+        let number = info.number;
         let exact = match run.exact {
             Some(true) => "  exact match".to_owned(),
             Some(false) => format!("  {}", painter.paint(FAIL, "not an exact match")),
@@ -406,7 +432,7 @@ fn render_tool_correctness(
         }
     }
     let basis = match outcome.exact_runs {
-        Some(exact) => format!("{exact} of {} runs exact", outcome.runs.len()),
+        Some(exact) => format!("{exact} of {} runs exact", test.run_count),
         None => format!(
             "{} of {} expected tools found",
             outcome.matched, outcome.expected_total
@@ -430,7 +456,8 @@ fn render_call_accuracy(
                 format!("{} {}", Shown(tool), Shown(args))
             })
     };
-    for ((number, info), run) in (1..).zip(&test.runs).zip(&outcome.runs) {
+    for (info, run) in test.runs.iter().zip(&outcome.runs) {
+        let number = info.number;
         writeln!(
             out,
             "    run {number}  {}  ({} {})",
@@ -480,7 +507,7 @@ fn render_call_accuracy(
         }
         writeln!(out, "      {}", accuracy_line(run.counts, run.metrics))?;
     }
-    let scope = scope(outcome.runs.len());
+    let scope = scope(test.run_count);
     writeln!(
         out,
         "  call accuracy{scope}: {}",
