@@ -22,6 +22,12 @@ mod merge;
 mod output;
 
 use crate::cli::{Cli, Command};
+
+/// mimalloc: scoring allocates and frees small values for every call, and frees on one
+/// thread what the reading thread allocated, where the system allocator spends a third of
+/// the time (docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use crate::output::Rendered;
 
 fn main() -> ExitCode {
