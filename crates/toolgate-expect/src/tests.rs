@@ -1045,3 +1045,52 @@ fn deep_flow_nesting_is_refused_with_its_own_error_at_once() {
     assert_eq!(problem.code, "toolgate::suite::too_deep");
     assert_eq!(problem.label, "level 129 starts here");
 }
+
+/// Runs of `brave.web_search http.get` (perfect) except at the 1-based positions in
+/// `flawed`, which call `shell.exec` as well (an unexpected call: a finding).
+fn runs_with_findings_at(count: usize, flawed: &[usize]) -> TestOutcome {
+    let runs: Vec<&str> = (1..=count)
+        .map(|n| {
+            if flawed.contains(&n) {
+                "brave.web_search http.get shell.exec"
+            } else {
+                "brave.web_search http.get"
+            }
+        })
+        .collect();
+    evaluate(
+        "[{name: search, members: [brave.web_search]}, {name: fetch, members: [http.get]}]",
+        "[]",
+        &runs,
+    )
+}
+
+fn listed_numbers(outcome: &TestOutcome) -> Vec<usize> {
+    outcome.runs.iter().map(|run| run.number).collect()
+}
+
+#[rstest]
+#[case::every_run_up_to_the_limit(crate::LISTED_RUNS, &[3], (1..=crate::LISTED_RUNS).collect())]
+#[case::only_runs_with_findings_past_it(25, &[2, 5, 21, 24], vec![2, 5, 21, 24])]
+#[case::none_when_every_run_is_perfect(25, &[], vec![])]
+#[case::the_first_with_findings_up_to_the_limit(30, &(1..=30).collect::<Vec<_>>(), (1..=crate::LISTED_RUNS).collect())]
+#[case::later_findings_fill_the_list(40, &(15..=40).collect::<Vec<_>>(), (15..15 + crate::LISTED_RUNS).collect())]
+fn which_runs_are_listed(
+    #[case] count: usize,
+    #[case] flawed: &[usize],
+    #[case] listed: Vec<usize>,
+) {
+    let outcome = runs_with_findings_at(count, flawed);
+    assert_eq!(outcome.run_count, count);
+    assert_eq!(outcome.runs_with_findings, flawed.len());
+    assert_eq!(listed_numbers(&outcome), listed);
+    let selection = outcome.selection.as_ref().unwrap();
+    assert_eq!(
+        selection.runs.len(),
+        listed.len(),
+        "one entry per listed run"
+    );
+    // The aggregate covers every run, listed or not.
+    assert_eq!(selection.counts.false_positives, flawed.len() as u64);
+    assert_eq!(selection.counts.true_positives, 2 * count as u64);
+}

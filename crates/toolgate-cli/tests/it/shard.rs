@@ -1,5 +1,6 @@
 //! Sharding: `check --shard K/N` on every scored fixture, then `merge`, gives the unsharded
-//! run's JSON report byte for byte and the same exit code.
+//! run's JSON report byte for byte and the same exit code. Threads: `--threads 1` and
+//! `--threads 2` give the same reports.
 
 use std::fs;
 use std::path::Path;
@@ -182,4 +183,43 @@ fn merge_of_an_unreadable_file_is_an_input_error() {
     assert_eq!(run.stdout, "");
     assert!(run.stderr.contains("toolgate::merge::io"), "{}", run.stderr);
     assert!(run.stderr.contains("shards/9.json"), "{}", run.stderr);
+}
+
+/// Scoring on one thread or on two (one reading while the other scores) gives the same
+/// bytes in every format, and the same exit code, for every scored fixture.
+#[test]
+fn reports_are_identical_whatever_the_number_of_threads() {
+    let cases = scored_fixtures();
+    assert!(cases.len() > 50, "the fixtures are found");
+    for (name, args) in cases {
+        let dir = fixtures().join(&name);
+        let temp = tempfile::tempdir().unwrap();
+        let run = |threads: &str| {
+            let mut full: Vec<String> = args.clone();
+            full.extend(["--threads".to_owned(), threads.to_owned()]);
+            for format in ["text", "json", "junit", "markdown", "github"] {
+                let path = temp.path().join(format!("{threads}.{format}"));
+                full.extend([
+                    "--format".to_owned(),
+                    format.to_owned(),
+                    "--output".to_owned(),
+                    path.display().to_string(),
+                ]);
+            }
+            let full: Vec<&str> = full.iter().map(String::as_str).collect();
+            let outcome = toolgate(&dir, &full);
+            assert!(
+                outcome.code == 0 || outcome.code == 1,
+                "{name}: {}",
+                outcome.stderr
+            );
+            outcome.code
+        };
+        assert_eq!(run("1"), run("2"), "{name}: the exit codes");
+        for format in ["text", "json", "junit", "markdown", "github"] {
+            let one = fs::read(temp.path().join(format!("1.{format}"))).unwrap();
+            let two = fs::read(temp.path().join(format!("2.{format}"))).unwrap();
+            assert!(one == two, "{name}: the {format} reports differ");
+        }
+    }
 }
