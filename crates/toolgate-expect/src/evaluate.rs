@@ -333,6 +333,12 @@ impl<'t> TestEvaluator<'t> {
         }
     }
 
+    /// How many runs' details are kept for the outcome's listing.
+    #[cfg(test)]
+    pub(crate) fn kept_runs(&self) -> usize {
+        self.first.len() + self.flagged.len()
+    }
+
     /// How many runs were added so far.
     pub fn run_count(&self) -> usize {
         self.run_count

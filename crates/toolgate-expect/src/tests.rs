@@ -1094,3 +1094,35 @@ fn which_runs_are_listed(
     assert_eq!(selection.counts.false_positives, flawed.len() as u64);
     assert_eq!(selection.counts.true_positives, 2 * count as u64);
 }
+
+#[test]
+fn kept_runs_stay_bounded() {
+    let suite = yaml(&[
+        "tests:",
+        "  - name: t",
+        "    equal_function_sets:",
+        "      classes: [{name: search, members: [brave.web_search]}]",
+    ]);
+    let test = parse_one(&suite);
+    let mut evaluator = TestEvaluator::new(&test);
+    for number in 1..=10_000 {
+        // Every third run has a finding (an unexpected call).
+        let calls = if number % 3 == 0 {
+            "brave.web_search shell.exec"
+        } else {
+            "brave.web_search"
+        };
+        let source = RunSource {
+            file: "traces/runs.jsonl".to_owned(),
+            line: Some(number),
+        };
+        evaluator.add_run(source, &run(calls));
+        assert!(evaluator.kept_runs() <= 2 * crate::LISTED_RUNS);
+    }
+    let outcome = evaluator.finish().unwrap();
+    assert_eq!(outcome.run_count, 10_000);
+    assert_eq!(outcome.runs_with_findings, 3_333);
+    assert_eq!(outcome.runs.len(), crate::LISTED_RUNS);
+    assert_eq!(outcome.runs[0].number, 3);
+    assert_eq!(outcome.selection.unwrap().counts.false_positives, 3_333);
+}
