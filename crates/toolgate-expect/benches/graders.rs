@@ -143,9 +143,9 @@ fn run(n: usize) -> Run {
             Call {
                 server: Some((*server).to_owned()),
                 name: (*name).to_owned(),
-                args: args.clone(),
+                args: args.clone().into(),
                 args_raw: None,
-                result: Some(result.clone()),
+                result: Some(result.clone().into()),
                 status: Status::Ok,
                 step: u32::try_from(index / 4).unwrap_or(u32::MAX),
                 completed: true,

@@ -70,7 +70,7 @@ impl CallAccuracyGrader {
             self.expected.len(),
             ids.len(),
             |e, a| self.expected[e].tool.matches(&ids[a]),
-            |e, a| args_equal(&self.expected[e].args, &run.calls[a].args),
+            |e, a| args_equal(&self.expected[e].args, run.calls[a].args()),
         );
         let called = |a: usize| CalledTool {
             call: a + 1,
@@ -89,8 +89,8 @@ impl CallAccuracyGrader {
                 .map(|&(e, a)| Mismatch {
                     expected: e,
                     call: called(a),
-                    args: run.calls[a].args.clone(),
-                    differing: differing_keys(&self.expected[e].args, &run.calls[a].args),
+                    args: run.calls[a].args().clone(),
+                    differing: differing_keys(&self.expected[e].args, run.calls[a].args()),
                 })
                 .collect(),
             missed: pairing.missed.clone(),

@@ -281,7 +281,7 @@ impl ToolMatch {
         }
         for (field, pattern) in [("command", &self.command), ("path", &self.path)] {
             let Some(pattern) = pattern else { continue };
-            let Some(value) = call.args.as_object().and_then(|args| args.get(field)) else {
+            let Some(value) = call.args().as_object().and_then(|args| args.get(field)) else {
                 return FieldCheck::Missing(field);
             };
             if let Some(miss) = check_value(field, pattern, value) {
@@ -290,7 +290,7 @@ impl ToolMatch {
         }
         for (name, pattern) in &self.args {
             let field = format!("args.{name}");
-            match call.args.as_object().and_then(|args| args.get(name)) {
+            match call.args().as_object().and_then(|args| args.get(name)) {
                 None => return FieldCheck::Miss(Miss::Field { field, found: None }),
                 Some(value) => {
                     if let Some(miss) = check_value(&field, pattern, value) {
@@ -300,7 +300,7 @@ impl ToolMatch {
             }
         }
         if let Some(pattern) = &self.result {
-            let text = call.result.as_ref().map(result_text);
+            let text = call.result().map(result_text);
             if !text.as_deref().is_some_and(|text| pattern.is_match(text)) {
                 return FieldCheck::Miss(Miss::Field {
                     field: "result".to_owned(),

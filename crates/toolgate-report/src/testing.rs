@@ -12,7 +12,7 @@ pub(crate) fn call(spec: &str) -> Call {
         Some(rest) => (false, rest),
         None => (true, spec),
     };
-    let (id, args) = match spec.find('{') {
+    let (id, args): (_, serde_json::Value) = match spec.find('{') {
         Some(at) => (
             &spec[..at],
             serde_json::from_str(&spec[at..]).expect("the arguments are JSON"),
@@ -26,7 +26,7 @@ pub(crate) fn call(spec: &str) -> Call {
     Call {
         server,
         name: name.to_owned(),
-        args,
+        args: args.into(),
         args_raw: None,
         result: None,
         status: Status::Unknown,

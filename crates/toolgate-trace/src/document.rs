@@ -3,13 +3,22 @@
 //! Traces come from agents, which add fields of their own: unknown fields are ignored here,
 //! unlike in the suite. What is present must have the right type, and a document must hold
 //! exactly one of `tool_calls` and `events`.
+//!
+//! A document is parsed with each call's arguments and result kept as JSON text
+//! ([`LazyValue`]), which is most of a trace's bytes and most of what the graders never look
+//! at. When that fails, or a value cannot be kept as text, the document is parsed again with
+//! every value a [`Value`]: that parse is the reference, and its error (a message and a
+//! position that the text path may word differently) is the one reported.
 
 use std::collections::{BTreeMap, VecDeque};
 
-use serde::Deserialize;
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::error::{TRACE_SHAPE, TraceError};
+use crate::lazy_value::LazyValue;
 use crate::model::{Call, Run, Status};
 
 /// Parses one run in toolgate's own shapes from a JSON document (`.json` file, or one line
@@ -24,26 +33,51 @@ pub fn parse_run(file: &str, text: &str, first_line: usize) -> Result<Run, Trace
 
 /// Toolgate's own shapes, with serde's positions on error.
 pub(crate) fn parse_native(text: &str) -> Result<Run, serde_json::Error> {
-    serde_json::from_str::<Document>(text).map(Document::into_run)
+    match serde_json::from_str::<Document<Text>>(text) {
+        Ok(document) => Ok(document.into_run()),
+        Err(_) => serde_json::from_str::<Document<Value>>(text).map(Document::into_run),
+    }
+}
+
+/// A call's arguments or result kept as JSON text. Every value of the document is checked
+/// as it is read, including those that end up unused (a result that completes no call),
+/// since the [`Value`] parse would refuse the whole document for any of them.
+struct Text(LazyValue);
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = Box::<RawValue>::deserialize(deserializer)?;
+        LazyValue::from_text(text)
+            .map(Text)
+            .ok_or_else(|| D::Error::custom("a value that is not kept as text"))
+    }
+}
+
+impl From<Text> for LazyValue {
+    fn from(text: Text) -> Self {
+        text.0
+    }
 }
 
 #[derive(Deserialize)]
-#[serde(try_from = "RawDocument")]
-enum Document {
-    CallList(Vec<RawCall>),
-    Events(Vec<Event>),
+#[serde(try_from = "RawDocument<V>")]
+#[serde(bound = "V: Deserialize<'de>")]
+enum Document<V> {
+    CallList(Vec<RawCall<V>>),
+    Events(Vec<Event<V>>),
 }
 
 #[derive(Deserialize)]
-struct RawDocument {
-    tool_calls: Option<Vec<RawCall>>,
-    events: Option<Vec<Event>>,
+#[serde(bound = "V: Deserialize<'de>")]
+struct RawDocument<V> {
+    tool_calls: Option<Vec<RawCall<V>>>,
+    events: Option<Vec<Event<V>>>,
 }
 
-impl TryFrom<RawDocument> for Document {
+impl<V> TryFrom<RawDocument<V>> for Document<V> {
     type Error = &'static str;
 
-    fn try_from(raw: RawDocument) -> Result<Self, Self::Error> {
+    fn try_from(raw: RawDocument<V>) -> Result<Self, Self::Error> {
         match (raw.tool_calls, raw.events) {
             (Some(calls), None) => Ok(Self::CallList(calls)),
             (None, Some(events)) => Ok(Self::Events(events)),
@@ -55,14 +89,15 @@ impl TryFrom<RawDocument> for Document {
 
 /// An entry of the call-list shape.
 #[derive(Deserialize)]
-struct RawCall {
+#[serde(bound = "V: Deserialize<'de>")]
+struct RawCall<V> {
     name: String,
     #[serde(default)]
     server: Option<String>,
     #[serde(default, alias = "arguments")]
-    args: Option<Value>,
+    args: Option<V>,
     #[serde(default)]
-    result: Option<Value>,
+    result: Option<V>,
     #[serde(default)]
     status: Option<Status>,
     #[serde(default)]
@@ -74,9 +109,10 @@ struct RawCall {
 }
 
 /// The fields an event may carry, on the event itself or inside its `data` object.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct EventFields {
+#[serde(bound = "V: Deserialize<'de>")]
+struct EventFields<V> {
     #[serde(rename = "type")]
     kind: Option<String>,
     #[serde(alias = "tool_name")]
@@ -84,11 +120,26 @@ struct EventFields {
     #[serde(alias = "tool_call_id")]
     tool_call_id: Option<CallId>,
     #[serde(alias = "args")]
-    arguments: Option<Value>,
+    arguments: Option<V>,
     server: Option<String>,
     success: Option<bool>,
-    result: Option<Value>,
-    data: Option<Box<EventFields>>,
+    result: Option<V>,
+    data: Option<Box<EventFields<V>>>,
+}
+
+impl<V> Default for EventFields<V> {
+    fn default() -> Self {
+        Self {
+            kind: None,
+            tool_name: None,
+            tool_call_id: None,
+            arguments: None,
+            server: None,
+            success: None,
+            result: None,
+            data: None,
+        }
+    }
 }
 
 /// A call id, written as a string or an integer.
@@ -114,28 +165,29 @@ impl From<IdValue> for CallId {
 
 /// One event of the trajectory shape, with its fields merged from the event and its `data`.
 #[derive(Deserialize)]
-#[serde(try_from = "EventFields")]
-enum Event {
+#[serde(try_from = "EventFields<V>")]
+#[serde(bound = "V: Deserialize<'de>")]
+enum Event<V> {
     TurnStart,
     ToolCall {
         name: String,
         id: Option<CallId>,
         server: Option<String>,
-        arguments: Option<Value>,
+        arguments: Option<V>,
     },
     ToolResult {
         name: Option<String>,
         id: Option<CallId>,
         success: Option<bool>,
-        result: Option<Value>,
+        result: Option<V>,
     },
     Other,
 }
 
-impl TryFrom<EventFields> for Event {
+impl<V> TryFrom<EventFields<V>> for Event<V> {
     type Error = String;
 
-    fn try_from(fields: EventFields) -> Result<Self, Self::Error> {
+    fn try_from(fields: EventFields<V>) -> Result<Self, Self::Error> {
         let data = fields.data.map(|data| *data).unwrap_or_default();
         let kind = fields.kind.or(data.kind);
         let Some(kind) = kind else {
@@ -163,7 +215,7 @@ impl TryFrom<EventFields> for Event {
     }
 }
 
-impl Document {
+impl<V: Into<LazyValue>> Document<V> {
     fn into_run(self) -> Run {
         match self {
             Self::CallList(calls) => Run {
@@ -172,9 +224,9 @@ impl Document {
                     .map(|raw| Call {
                         server: raw.server,
                         name: raw.name,
-                        args: raw.args.unwrap_or_else(empty_args),
+                        args: raw.args.map_or_else(empty_args, Into::into),
                         args_raw: raw.args_raw,
-                        result: raw.result,
+                        result: raw.result.map(Into::into),
                         status: raw.status.unwrap_or_default(),
                         step: raw.step.unwrap_or(0),
                         // `toolgate convert` writes `completed: false` for a call without a
@@ -190,12 +242,12 @@ impl Document {
     }
 }
 
-fn empty_args() -> Value {
-    Value::Object(Map::new())
+fn empty_args() -> LazyValue {
+    LazyValue::new(Value::Object(Map::new()))
 }
 
 /// Replays a trajectory: steps from `turn_start` events, results paired with their calls.
-fn events_to_run(events: Vec<Event>) -> Run {
+fn events_to_run<V: Into<LazyValue>>(events: Vec<Event<V>>) -> Run {
     let mut calls: Vec<Call> = Vec::new();
     let mut turns: u32 = 0;
     let mut open_by_id: BTreeMap<CallId, usize> = BTreeMap::new();
@@ -223,7 +275,7 @@ fn events_to_run(events: Vec<Event>) -> Run {
                 calls.push(Call {
                     server,
                     name,
-                    args: arguments.unwrap_or_else(empty_args),
+                    args: arguments.map_or_else(empty_args, Into::into),
                     args_raw: None,
                     result: None,
                     status: Status::Unknown,
@@ -255,7 +307,7 @@ fn events_to_run(events: Vec<Event>) -> Run {
                         continue;
                     }
                     call.completed = true;
-                    call.result = result;
+                    call.result = result.map(Into::into);
                     call.status = match success {
                         Some(true) => Status::Ok,
                         Some(false) => Status::Error,
@@ -272,3 +324,6 @@ fn events_to_run(events: Vec<Event>) -> Run {
         line: None,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -7,6 +7,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::lazy_value::LazyValue;
 use crate::model::{Call, Run, Status};
 use crate::naming::Naming;
 
@@ -166,7 +167,7 @@ pub(crate) fn open_call(
     Call {
         server,
         name,
-        args,
+        args: args.into(),
         args_raw,
         result: None,
         status: Status::Unknown,
@@ -178,7 +179,7 @@ pub(crate) fn open_call(
 /// Records `result` and `status` on a call, marking it completed.
 pub(crate) fn complete(call: &mut Call, result: Option<Value>, status: Status) {
     call.completed = true;
-    call.result = result;
+    call.result = result.map(LazyValue::from);
     call.status = status;
 }
 

@@ -11,6 +11,7 @@ mod document;
 mod equality;
 mod error;
 mod formats;
+mod lazy_value;
 mod model;
 mod naming;
 mod read;
@@ -23,6 +24,7 @@ pub use crate::error::{
     LineSource, MAX_NESTING_DEPTH, MAX_VALUE_DEPTH, TraceError, json_error_span,
 };
 pub use crate::formats::format_names;
+pub use crate::lazy_value::LazyValue;
 pub use crate::model::{Call, FileLayout, Run, Status};
 pub use crate::naming::{
     MAX_REGEX_BYTES, Naming, NamingError, REGEX_DFA_CACHE_BYTES, compile_regex,

@@ -5,6 +5,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::lazy_value::LazyValue;
+
 /// One recorded trajectory of one agent attempt.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Run {
@@ -24,18 +26,32 @@ pub struct Call {
     /// The tool's name.
     pub name: String,
     /// The arguments; `{}` when the trace recorded none, or when they arrived as text that
-    /// is not valid JSON (then `args_raw` holds that text).
-    pub args: Value,
+    /// is not valid JSON (then `args_raw` holds that text). Parsed on first use: read them
+    /// with [`Call::args`].
+    pub args: LazyValue,
     /// Arguments that arrived as a string which is not valid JSON, kept as they were.
     pub args_raw: Option<String>,
-    /// The result, when one was recorded.
-    pub result: Option<Value>,
+    /// The result, when one was recorded. Parsed on first use: read it with
+    /// [`Call::result`].
+    pub result: Option<LazyValue>,
     /// Whether the call succeeded, as far as the trace says.
     pub status: Status,
     /// The agent turn the call was made in, from 0.
     pub step: u32,
     /// Whether a result was recorded for the call.
     pub completed: bool,
+}
+
+impl Call {
+    /// The arguments, parsed on the first call; `{}` when the trace recorded none.
+    pub fn args(&self) -> &Value {
+        self.args.get()
+    }
+
+    /// The result, parsed on the first call, when one was recorded.
+    pub fn result(&self) -> Option<&Value> {
+        self.result.as_ref().map(LazyValue::get)
+    }
 }
 
 /// Whether a call succeeded, as far as the trace says. Never guessed from result text.

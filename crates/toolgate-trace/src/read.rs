@@ -269,22 +269,21 @@ fn finish_run(
     line: Option<usize>,
 ) -> Result<Run, TraceError> {
     run.format = format;
-    for (index, call) in run.calls.iter().enumerate() {
+    let line = run.line.or(line);
+    for (index, call) in run.calls.iter_mut().enumerate() {
         for (part, value) in [
             ("arguments", Some(&call.args)),
             ("result", call.result.as_ref()),
         ] {
-            if value.is_some_and(|value| depth(value) > MAX_VALUE_DEPTH) {
+            if value.is_some_and(|value| value.nests_deeper_than(MAX_VALUE_DEPTH)) {
                 return Err(TraceError::TooDeepValue {
                     file: file.to_owned(),
-                    line: run.line.or(line),
+                    line,
                     call: index + 1,
                     part,
                 });
             }
         }
-    }
-    for call in &mut run.calls {
         if call.server.is_none()
             && let Some((server, tool)) = naming.split(&call.name)
         {
@@ -293,22 +292,6 @@ fn finish_run(
         }
     }
     Ok(run)
-}
-
-/// How many arrays and objects nest in `value` (0 for a scalar), without recursion.
-fn depth(value: &Value) -> usize {
-    let mut deepest = 0;
-    let mut stack = vec![(value, 0)];
-    while let Some((value, level)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match value {
-            Value::Array(items) => Box::new(items.iter()),
-            Value::Object(map) => Box::new(map.values()),
-            _ => continue,
-        };
-        deepest = deepest.max(level + 1);
-        stack.extend(children.map(|child| (child, level + 1)));
-    }
-    deepest
 }
 
 /// The first format, in table order, that accepts the first record.

@@ -57,7 +57,7 @@ fn args_default_to_an_empty_object_and_keep_results() {
         r#"{"events": [{"type": "tool_call", "toolName": "a", "toolCallId": 3, "arguments": {"q": "x"}}, {"type": "tool_result", "toolCallId": 3, "result": "done"}, {"type": "tool_call", "toolName": "b"}]}"#,
     );
     assert_eq!(run.calls[0].args, json!({"q": "x"}));
-    assert_eq!(run.calls[0].result, Some(json!("done")));
+    assert_eq!(run.calls[0].result().cloned(), Some(json!("done")));
     assert_eq!(run.calls[1].args, json!({}));
 }
 

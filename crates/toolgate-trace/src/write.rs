@@ -51,9 +51,9 @@ pub fn write_run(run: &Run, source: &str, out: &mut dyn Write) -> io::Result<()>
             .map(|call| Entry {
                 name: &call.name,
                 server: call.server.as_deref(),
-                args: &call.args,
+                args: call.args(),
                 args_raw: call.args_raw.as_deref(),
-                result: call.result.as_ref(),
+                result: call.result(),
                 status: call.status,
                 step: call.step,
                 completed: call.completed,

@@ -55,9 +55,9 @@ fn call() -> impl Strategy<Value = Call> {
         .prop_map(|(server, name, q, completed, step)| Call {
             server: server.map(str::to_owned),
             name: name.to_owned(),
-            args: json!({ "q": q }),
+            args: json!({ "q": q }).into(),
             args_raw: None,
-            result: completed.then(|| Value::String("done".to_owned())),
+            result: completed.then(|| Value::String("done".to_owned()).into()),
             status: if completed {
                 Status::Ok
             } else {

@@ -219,10 +219,13 @@ impl CopilotConverter {
                 tool.clone_into(&mut call.name);
             }
             let no_args = call.args_raw.is_none()
-                && call.args.as_object().is_some_and(serde_json::Map::is_empty);
+                && call
+                    .args()
+                    .as_object()
+                    .is_some_and(serde_json::Map::is_empty);
             if no_args && let Some(arguments) = data.get("arguments") {
                 let (args, args_raw) = crate::formats::arguments(Some(arguments));
-                call.args = args;
+                call.args = args.into();
                 call.args_raw = args_raw;
             }
             return Ok(());

@@ -189,7 +189,7 @@ impl McpConverter {
         let (args, args_raw) = arguments(raw_args);
         let position = self.pending.iter().position(|&index| {
             self.calls.get(index).is_some_and(|call| {
-                call.name == name && call.args_raw == args_raw && args_equal(&call.args, &args)
+                call.name == name && call.args_raw == args_raw && args_equal(call.args(), &args)
             })
         })?;
         Some(self.pending.remove(position))

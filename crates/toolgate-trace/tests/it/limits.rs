@@ -221,13 +221,13 @@ fn values_at_the_limit_are_read_scored_and_written_back_readable() {
     );
     for text in [native, string_arguments(&deepest)] {
         let runs = read_all("deep.json", text.as_bytes(), false).unwrap();
-        let args = &runs[0].calls[0].args;
+        let args = runs[0].calls[0].args();
         assert!(args_equal(args, &args.clone()));
         let mut out = Vec::new();
         write_run(&runs[0], "deep.json", &mut out).unwrap();
         // What `toolgate convert` writes reads back as the same call.
         let back = read_all("converted.jsonl", out.as_slice(), true).unwrap();
-        assert!(args_equal(&back[0].calls[0].args, args));
+        assert!(args_equal(back[0].calls[0].args(), args));
     }
 }
 

@@ -220,7 +220,10 @@ fn args_and_results() {
     );
     let calls = &runs[0].calls;
     assert_eq!(calls[0].args, json!({"q": 1}));
-    assert_eq!(calls[0].result, Some(json!({"status": "ok", "n": 3})));
+    assert_eq!(
+        calls[0].result().cloned(),
+        Some(json!({"status": "ok", "n": 3}))
+    );
     assert_eq!(calls[1].args, json!({"q": 2}));
     assert_eq!(calls[2].args, json!({}));
     assert_eq!(calls[2].args_raw.as_deref(), Some("{oops"));

@@ -176,7 +176,11 @@ fn call_fields(tool_call: &Value, result: &Value) -> (Value, Option<String>, Opt
         "observation": {"results": [result]}}]);
     let mut run = run(&steps);
     let call = run.calls.remove(0);
-    (call.args, call.args_raw, call.result)
+    (
+        call.args().clone(),
+        call.args_raw.clone(),
+        call.result().cloned(),
+    )
 }
 
 #[rstest]
@@ -210,7 +214,7 @@ fn a_result_without_content_still_completes_the_call() {
         "observation": {"results": [{"source_call_id": "a"}]}}]);
     let run = run(&steps);
     assert!(run.calls[0].completed);
-    assert_eq!(run.calls[0].result, None);
+    assert_eq!(run.calls[0].result().cloned(), None);
 }
 
 #[test]

@@ -246,14 +246,14 @@ fn args_and_results() {
     let calls = &run.calls;
     // The request's arguments win; a start only fills in arguments the request lacked.
     assert_eq!(calls[0].args, json!({"q": 1}));
-    assert_eq!(calls[0].result, Some(json!("short")));
+    assert_eq!(calls[0].result().cloned(), Some(json!("short")));
     assert_eq!(calls[1].args, json!({"q": 2}));
-    assert_eq!(calls[1].result, Some(json!("x")));
+    assert_eq!(calls[1].result().cloned(), Some(json!("x")));
     assert_eq!(calls[2].args, json!({}));
     assert_eq!(calls[2].args_raw.as_deref(), Some("*** Begin Patch"));
-    assert_eq!(calls[2].result, Some(json!("denied")));
+    assert_eq!(calls[2].result().cloned(), Some(json!("denied")));
     assert_eq!(calls[3].args, json!({"late": true}));
-    assert_eq!(calls[3].result, Some(json!("boom")));
+    assert_eq!(calls[3].result().cloned(), Some(json!("boom")));
 }
 
 #[rstest]

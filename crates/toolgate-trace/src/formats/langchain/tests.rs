@@ -184,9 +184,9 @@ fn args_and_results() {
     );
     let calls = &run.calls;
     assert_eq!(calls[0].args, json!({"q": "x"}));
-    assert_eq!(calls[0].result, Some(json!("plain")));
+    assert_eq!(calls[0].result().cloned(), Some(json!("plain")));
     assert_eq!(calls[1].args, json!({"q": 2}));
-    assert_eq!(calls[1].result, Some(json!("one\ntwo")));
+    assert_eq!(calls[1].result().cloned(), Some(json!("one\ntwo")));
     assert_eq!(calls[2].args, json!({}));
     assert_eq!(calls[3].args, json!({}));
     assert_eq!(calls[3].args_raw.as_deref(), Some("{\"city\": "));

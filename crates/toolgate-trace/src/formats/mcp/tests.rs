@@ -222,7 +222,11 @@ fn call_of(request_params: &str, result: &str) -> (Value, Option<String>, Option
     let response = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
     let mut run = run(&[&request, &response]);
     let call = run.calls.remove(0);
-    (call.args, call.args_raw, call.result)
+    (
+        call.args().clone(),
+        call.args_raw.clone(),
+        call.result().cloned(),
+    )
 }
 
 #[rstest]
@@ -255,7 +259,7 @@ fn a_protocol_error_keeps_the_error_object_as_result() {
         r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Missing required property 'expression'"}}"#,
     ]);
     assert_eq!(
-        run.calls[0].result,
+        run.calls[0].result().cloned(),
         Some(json!({"code": -32602, "message": "Missing required property 'expression'"}))
     );
 }
@@ -276,7 +280,7 @@ fn a_retry_keeps_the_first_request_position_and_takes_the_final_result() {
             ("other".to_owned(), 0, false, U)
         ]
     );
-    assert_eq!(run.calls[0].result, Some(json!("updated")));
+    assert_eq!(run.calls[0].result().cloned(), Some(json!("updated")));
 }
 
 #[rstest]

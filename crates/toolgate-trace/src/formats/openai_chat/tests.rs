@@ -114,10 +114,10 @@ fn calls(#[case] text: &str, #[case] lines: bool, #[case] expected: &[(&str, u32
 fn arguments_results_and_raw_input() {
     let run = one_run(CONVERSATION, false);
     assert_eq!(run.calls[0].args, json!({"city": "Oslo"}));
-    assert_eq!(run.calls[0].result, Some(json!("rain")));
+    assert_eq!(run.calls[0].result().cloned(), Some(json!("rain")));
     // Text parts are joined into one string.
-    assert_eq!(run.calls[1].result, Some(json!("a.txt\nb.txt")));
-    assert_eq!(run.calls[2].result, None);
+    assert_eq!(run.calls[1].result().cloned(), Some(json!("a.txt\nb.txt")));
+    assert_eq!(run.calls[2].result().cloned(), None);
     assert_eq!(run.line, None);
 
     let run = one_run(
@@ -145,7 +145,10 @@ fn arguments_results_and_raw_input() {
             Some("{\"looks\": \"like json\"}")
         ]
     );
-    assert_eq!(run.calls[2].result, Some(json!({"structured": true})));
+    assert_eq!(
+        run.calls[2].result().cloned(),
+        Some(json!({"structured": true}))
+    );
 }
 
 #[test]

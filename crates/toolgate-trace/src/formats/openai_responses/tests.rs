@@ -197,13 +197,16 @@ fn calls(#[case] text: &str, #[case] lines: bool, #[case] expected: &[(&str, u32
 fn arguments_and_results() {
     let run = one_run(ROLLOUT, true);
     assert_eq!(run.calls[0].args, json!({"cmd": "ls"}));
-    assert_eq!(run.calls[0].result, Some(json!("a.txt")));
+    assert_eq!(run.calls[0].result().cloned(), Some(json!("a.txt")));
     // A custom tool's input is free-form text, kept as it was.
     assert_eq!(run.calls[1].args, json!({}));
     assert_eq!(run.calls[1].args_raw.as_deref(), Some("*** Begin Patch"));
-    assert_eq!(run.calls[1].result, Some(json!("Done!")));
+    assert_eq!(run.calls[1].result().cloned(), Some(json!("Done!")));
     // An output that is JSON text stays text.
-    assert_eq!(run.calls[2].result, Some(json!("{\"status\":\"ok\"}")));
+    assert_eq!(
+        run.calls[2].result().cloned(),
+        Some(json!("{\"status\":\"ok\"}"))
+    );
     assert_eq!(run.line, None);
 
     let run = one_run(
@@ -220,14 +223,17 @@ fn arguments_and_results() {
     assert_eq!(run.calls[0].args, json!({}));
     assert_eq!(run.calls[0].args_raw.as_deref(), Some("{\"a\":"));
     assert_eq!(
-        run.calls[1].result,
+        run.calls[1].result().cloned(),
         Some(json!({"type": "http_error", "code": 500}))
     );
     assert_eq!(run.calls[2].args, json!({"type": "search", "query": "q"}));
-    assert_eq!(run.calls[2].result, None);
+    assert_eq!(run.calls[2].result().cloned(), None);
     assert_eq!(run.calls[3].args, json!({"queries": ["q"]}));
-    assert_eq!(run.calls[3].result, Some(json!([{"text": "hit"}])));
-    assert_eq!(run.calls[4].result, None);
+    assert_eq!(
+        run.calls[3].result().cloned(),
+        Some(json!([{"text": "hit"}]))
+    );
+    assert_eq!(run.calls[4].result().cloned(), None);
 }
 
 #[test]

@@ -218,8 +218,8 @@ fn arguments(#[case] value: Value, #[case] args: Value, #[case] raw: Option<&str
 fn missing_arguments_are_an_empty_object() {
     let call = &run(&doc(vec![tool(A, ROOT, 1, "x")]), false).calls[0];
     assert_eq!(
-        (&call.args, &call.args_raw, &call.result),
-        (&json!({}), &None, &None)
+        (call.args(), &call.args_raw, call.result()),
+        (&json!({}), &None, None)
     );
 }
 
@@ -240,8 +240,8 @@ fn results(#[case] value: Value, #[case] result: Option<Value>, #[case] status: 
     )]);
     let call = &run(&text, false).calls[0];
     assert_eq!(
-        (&call.result, call.status, call.completed),
-        (&result, status, true)
+        (call.result(), call.status, call.completed),
+        (result.as_ref(), status, true)
     );
 }
 
@@ -377,7 +377,7 @@ fn merged_spans_share_their_fields() {
     let calls = run(&lines(spans), true).calls;
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].args, json!({"q": "bug"}));
-    assert_eq!(calls[0].result, Some(json!("3 issues")));
+    assert_eq!(calls[0].result().cloned(), Some(json!("3 issues")));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -406,7 +406,7 @@ fn attributes_may_be_a_plain_object() {
     }]}]}]});
     let calls = run(&text.to_string(), false).calls;
     assert_eq!(
-        (calls[0].name.as_str(), &calls[0].args),
+        (calls[0].name.as_str(), calls[0].args()),
         ("x", &json!({"q": 1}))
     );
 }
@@ -441,7 +441,7 @@ fn messages_pair_calls_and_responses() {
     let call = &run(SAMPLE_MESSAGES, false).calls[0];
     assert_eq!(call.name, "get_weather");
     assert_eq!(call.args, json!({"location": "Paris"}));
-    assert_eq!(call.result, Some(json!("rainy, 57°F")));
+    assert_eq!(call.result().cloned(), Some(json!("rainy, 57°F")));
     assert_eq!((call.status, call.completed, call.step), (U, true, 0));
 }
 

@@ -1,0 +1,100 @@
+//! Unit tests of the native parse: keeping values as text gives the run, or the error,
+//! that parsing every value into a `Value` gives.
+
+use rstest::rstest;
+use serde_json::Value;
+
+use super::{Document, parse_native};
+use crate::lazy_value::MAX_TEXT_DEPTH;
+
+/// The reference: every value parsed into a `Value`, as before values were kept as text.
+fn with_values(text: &str) -> Result<crate::Run, serde_json::Error> {
+    serde_json::from_str::<Document<Value>>(text).map(Document::into_run)
+}
+
+fn nested(depth: usize) -> String {
+    format!("{}1{}", "[".repeat(depth), "]".repeat(depth))
+}
+
+fn call_list(args: &str) -> String {
+    format!(r#"{{"tool_calls": [{{"name": "a"}}, {{"name": "b", "args": {args}, "result": 1}}]}}"#)
+}
+
+fn events(fields: &str) -> String {
+    format!(
+        r#"{{"events": [{{"type": "tool_call", "toolName": "a", "toolCallId": 1}}, {fields}]}}"#
+    )
+}
+
+/// `parse_native` and the reference agree: the same run, or an error with the same message
+/// at the same line and column. Returns whether it was a run.
+#[track_caller]
+fn check(text: &str) -> bool {
+    match (parse_native(text), with_values(text)) {
+        (Ok(run), Ok(reference)) => {
+            assert_eq!(run, reference, "{text}");
+            true
+        }
+        (Err(error), Err(reference)) => {
+            assert_eq!(error.to_string(), reference.to_string(), "{text}");
+            false
+        }
+        (got, reference) => panic!("{text}: {got:?} against {reference:?}"),
+    }
+}
+
+#[rstest]
+#[case::plain(&call_list(r#"{"q": "x", "n": [1, 2.5e3, null]}"#), true)]
+#[case::null_args_and_result(
+    r#"{"tool_calls": [{"name": "a", "args": null, "result": null}]}"#,
+    true
+)]
+#[case::scalar_args(&call_list(r#""text""#), true)]
+#[case::duplicate_keys(&call_list(r#"{"q": 1, "q": 2}"#), true)]
+#[case::surrogate_pair(&call_list(r#"{"q": "\ud83d\ude00"}"#), true)]
+#[case::lone_surrogate(&call_list(r#"{"q": "\ud800"}"#), false)]
+#[case::lone_trailing_surrogate_in_key(&call_list(r#"{"\udc00": 1}"#), false)]
+#[case::number_out_of_range(&call_list("[1e400]"), false)]
+#[case::long_number_in_range(&call_list(&format!("[{}]", "9".repeat(300))), true)]
+#[case::tiny_number(&call_list("[1e-400]"), true)]
+#[case::trailing_comma_in_array(&call_list("[1,]"), false)]
+#[case::trailing_comma_in_object(&call_list(r#"{"a": 1,}"#), false)]
+#[case::bad_literal(&call_list("{\"a\": tru}"), false)]
+#[case::leading_zero(&call_list("[01]"), false)]
+#[case::control_character(&call_list("\"a\tb\""), false)]
+#[case::unterminated(r#"{"tool_calls": [{"name": "a", "args": {"q": "x"#, false)]
+#[case::deepest_text(&call_list(&nested(MAX_TEXT_DEPTH)), true)]
+#[case::deepest_value(&call_list(&nested(MAX_TEXT_DEPTH + 1)), true)]
+#[case::too_deep(&call_list(&nested(MAX_TEXT_DEPTH + 2)), false)]
+#[case::event_args(&events(r#"{"type": "tool_result", "toolCallId": 1, "result": {"r": [1]}}"#), true)]
+#[case::event_data_deepest_text(&events(&format!(r#"{{"type": "tool_call", "data": {{"toolName": "b", "arguments": {}}}}}"#, nested(MAX_TEXT_DEPTH))), true)]
+#[case::event_data_too_deep(&events(&format!(r#"{{"type": "tool_call", "data": {{"toolName": "b", "arguments": {}}}}}"#, nested(MAX_TEXT_DEPTH + 1))), false)]
+#[case::unused_result(&events(r#"{"type": "tool_result", "toolCallId": 9, "result": "\udc00"}"#), false)]
+#[case::unused_data_args(&events(r#"{"type": "tool_call", "toolName": "b", "args": 1, "data": {"args": [1e999]}}"#), false)]
+#[case::other_event_args(&events(r#"{"type": "note", "arguments": "\ud800"}"#), false)]
+#[case::unknown_field_is_not_parsed(&call_list(r#"1, "extra": "\ud800""#), true)]
+#[case::shape_error_after_a_kept_value(
+    r#"{"tool_calls": [{"name": "a", "args": {"q": 1}}, {"name": 5}]}"#,
+    false
+)]
+fn text_and_values_agree(#[case] text: &str, #[case] is_run: bool) {
+    assert_eq!(check(text), is_run);
+}
+
+#[test]
+fn arguments_and_results_are_kept_as_text() {
+    let run = parse_native(&call_list(r#"{"q": "x"}"#)).unwrap();
+    let call = &run.calls[1];
+    assert!(!call.args.is_parsed());
+    assert!(
+        call.result
+            .as_ref()
+            .is_some_and(|result| !result.is_parsed())
+    );
+    assert_eq!(call.args(), &serde_json::json!({"q": "x"}));
+    assert!(call.args.is_parsed());
+    // A number that could be out of range is parsed when read; what is absent is built.
+    let run = parse_native(&call_list("[1e100]")).unwrap();
+    assert!(run.calls[1].args.is_parsed());
+    assert!(run.calls[0].args.is_parsed());
+}

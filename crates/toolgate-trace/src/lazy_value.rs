@@ -1,0 +1,280 @@
+//! A call's arguments or result: the JSON text as the trace wrote it, parsed into a
+//! [`Value`] the first time something looks at it, or a `Value` built by a format adapter.
+//!
+//! Most calls' arguments are never looked at (a grader reads them only for calls whose tool
+//! it is about), so toolgate's own shape keeps them as text and the parse of a trace costs
+//! little more than checking its syntax. What the text holds is checked when it is kept, so
+//! that the later parse cannot fail: see [`LazyValue::from_text`].
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::error::MAX_NESTING_DEPTH;
+
+/// How deep a value kept as text may nest: 123 levels.
+///
+/// Toolgate's own shapes put a call's values at most four levels down (the document, its
+/// `tool_calls` or `events` list, the entry, and an event's `data`), so a value within this
+/// depth is one the document parser would have accepted as a [`Value`] too, and it is
+/// within [`MAX_VALUE_DEPTH`](crate::MAX_VALUE_DEPTH). Deeper text is not kept: the document
+/// is parsed again into `Value`s, which gives the error, or the value, exactly as before.
+pub(crate) const MAX_TEXT_DEPTH: usize = MAX_NESTING_DEPTH - 4;
+
+/// The longest number kept as text, in bytes, and the most digits of its exponent: a number
+/// within both is far from the range of an `f64`, which is the only way a number the
+/// syntax allows can fail to parse. Longer ones are parsed when kept.
+const MAX_TEXT_NUMBER: usize = 64;
+const MAX_TEXT_EXPONENT_DIGITS: usize = 2;
+
+/// A call's arguments or result, parsed on first use.
+///
+/// Built from a [`Value`] (`LazyValue::from(value)`), or, by toolgate's own trace shape,
+/// from the JSON text as read, which [`LazyValue::get`] parses once and keeps. Equality is
+/// that of the parsed values, and `Debug` shows the parsed value. It is `Send` and `Sync`:
+/// a run can be scored on another thread than the one that read it.
+#[derive(Clone)]
+pub struct LazyValue(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    /// JSON text that [`scan`] found plain, and its value once parsed.
+    Text {
+        text: Box<RawValue>,
+        value: OnceLock<Value>,
+    },
+    /// A value built already.
+    Value(Value),
+}
+
+impl LazyValue {
+    /// A value built already.
+    pub fn new(value: Value) -> Self {
+        Self(Repr::Value(value))
+    }
+
+    /// Keeps JSON text as read, to be parsed on first use; `None` when the text nests deeper
+    /// than [`MAX_TEXT_DEPTH`], or when parsing it into a [`Value`] fails (a lone UTF-16
+    /// surrogate in a `\u` escape, a number out of range: what the syntax check of
+    /// [`RawValue`] lets through). A number that might be out of range is parsed here, so
+    /// that a value kept as text always parses.
+    pub(crate) fn from_text(text: Box<RawValue>) -> Option<Self> {
+        match scan(text.get().as_bytes()) {
+            Scan::Plain => Some(Self(Repr::Text {
+                text,
+                value: OnceLock::new(),
+            })),
+            Scan::Unsure => serde_json::from_str(text.get()).ok().map(Self::new),
+            Scan::TooDeep => None,
+        }
+    }
+
+    /// The value, parsed on the first call.
+    pub fn get(&self) -> &Value {
+        match &self.0 {
+            Repr::Value(value) => value,
+            Repr::Text { text, value } => value.get_or_init(|| {
+                // `from_text` kept only text that parses; `Null` is never reached.
+                serde_json::from_str(text.get()).unwrap_or(Value::Null)
+            }),
+        }
+    }
+
+    /// The value, parsed if it was not yet.
+    pub fn into_value(self) -> Value {
+        match self.0 {
+            Repr::Value(value) => value,
+            Repr::Text { text, value } => match value.into_inner() {
+                Some(value) => value,
+                None => serde_json::from_str(text.get()).unwrap_or(Value::Null),
+            },
+        }
+    }
+
+    /// Whether the value has been parsed (or was built already): for tests and benchmarks
+    /// that check what reading and scoring parse.
+    pub fn is_parsed(&self) -> bool {
+        match &self.0 {
+            Repr::Value(_) => true,
+            Repr::Text { value, .. } => value.get().is_some(),
+        }
+    }
+
+    /// Whether the value nests more than `limit` arrays and objects. Text is scanned, not
+    /// parsed; text kept by [`from_text`](Self::from_text) is known to be within
+    /// [`MAX_TEXT_DEPTH`].
+    pub(crate) fn nests_deeper_than(&self, limit: usize) -> bool {
+        match &self.0 {
+            Repr::Value(value) => value_depth(value) > limit,
+            Repr::Text { .. } if limit >= MAX_TEXT_DEPTH => false,
+            Repr::Text { text, .. } => text_depth(text.get().as_bytes()) > limit,
+        }
+    }
+}
+
+impl From<Value> for LazyValue {
+    fn from(value: Value) -> Self {
+        Self::new(value)
+    }
+}
+
+impl PartialEq for LazyValue {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl PartialEq<Value> for LazyValue {
+    fn eq(&self, other: &Value) -> bool {
+        self.get() == other
+    }
+}
+
+impl fmt::Debug for LazyValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.get(), f)
+    }
+}
+
+/// How many arrays and objects nest in `value` (0 for a scalar), without recursion.
+pub(crate) fn value_depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0)];
+    while let Some((value, level)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(level + 1);
+        stack.extend(children.map(|child| (child, level + 1)));
+    }
+    deepest
+}
+
+/// What [`scan`] found in JSON text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scan {
+    /// Within [`MAX_TEXT_DEPTH`], and it parses into a [`Value`].
+    Plain,
+    /// Within the depth, but it may not parse: a surrogate escape that is not a pair, or a
+    /// number long enough to be out of range.
+    Unsure,
+    /// Deeper than [`MAX_TEXT_DEPTH`].
+    TooDeep,
+}
+
+/// One linear pass over JSON text whose syntax is valid (as a [`RawValue`] is): the nesting
+/// of brackets outside strings, and what a [`Value`] parse could refuse.
+fn scan(bytes: &[u8]) -> Scan {
+    let mut depth = 0_usize;
+    let mut unsure = false;
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        at += 1;
+        match byte {
+            b'"' => at = skip_string(bytes, at, &mut unsure),
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_TEXT_DEPTH {
+                    return Scan::TooDeep;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'-' | b'0'..=b'9' => {
+                let start = at - 1;
+                while let Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') = bytes.get(at) {
+                    at += 1;
+                }
+                unsure |= !plain_number(bytes.get(start..at).unwrap_or_default());
+            }
+            _ => {}
+        }
+    }
+    if unsure { Scan::Unsure } else { Scan::Plain }
+}
+
+/// How deep JSON text nests, by the same pass as [`scan`] without its limit.
+fn text_depth(bytes: &[u8]) -> usize {
+    let (mut depth, mut deepest) = (0_usize, 0);
+    let mut unsure = false;
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        at += 1;
+        match byte {
+            b'"' => at = skip_string(bytes, at, &mut unsure),
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Whether a number token is short enough, with a short enough exponent, to be within the
+/// range of an `f64` for certain.
+fn plain_number(token: &[u8]) -> bool {
+    if token.len() > MAX_TEXT_NUMBER {
+        return false;
+    }
+    match token.iter().position(|&byte| matches!(byte, b'e' | b'E')) {
+        None => true,
+        Some(e) => {
+            let digits = token
+                .get(e + 1..)
+                .unwrap_or_default()
+                .iter()
+                .filter(|byte| byte.is_ascii_digit())
+                .count();
+            digits <= MAX_TEXT_EXPONENT_DIGITS
+        }
+    }
+}
+
+/// Skips a string from just after its opening quote; returns the position just after its
+/// closing quote. Sets `unsure` on a `\u` escape of a UTF-16 surrogate that is not a
+/// leading one followed at once by a trailing one, which a [`Value`] parse refuses.
+fn skip_string(bytes: &[u8], mut at: usize, unsure: &mut bool) -> usize {
+    loop {
+        match bytes.get(at) {
+            None => return at,
+            Some(b'"') => return at + 1,
+            Some(b'\\') => {
+                if bytes.get(at + 1) != Some(&b'u') {
+                    at += 2;
+                    continue;
+                }
+                let unit = hex4(bytes, at + 2);
+                at += 6;
+                match unit {
+                    Some(0xD800..=0xDBFF) => {
+                        let trailing = bytes.get(at..at + 2) == Some(b"\\u")
+                            && matches!(hex4(bytes, at + 2), Some(0xDC00..=0xDFFF));
+                        if trailing {
+                            at += 6;
+                        } else {
+                            *unsure = true;
+                        }
+                    }
+                    Some(0xDC00..=0xDFFF) | None => *unsure = true,
+                    Some(_) => {}
+                }
+            }
+            Some(_) => at += 1,
+        }
+    }
+}
+
+/// The four hex digits at `at`, as a UTF-16 code unit.
+fn hex4(bytes: &[u8], at: usize) -> Option<u16> {
+    let digits = std::str::from_utf8(bytes.get(at..at + 4)?).ok()?;
+    u16::from_str_radix(digits, 16).ok()
+}
+
+#[cfg(test)]
+mod tests;
