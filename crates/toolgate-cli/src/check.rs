@@ -268,6 +268,10 @@ fn read_suite(path: &Path, name: &str) -> Result<String, Report> {
     }
 }
 
+/// The read buffer of a trace file: a record of a JSON Lines trace is often several
+/// kilobytes, more than `BufReader`'s default 8 KiB.
+const READ_BUFFER: usize = 1 << 16;
+
 /// Reads the runs of one trace file in whatever format it holds, handing each to `add` as
 /// soon as it is complete.
 pub(crate) fn read_runs(
@@ -276,10 +280,13 @@ pub(crate) fn read_runs(
     mut add: impl FnMut(RunSource, Run),
 ) -> Result<(), TraceError> {
     let name = display(&trace.path);
-    let reader = BufReader::new(File::open(&trace.path).map_err(|error| TraceError::Io {
-        file: name.clone(),
-        message: error.to_string(),
-    })?);
+    let reader = BufReader::with_capacity(
+        READ_BUFFER,
+        File::open(&trace.path).map_err(|error| TraceError::Io {
+            file: name.clone(),
+            message: error.to_string(),
+        })?,
+    );
     let lines = trace.layout == FileLayout::JsonLines;
     read_trace(&name, reader, lines, options, |run| {
         let source = RunSource {

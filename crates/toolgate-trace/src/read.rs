@@ -204,7 +204,7 @@ pub(crate) fn read_line_limited(
                 Limited::Read
             });
         }
-        let (chunk, done) = match available.iter().position(|&byte| byte == b'\n') {
+        let (chunk, done) = match memchr::memchr(b'\n', available) {
             Some(end) => (&available[..=end], true),
             None => (available, false),
         };
