@@ -7,7 +7,7 @@
 //! the path of its node, looked up in a table of positions that one walk of the document
 //! fills for every node of the same shape (see [`SuiteFile::span`]).
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -36,6 +36,8 @@ pub struct SuiteFile {
     placed: Cell<usize>,
     /// Where the document's nodes start, filled a path shape at a time by [`SuiteFile::span`].
     positions: RefCell<Positions>,
+    /// The byte offset of every `\n`, for [`SuiteFile::line_of`].
+    newlines: OnceCell<Vec<usize>>,
 }
 
 /// The most problems one suite error reports; past this many, the rest are counted in one
@@ -64,6 +66,7 @@ impl SuiteFile {
             source: Arc::new(NamedSource::new(name, text).with_language("yaml")),
             placed: Cell::new(0),
             positions: RefCell::new(Positions::default()),
+            newlines: OnceCell::new(),
         }
     }
 
@@ -181,9 +184,18 @@ impl SuiteFile {
 
     /// The 1-based line of a span.
     pub fn line_of(&self, span: SourceSpan) -> usize {
-        self.text()
-            .get(..span.offset())
-            .map_or(1, |before| before.split('\n').count())
+        let text = self.text();
+        let offset = span.offset();
+        if !text.is_char_boundary(offset) {
+            return 1;
+        }
+        let newlines = self.newlines.get_or_init(|| {
+            text.bytes()
+                .enumerate()
+                .filter_map(|(i, byte)| (byte == b'\n').then_some(i))
+                .collect()
+        });
+        newlines.partition_point(|&newline| newline < offset) + 1
     }
 
     /// An error holding `problems`, which point into this file.

@@ -638,6 +638,23 @@ fn spans(#[case] path: &[PathSeg<'_>], #[case] expected: Option<(&str, usize)>) 
     check_span(path, expected);
 }
 
+/// The line of a span: one more than the `\n` before it, and 1 where the offset is not a
+/// character boundary of the text.
+#[rstest]
+#[case::start(0, 1)]
+#[case::on_the_first_newline(2, 1)]
+#[case::after_it(3, 2)]
+#[case::after_a_carriage_return_alone(9, 2)]
+#[case::inside_a_character(12, 1)]
+#[case::between_two_newlines(14, 3)]
+#[case::after_the_last_newline(15, 4)]
+#[case::end(16, 4)]
+#[case::past_the_end(17, 1)]
+fn lines_of_spans(#[case] offset: usize, #[case] line: usize) {
+    let file = SuiteFile::new("suite.yaml", "a:\n  b\r c: é\n\nx".to_owned());
+    assert_eq!(file.line_of(offset.into()), line);
+}
+
 /// Every node of `text` that a path from the keys `a`, `b`, `é` and indices 0 to 3 reaches
 /// (and one step past each, where there is no node) is placed by the table of positions
 /// exactly where a walk to that one node places it.
