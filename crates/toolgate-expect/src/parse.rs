@@ -3,10 +3,11 @@
 //! Shape errors (unknown keys, wrong types, values out of range) are raised while
 //! deserializing, so the parser attaches the position of the offending node. Rules that
 //! span several nodes (unique names, targets valid for their block, non-empty lists) are
-//! checked afterwards, all at once; each problem is then placed by walking the document
-//! again to the node's path (see [`SuiteFile::span`]).
+//! checked afterwards, all at once; each problem, and each gate's line, is then placed by
+//! the path of its node, looked up in a table of positions that one walk of the document
+//! fills for every node of the same shape (see [`SuiteFile::span`]).
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -33,11 +34,16 @@ pub struct SuiteFile {
     source: SuiteSource,
     /// The problems the current [`SuiteFile::parse`] has placed in the file so far.
     placed: Cell<usize>,
+    /// Where the document's nodes start, filled a path shape at a time by [`SuiteFile::span`].
+    positions: RefCell<Positions>,
+    /// The byte offset of every `\n`, for [`SuiteFile::line_of`].
+    newlines: OnceCell<Vec<usize>>,
 }
 
-/// The most problems one suite error reports. Placing a problem walks the document again
-/// from its start, so placing every problem of a suite with thousands of them would take
-/// minutes; past this many, the rest are counted in one closing problem instead.
+/// The most problems one suite error reports; past this many, the rest are counted in one
+/// closing problem instead. A report of thousands of problems helps no one, and a problem
+/// at an empty list or map is placed by a walk of the document of its own (see
+/// [`SuiteFile::span`]), so the limit also bounds those walks.
 const MAX_PROBLEMS: usize = 20;
 
 /// One step of a path into the suite document.
@@ -59,6 +65,8 @@ impl SuiteFile {
         Self {
             source: Arc::new(NamedSource::new(name, text).with_language("yaml")),
             placed: Cell::new(0),
+            positions: RefCell::new(Positions::default()),
+            newlines: OnceCell::new(),
         }
     }
 
@@ -141,7 +149,29 @@ impl SuiteFile {
     }
 
     /// The span of the node at `path`, or `None` when there is no such node.
+    ///
+    /// The YAML reader tells a node's position only in an error raised at the node. The
+    /// first look-up of a path walks the document once along the path's shape (its indices
+    /// left open: `tests[*].name`) and records where every node of that shape starts, so
+    /// the next look-ups of that shape are a table look-up; the walk is linear in the size
+    /// of the document. The few nodes such a walk cannot place (an empty list or map, the
+    /// document itself) are found by a walk of their own to that one path.
     pub fn span(&self, path: &[PathSeg<'_>]) -> Option<SourceSpan> {
+        let text = self.text();
+        let (shape, indices) = shape_of(path);
+        if shape.is_empty() {
+            return self.span_by_walk(path);
+        }
+        let found = self.positions.borrow_mut().find(text, shape, &indices);
+        match found {
+            Found::At(offset) => Some(token_span(text, offset)),
+            Found::Nowhere => None,
+            Found::Unplaced => self.span_by_walk(path),
+        }
+    }
+
+    /// The span of the node at `path`, by a walk of the document to that one node.
+    pub(crate) fn span_by_walk(&self, path: &[PathSeg<'_>]) -> Option<SourceSpan> {
         let text = self.text();
         let deserializer = serde_yaml::Deserializer::from_str(text);
         match Locate(path).deserialize(deserializer) {
@@ -154,9 +184,18 @@ impl SuiteFile {
 
     /// The 1-based line of a span.
     pub fn line_of(&self, span: SourceSpan) -> usize {
-        self.text()
-            .get(..span.offset())
-            .map_or(1, |before| before.split('\n').count())
+        let text = self.text();
+        let offset = span.offset();
+        if !text.is_char_boundary(offset) {
+            return 1;
+        }
+        let newlines = self.newlines.get_or_init(|| {
+            text.bytes()
+                .enumerate()
+                .filter_map(|(i, byte)| (byte == b'\n').then_some(i))
+                .collect()
+        });
+        newlines.partition_point(|&newline| newline < offset) + 1
     }
 
     /// An error holding `problems`, which point into this file.
@@ -300,7 +339,7 @@ impl SuiteFile {
     }
 
     /// Places `problem` at the node at `path`, unless [`MAX_PROBLEMS`] have been placed
-    /// already: those past it are not reported, and are not worth a walk of the document.
+    /// already: those past it are not reported, and are not worth a look-up.
     fn located(&self, problem: Problem, path: &[PathSeg<'_>]) -> Problem {
         if !self.placing() {
             return problem;
@@ -311,7 +350,7 @@ impl SuiteFile {
     }
 
     /// The line of a gate, for the reports; none once the suite has a problem, since a
-    /// suite with problems is not scored and each line costs a walk of the document.
+    /// suite with problems is not scored.
     fn gate_line(&self, path: &[PathSeg<'_>], problems: &[Problem]) -> Option<usize> {
         if !problems.is_empty() {
             return None;
@@ -2226,6 +2265,460 @@ impl<'de> Visitor<'de> for KeyProbe<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
         while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
         Ok(false)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Finding every node of a path shape in one walk. The walk fails on purpose at each node of
+// the shape, as `Locate` does at its one node, but the node's parent takes the error, which
+// carries the node's position, and reads on. A scalar fails in its visitor, once it is
+// read; a list or map is left unread, so that the reader fails as it skips the items
+// ("invalid length"), once it has read the whole node. Either way the reader stands just
+// past the node, as after a node read without error.
+
+/// One step of a path shape: a [`PathSeg`] with its index left open.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Step {
+    /// [`PathSeg::Key`].
+    Key(String),
+    /// [`PathSeg::KeyName`]; a shape ends there.
+    KeyName(String),
+    /// [`PathSeg::Index`], whatever the index.
+    Index,
+    /// [`PathSeg::RepeatedKey`]; a shape ends there.
+    RepeatedKey(String),
+}
+
+/// The shape of `path` and its indices. A path that names a key ends there: [`Locate`]
+/// reads no further.
+fn shape_of(path: &[PathSeg<'_>]) -> (Vec<Step>, Vec<usize>) {
+    let mut shape = Vec::with_capacity(path.len());
+    let mut indices = Vec::new();
+    for &seg in path {
+        match seg {
+            PathSeg::Key(key) => shape.push(Step::Key(key.to_owned())),
+            PathSeg::Index(index) => {
+                shape.push(Step::Index);
+                indices.push(index);
+            }
+            PathSeg::KeyName(key) => {
+                shape.push(Step::KeyName(key.to_owned()));
+                break;
+            }
+            PathSeg::RepeatedKey(key) => {
+                shape.push(Step::RepeatedKey(key.to_owned()));
+                break;
+            }
+        }
+    }
+    (shape, indices)
+}
+
+/// What [`Positions`] knows of a node.
+enum Found {
+    /// The node starts at this byte offset.
+    At(usize),
+    /// There is no such node, or none that [`Locate`] would place.
+    Nowhere,
+    /// The walk of its shape did not place the node; a walk to the node alone will.
+    Unplaced,
+}
+
+/// Where the nodes of a document start, for each path shape walked so far.
+#[derive(Debug, Clone, Default)]
+struct Positions {
+    shapes: BTreeMap<Vec<Step>, Walked>,
+}
+
+/// What the walk of one shape found.
+#[derive(Debug, Clone)]
+struct Walked {
+    /// For each node of the shape, by its indices: the byte offset where it starts, or
+    /// `None` for an empty list or map, which the walk cannot place.
+    nodes: BTreeMap<Vec<usize>, Option<usize>>,
+    /// Whether the walk read the whole document. One that stopped early (on a document
+    /// the reader refuses) may have missed nodes that a walk to one of them would find.
+    complete: bool,
+}
+
+impl Positions {
+    /// The node of `shape` at `indices` in `text`, walking the shape first if needed.
+    fn find(&mut self, text: &str, shape: Vec<Step>, indices: &[usize]) -> Found {
+        let walked = self
+            .shapes
+            .entry(shape)
+            .or_insert_with_key(|shape| walk_shape(text, shape));
+        match walked.nodes.get(indices) {
+            Some(Some(offset)) => Found::At(*offset),
+            None if walked.complete => Found::Nowhere,
+            Some(None) | None => Found::Unplaced,
+        }
+    }
+}
+
+/// Walks `text` once along `shape`, placing each node of the shape.
+fn walk_shape(text: &str, shape: &[Step]) -> Walked {
+    let walk = ShapeWalk {
+        shape,
+        indices: RefCell::new(Vec::new()),
+        found: RefCell::new(Vec::new()),
+        collection: Cell::new(false),
+    };
+    let complete = Node {
+        walk: &walk,
+        depth: 0,
+    }
+    .deserialize(serde_yaml::Deserializer::from_str(text))
+    .is_ok();
+    let found = walk.found.into_inner();
+    let mut positions: Vec<Position> = found.iter().filter_map(|(_, at)| *at).collect();
+    positions.sort_unstable();
+    positions.dedup();
+    let offsets = offsets_at(text, &positions);
+    let nodes = found
+        .into_iter()
+        .map(|(indices, at)| {
+            let offset = at.and_then(|position| {
+                let i = positions.binary_search(&position).ok()?;
+                offsets.get(i).copied()
+            });
+            (indices, offset)
+        })
+        .collect();
+    Walked { nodes, complete }
+}
+
+/// The byte offsets of `positions`, 1-based lines and columns in ascending order, counted
+/// as the YAML reader counts them: a column is a character, and a line ends at `\r\n`,
+/// `\r`, `\n`, U+0085, U+2028 or U+2029.
+fn offsets_at(text: &str, positions: &[Position]) -> Vec<usize> {
+    let mut offsets = Vec::with_capacity(positions.len());
+    let mut wanted = positions.iter().peekable();
+    let (mut line, mut column) = (1, 1);
+    let mut chars = text.char_indices().peekable();
+    loop {
+        let offset = chars.peek().map_or(text.len(), |&(i, _)| i);
+        while wanted.next_if(|&&at| at <= (line, column)).is_some() {
+            offsets.push(offset);
+        }
+        if wanted.peek().is_none() {
+            return offsets;
+        }
+        let Some((_, c)) = chars.next() else {
+            offsets.extend(wanted.map(|_| text.len()));
+            return offsets;
+        };
+        match c {
+            '\r' => {
+                chars.next_if(|&(_, next)| next == '\n');
+                (line, column) = (line + 1, 1);
+            }
+            '\n' | '\u{85}' | '\u{2028}' | '\u{2029}' => (line, column) = (line + 1, 1),
+            _ => column += 1,
+        }
+    }
+}
+
+/// The 1-based line and column an error raised at a node of a shape walk carries, or
+/// `None` for any other error. The error reaches the node's parent as the generic error
+/// type of a serde access, whose only reading is its message: the reader ends it with
+/// ` at line L column C`, but does not print the byte offset (see [`offsets_at`]).
+fn marked_position(message: &str) -> Option<Position> {
+    let unread = message.contains("invalid length")
+        && (message.contains("expected sequence of 0 elements")
+            || message.contains("expected map containing 0 entries"));
+    if !(unread || message.contains(LOCATED)) {
+        return None;
+    }
+    let Some((_, position)) = message.rsplit_once(" at line ") else {
+        // The reader leaves out the position of the first character.
+        return Some((1, 1));
+    };
+    let (line, column) = position.split_once(" column ")?;
+    Some((line.parse().ok()?, column.parse().ok()?))
+}
+
+/// A 1-based line and column, as the YAML reader counts them.
+type Position = (usize, usize);
+
+/// A walk of the document along a shape, and what it found.
+struct ShapeWalk<'s> {
+    shape: &'s [Step],
+    /// The indices of the node being read, one per [`Step::Index`] passed.
+    indices: RefCell<Vec<usize>>,
+    /// Each node of the shape found, by its indices: its 1-based line and column, or
+    /// `None` for an empty list or map.
+    found: RefCell<Vec<(Vec<usize>, Option<Position>)>>,
+    /// Set when the node of the shape just read was a list or a map.
+    collection: Cell<bool>,
+}
+
+impl ShapeWalk<'_> {
+    /// Notes the node of the shape at the current indices.
+    fn record(&self, at: Option<Position>) {
+        let indices = self.indices.borrow().clone();
+        self.found.borrow_mut().push((indices, at));
+    }
+
+    /// Reads a node at `depth` with `read`. A node of the shape fails on purpose: its
+    /// position is recorded and the walk reads on.
+    fn settle<E: de::Error>(
+        &self,
+        depth: usize,
+        read: impl FnOnce() -> Result<Option<()>, E>,
+    ) -> Result<Option<()>, E> {
+        if depth < self.shape.len() {
+            return read();
+        }
+        self.collection.set(false);
+        match read() {
+            Ok(Some(())) => {
+                // A list or map that the reader skipped without complaint is empty.
+                if self.collection.get() {
+                    self.record(None);
+                }
+                Ok(Some(()))
+            }
+            Ok(None) => Ok(None),
+            Err(error) => match marked_position(&error.to_string()) {
+                Some(position) => {
+                    self.record(Some(position));
+                    Ok(Some(()))
+                }
+                None => Err(error),
+            },
+        }
+    }
+}
+
+/// A node met by a [`ShapeWalk`], `depth` steps into the shape.
+#[derive(Clone, Copy)]
+struct Node<'w, 's> {
+    walk: &'w ShapeWalk<'s>,
+    depth: usize,
+}
+
+impl Node<'_, '_> {
+    /// The step from this node to the next, or `None` when the node is one of the shape.
+    fn step(&self) -> Option<&Step> {
+        self.walk.shape.get(self.depth)
+    }
+
+    /// A child of this node, one step further into the shape.
+    fn child(self) -> Self {
+        Self {
+            depth: self.depth + 1,
+            ..self
+        }
+    }
+
+    /// A scalar fails on purpose when it is a node of the shape.
+    fn scalar<E: de::Error>(self) -> Result<(), E> {
+        if self.step().is_none() {
+            Err(E::custom(LOCATED))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Node<'_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Node<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML node")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.scalar()
+    }
+    // `Locate` fails on these without placing them, so a walk places nothing there.
+    fn visit_i128<E: de::Error>(self, _: i128) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u128<E: de::Error>(self, _: u128) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        // A tagged node: read it whole, so that the walk can go on.
+        let (IgnoredAny, variant) = data.variant()?;
+        de::VariantAccess::newtype_variant::<IgnoredAny>(variant)?;
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        match self.step() {
+            None => self.walk.collection.set(true),
+            Some(Step::Index) => {
+                let mut index = 0;
+                loop {
+                    self.walk.indices.borrow_mut().push(index);
+                    let read = self
+                        .walk
+                        .settle(self.depth + 1, || seq.next_element_seed(self.child()));
+                    self.walk.indices.borrow_mut().pop();
+                    if read?.is_none() {
+                        break;
+                    }
+                    index += 1;
+                }
+            }
+            Some(_) => while seq.next_element::<IgnoredAny>()?.is_some() {},
+        }
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let (name, step) = match self.step() {
+            None => {
+                self.walk.collection.set(true);
+                return Ok(());
+            }
+            Some(step @ (Step::Key(name) | Step::KeyName(name) | Step::RepeatedKey(name))) => {
+                (name.as_str(), step)
+            }
+            Some(Step::Index) => {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                return Ok(());
+            }
+        };
+        // While a key called `name` is sought: whether that key is itself the node sought.
+        let mut seeking = Some(matches!(step, Step::KeyName(_)));
+        loop {
+            let key = match seeking {
+                Some(mark) => map.next_key_seed(KeyRead { wanted: name, mark }),
+                None => map
+                    .next_key::<IgnoredAny>()
+                    .map(|key| key.map(|IgnoredAny| KeyMatch::Other)),
+            };
+            let key = match key {
+                Ok(Some(key)) => key,
+                Ok(None) => break,
+                Err(error) => {
+                    // Only a key that is the node sought fails on purpose.
+                    let (Some(true), Some(position)) =
+                        (seeking, marked_position(&error.to_string()))
+                    else {
+                        return Err(error);
+                    };
+                    self.walk.record(Some(position));
+                    seeking = None;
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            match (key, step) {
+                (KeyMatch::Wanted, Step::Key(_)) => {
+                    seeking = None;
+                    self.walk.settle(self.depth + 1, || {
+                        map.next_value_seed(self.child()).map(Some)
+                    })?;
+                    continue;
+                }
+                // The first occurrence of a repeated key; the second is the node sought.
+                (KeyMatch::Wanted, _) => seeking = Some(true),
+                (KeyMatch::Stop, _) => seeking = None,
+                (KeyMatch::Other, _) => {}
+            }
+            map.next_value::<IgnoredAny>()?;
+        }
+        Ok(())
+    }
+}
+
+/// A key read by a [`ShapeWalk`].
+enum KeyMatch {
+    /// The key sought.
+    Wanted,
+    /// Another key.
+    Other,
+    /// A key [`KeyProbe`] fails on, so that [`Locate`] finds nothing past it in this map.
+    Stop,
+}
+
+/// Reads a key for a [`ShapeWalk`]: whether it is `wanted`, failing on purpose at it when
+/// `mark` says it is the node sought.
+struct KeyRead<'k> {
+    wanted: &'k str,
+    mark: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for KeyRead<'_> {
+    type Value = KeyMatch;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<KeyMatch, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyRead<'_> {
+    type Value = KeyMatch;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<KeyMatch, E> {
+        match (key == self.wanted, self.mark) {
+            (true, true) => Err(E::custom(LOCATED)),
+            (true, false) => Ok(KeyMatch::Wanted),
+            (false, _) => Ok(KeyMatch::Other),
+        }
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<KeyMatch, E> {
+        Ok(KeyMatch::Other)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<KeyMatch, E> {
+        Ok(KeyMatch::Other)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<KeyMatch, E> {
+        Ok(KeyMatch::Other)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<KeyMatch, E> {
+        Ok(KeyMatch::Other)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<KeyMatch, E> {
+        Ok(KeyMatch::Other)
+    }
+    fn visit_i128<E: de::Error>(self, _: i128) -> Result<KeyMatch, E> {
+        Ok(KeyMatch::Stop)
+    }
+    fn visit_u128<E: de::Error>(self, _: u128) -> Result<KeyMatch, E> {
+        Ok(KeyMatch::Stop)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<KeyMatch, E> {
+        Ok(KeyMatch::Stop)
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<KeyMatch, A::Error> {
+        let (IgnoredAny, variant) = data.variant()?;
+        de::VariantAccess::newtype_variant::<IgnoredAny>(variant)?;
+        Ok(KeyMatch::Stop)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<KeyMatch, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(KeyMatch::Other)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeyMatch, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(KeyMatch::Other)
     }
 }
 

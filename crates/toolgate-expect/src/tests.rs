@@ -457,6 +457,98 @@ fn many_problems_are_capped() {
     assert_eq!(last.span, None);
 }
 
+/// A generated suite of 2,000 tests, in the block and flow styles a suite is written in,
+/// loads with the line of every gate, default gates included (the loader once walked the
+/// document again for each gate; see `docs/robustness.md`).
+#[test]
+fn a_suite_of_thousands_of_tests_places_every_gate() {
+    let mut lines: Vec<String> = vec!["tests:".to_owned()];
+    // For each test, the line of each gate, in the order the test lists its blocks.
+    let mut expected: Vec<Vec<usize>> = Vec::new();
+    let push = |lines: &mut Vec<String>, line: &str| {
+        lines.push(line.to_owned());
+        lines.len()
+    };
+    for index in 0..2_000 {
+        let mut gates = Vec::new();
+        push(&mut lines, &format!("  - name: test {index}"));
+        if index % 4 != 2 {
+            let block = push(&mut lines, "    equal_function_sets:");
+            push(&mut lines, "      classes:");
+            push(&mut lines, "        - name: search");
+            push(
+                &mut lines,
+                "          members: [brave.web_search, google.search]",
+            );
+            match index % 4 {
+                0 => {
+                    push(&mut lines, "      expect:");
+                    gates.push(push(
+                        &mut lines,
+                        "        - tool_selection.f1: { \">=\": 50 }",
+                    ));
+                    let both = push(
+                        &mut lines,
+                        "        - tool_selection.recall: { \">=\": 10, \"<=\": 100 }",
+                    );
+                    gates.extend([both, both]);
+                }
+                1 => gates.push(block),
+                _ => gates.push(push(
+                    &mut lines,
+                    "      expect: [{tool_selection.precision: {\">\": 0}}]",
+                )),
+            }
+        }
+        if index % 4 == 1 {
+            push(&mut lines, "    graders:");
+            push(&mut lines, "      - type: tool-calls");
+            push(&mut lines, "        config:");
+            push(&mut lines, "          required: [\"^search$\"]");
+            push(&mut lines, "          expect:");
+            gates.push(push(
+                &mut lines,
+                "            - {tool_calls.pass_rate: {\">=\": 100}}",
+            ));
+        }
+        if index % 4 == 2 {
+            push(&mut lines, "    graders:");
+            push(&mut lines, "      - type: tool-correctness");
+            gates.push(push(&mut lines, "        config:"));
+            push(&mut lines, "          expected_tools: [search]");
+            push(&mut lines, "      - type: call-accuracy");
+            push(&mut lines, "        config:");
+            push(&mut lines, "          expected: [{tool: search}]");
+            push(&mut lines, "          expect:");
+            gates.push(push(
+                &mut lines,
+                "            - call_accuracy.f1: { \">=\": 40 }",
+            ));
+        }
+        expected.push(gates);
+    }
+    let suite = parse(&yaml(&lines));
+    let got: Vec<Vec<usize>> = suite
+        .tests
+        .iter()
+        .map(|test| {
+            let efs = test.equal_function_sets.iter().flat_map(|b| &b.gates);
+            let tool_calls = test.tool_calls.iter().flat_map(|g| &g.gates);
+            let correctness = test.tool_correctness.iter().flat_map(|g| &g.gates);
+            let accuracy = test.call_accuracy.iter().flat_map(|g| &g.gates);
+            efs.chain(tool_calls)
+                .chain(correctness)
+                .chain(accuracy)
+                .map(|gate| gate.line.expect("every gate of a suite file has a line"))
+                .collect()
+        })
+        .collect();
+    assert_eq!(got.len(), 2_000);
+    for (index, (got, expected)) in got.iter().zip(&expected).enumerate() {
+        assert_eq!(got, expected, "test {index}");
+    }
+}
+
 /// The first problem's underlined text.
 #[track_caller]
 fn check_underline(text: &str, expected: &str) {
@@ -544,6 +636,278 @@ use PathSeg::{Index, Key, KeyName};
 #[case::below_a_scalar(&[Key("tests"), Index(0), Key("name"), Index(0)], None)]
 fn spans(#[case] path: &[PathSeg<'_>], #[case] expected: Option<(&str, usize)>) {
     check_span(path, expected);
+}
+
+/// The line of a span: one more than the `\n` before it, and 1 where the offset is not a
+/// character boundary of the text.
+#[rstest]
+#[case::start(0, 1)]
+#[case::on_the_first_newline(2, 1)]
+#[case::after_it(3, 2)]
+#[case::after_a_carriage_return_alone(9, 2)]
+#[case::inside_a_character(12, 1)]
+#[case::between_two_newlines(14, 3)]
+#[case::after_the_last_newline(15, 4)]
+#[case::end(16, 4)]
+#[case::past_the_end(17, 1)]
+fn lines_of_spans(#[case] offset: usize, #[case] line: usize) {
+    let file = SuiteFile::new("suite.yaml", "a:\n  b\r c: é\n\nx".to_owned());
+    assert_eq!(file.line_of(offset.into()), line);
+}
+
+/// Every node of `text` that a path from the keys `a`, `b`, `é` and indices 0 to 3 reaches
+/// (and one step past each, where there is no node) is placed by the table of positions
+/// exactly where a walk to that one node places it.
+#[track_caller]
+fn check_positions_agree_with_walks(text: &str) {
+    const KEYS: [&str; 3] = ["a", "b", "é"];
+    let file = SuiteFile::new("suite.yaml", text.to_owned());
+    let mut nodes: Vec<Vec<PathSeg<'static>>> = vec![vec![]];
+    while let Some(node) = nodes.pop() {
+        let steps = KEYS
+            .iter()
+            .flat_map(|&key| [Key(key), KeyName(key), PathSeg::RepeatedKey(key)])
+            .chain((0..4).map(Index));
+        for step in steps {
+            let path = [node.as_slice(), &[step]].concat();
+            let placed = file.span(&path);
+            assert_eq!(placed, file.span_by_walk(&path), "{path:?} in {text:?}");
+            if placed.is_some() && matches!(step, Key(_) | Index(_)) && path.len() < 6 {
+                nodes.push(path);
+            }
+        }
+    }
+}
+
+/// A generator of small random numbers, so that the generated documents are the same on
+/// every run.
+struct Draw(u64);
+
+impl Draw {
+    fn below(&mut self, n: usize) -> usize {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let value = self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33;
+        usize::try_from(value).unwrap() % n
+    }
+
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// Writes a random YAML document: lists and maps in block and flow style, keys from `a`,
+/// `b` and `é` (repeated keys included) and others, anchors and aliases, tags, comments,
+/// quoted, numeric, empty and block scalars, and YAML's rarer line breaks.
+struct RandomYaml {
+    draw: Draw,
+    text: String,
+    /// Anchors written so far, and those whose node is complete, which aliases may name.
+    anchors: usize,
+    complete: Vec<usize>,
+}
+
+const RANDOM_KEYS: &[&str] = &["a", "b", "é", "a", "\"a\"", "'b'", "1", "~", "?"];
+const RANDOM_SCALARS: &[&str] = &[
+    "x",
+    "検索 ü",
+    "12",
+    "1.5",
+    "true",
+    "~",
+    "\"q # : [\"",
+    "'it''s'",
+    "340282366920938463463374607431768211456",
+    "!t x",
+    "!!str 5",
+    "\"two\n  lines\"",
+    "x\ty",
+];
+
+impl RandomYaml {
+    fn put(&mut self, piece: &str) {
+        self.text.push_str(piece);
+    }
+
+    fn document(seed: u64) -> String {
+        let mut yaml = Self {
+            draw: Draw(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1),
+            text: String::new(),
+            anchors: 0,
+            complete: Vec::new(),
+        };
+        if yaml.draw.chance(5) {
+            yaml.text.push('\u{feff}');
+        }
+        if yaml.draw.chance(85) {
+            yaml.map(0, 0);
+        } else {
+            yaml.block(0, 0);
+        }
+        let newline = yaml
+            .draw
+            .pick(&["\n", "\n", "\n", "\r\n", "\r", "\u{85}", "\u{2028}"]);
+        yaml.text.replace('\n', newline)
+    }
+
+    /// A new anchor's number, `percent` times in a hundred.
+    fn anchor(&mut self, percent: usize) -> Option<usize> {
+        self.draw.chance(percent).then(|| {
+            self.anchors += 1;
+            self.anchors - 1
+        })
+    }
+
+    /// A block node at `indent`, after a key's `:` or a `-`.
+    fn block(&mut self, indent: usize, depth: usize) {
+        let pad = " ".repeat(indent);
+        if !self.complete.is_empty() && self.draw.chance(8) {
+            let name = self.complete[self.draw.below(self.complete.len())];
+            self.put(&format!(" *n{name}\n"));
+            return;
+        }
+        let anchor = self.anchor(10);
+        if let Some(name) = anchor {
+            self.put(&format!(" &n{name}"));
+        }
+        if self.draw.chance(5) {
+            self.text.push_str(" !t");
+        }
+        match if depth > 3 { 2 } else { self.draw.below(4) } {
+            0 => {
+                if self.draw.chance(20) {
+                    self.text.push_str(" # c: [");
+                }
+                self.text.push('\n');
+                self.map(indent, depth);
+            }
+            1 => {
+                self.text.push('\n');
+                for _ in 0..=self.draw.below(4) {
+                    self.put(&format!("{pad}-"));
+                    self.block(indent + 2, depth + 1);
+                }
+            }
+            2 => {
+                self.text.push(' ');
+                self.flow(indent, depth, anchor.is_none());
+                self.text.push('\n');
+            }
+            _ if self.draw.chance(15) => {
+                self.put(&format!(" |\n{pad}  line one\n{pad}  line: two\n"));
+            }
+            _ if self.draw.chance(10) => {
+                // An empty value.
+                self.text.push('\n');
+            }
+            _ => {
+                let scalar = self
+                    .draw
+                    .pick(RANDOM_SCALARS)
+                    .replace('\n', &format!("\n{pad}"));
+                let comment = if self.draw.chance(15) { " # c" } else { "" };
+                self.put(&format!(" {scalar}{comment}\n"));
+            }
+        }
+        self.complete.extend(anchor);
+    }
+
+    /// The entries of a block map at `indent`, each on a line of its own.
+    fn map(&mut self, indent: usize, depth: usize) {
+        let pad = " ".repeat(indent);
+        for _ in 0..=self.draw.below(4) {
+            match self.draw.pick(RANDOM_KEYS) {
+                "?" => self.put(&format!("{pad}? a\n{pad}:")),
+                key => self.put(&format!("{pad}{key}:")),
+            }
+            self.block(indent + 2, depth + 1);
+        }
+    }
+
+    /// A flow node in a block at `indent`, anchored at random when `anchored` allows.
+    fn flow(&mut self, indent: usize, depth: usize, anchored: bool) {
+        let anchor = if anchored { self.anchor(10) } else { None };
+        if let Some(name) = anchor {
+            self.put(&format!("&n{name} "));
+        }
+        let (open, close) = match if depth > 4 { 2 } else { self.draw.below(3) } {
+            0 => ("[", "]"),
+            1 => ("{", "}"),
+            _ => {
+                let pad = format!("\n{}", " ".repeat(indent + 2));
+                let scalar = self.draw.pick(RANDOM_SCALARS).replace('\n', &pad);
+                self.text.push_str(&scalar);
+                self.complete.extend(anchor);
+                return;
+            }
+        };
+        self.text.push_str(open);
+        for i in 0..self.draw.below(4) {
+            if i > 0 {
+                let pad = " ".repeat(indent + 2);
+                let separator = if self.draw.chance(10) {
+                    format!(",\n{pad}")
+                } else {
+                    ", ".to_owned()
+                };
+                self.text.push_str(&separator);
+            }
+            if open == "{" {
+                let key = self.draw.pick(&["a", "b", "é", "\"a\"", "1"]);
+                self.put(&format!("{key}: "));
+            }
+            self.flow(indent, depth + 1, true);
+        }
+        self.text.push_str(close);
+        self.complete.extend(anchor);
+    }
+}
+
+#[rstest]
+#[case::seed(&yaml(SEED))]
+#[case::block_list_of_maps("a:\n  - a: 1\n    b: [x, {a: 2}]\n  - b: 3\n    a: {}\n")]
+#[case::flow_map_over_lines("a: [\n  {\n    a: 1 }, {b: 2}]\n")]
+#[case::empty_collections("a: []\nb: {}\né: [[], {}]\n")]
+#[case::anchors_and_aliases("a: &x\n  a: [1, 2]\nb: *x\né: [*x, &y {a: 1}, *y]\n")]
+#[case::anchored_collection_on_its_own_line("a: &x\n  - 1\nb:\n  &y\n  a: 2\n")]
+#[case::tags("a: !t [1]\nb: !!map {a: 1}\né: !t x\n")]
+#[case::repeated_keys("a: 1\nb: 2\na: 3\nb: {a: 1, a: 2}\n")]
+#[case::keys_that_are_not_strings("1: x\n~: y\n[a]: z\n{a: 1}: w\na: v\n")]
+#[case::huge_integer_key("340282366920938463463374607431768211456: x\na: 1\n")]
+#[case::huge_integer_value(
+    "a: 340282366920938463463374607431768211456\nb: [340282366920938463463374607431768211456]\n"
+)]
+#[case::explicit_keys("? a\n: [1]\n? b\n: x\n")]
+#[case::first_key_at_line_one_column_one("a: 1\n")]
+#[case::comments_everywhere("# c\na: # c\n  # c\n  - # c\n    1 # c\nb: [ # c\n  2]\n")]
+#[case::crlf_line_breaks("a:\r\n  - b: 1\r\n    é: [x]\r\n")]
+#[case::cr_line_breaks("a:\r  - b: 1\r    é: [x]\r")]
+#[case::unicode_line_breaks("a:\u{85}  - b: 1\u{2028}    é: [x]\u{2029}b: 2\n")]
+#[case::byte_order_mark("\u{feff}a:\n  b: 1\n")]
+#[case::tabs_and_non_ascii("é:\t検索\na:\n  - ü: [ö,\tä]\n")]
+#[case::block_scalars("a: |\n  x: [\n  y\nb: >-\n  z\né: 1\n")]
+#[case::multi_line_scalars("a: \"x\n  y\"\nb: plain\n  more\né: 'q\n\n  r'\n")]
+#[case::two_documents("a: 1\n---\nb: 2\n")]
+#[case::syntax_error_after_nodes("a: [1, 2]\nb: 'x\n")]
+#[case::syntax_error_before_nodes("a: ]\nb: 1\n")]
+#[case::scalar_document("x\n")]
+#[case::list_document("- a: 1\n- [b]\n")]
+#[case::empty_document("")]
+fn positions_agree_with_walks(#[case] text: &str) {
+    check_positions_agree_with_walks(text);
+}
+
+#[test]
+fn positions_agree_with_walks_on_random_documents() {
+    for seed in 0..40 {
+        check_positions_agree_with_walks(&RandomYaml::document(seed));
+    }
 }
 
 #[track_caller]
