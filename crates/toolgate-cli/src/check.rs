@@ -19,6 +19,7 @@ use crate::cli::{CheckArgs, Format, ReportTarget};
 use crate::discover::{Searched, TraceFile, discover, display};
 use crate::exit;
 use crate::input::{Limited, read_limited};
+use crate::pairing::TooLongRuns;
 
 /// What a command prints on success, the files it writes, and its exit code.
 #[derive(Default)]
@@ -75,10 +76,17 @@ pub(crate) fn run(
     for test in tests {
         let (files, searched) = discover(test, suite_dir, args.traces_dir.as_deref(), &file)?;
         let mut evaluator = TestEvaluator::new(test);
+        let mut too_long = TooLongRuns::default();
         for trace in &files {
             read_runs(trace, &read_options(test, args, &naming), |source, run| {
-                evaluator.add_run(source, run);
+                if too_long.admit(test, &source, run) {
+                    evaluator.add_run(source, run);
+                }
             })?;
+        }
+        let problems = too_long.problems(test, &file);
+        if !problems.is_empty() {
+            return Err(Report::new(file.error(problems)));
         }
         check_count(test, evaluator.runs(), &searched, &file)?;
         match evaluator.finish() {

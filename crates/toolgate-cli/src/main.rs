@@ -19,6 +19,7 @@ mod exit;
 mod init;
 mod input;
 mod merge;
+mod pairing;
 
 use crate::cli::{Cli, Command};
 
