@@ -4,6 +4,7 @@ use std::fs;
 use std::io;
 
 use miette::Report;
+use toolgate_core::check_pairing_size;
 use toolgate_expect::{Problem, SuiteError};
 use toolgate_report::render_seed_accuracy;
 use toolgate_trace::{MAX_DOCUMENT_BYTES, TraceError, parse_accuracy_input};
@@ -13,6 +14,7 @@ use crate::discover::display;
 use crate::exit;
 use crate::input::{Limited, read_limited};
 use crate::output::Output;
+use crate::pairing::limits_help;
 
 pub(crate) fn run(args: &AccuracyArgs) -> Result<Output, Report> {
     let from_stdin = args.input.as_os_str() == "-";
@@ -44,6 +46,23 @@ pub(crate) fn run(args: &AccuracyArgs) -> Result<Output, Report> {
         )));
     };
     let input = parse_accuracy_input(&name, &text)?;
+    if let Err(error) = check_pairing_size(input.expected.len(), input.actual.len()) {
+        return Err(Report::new(SuiteError::detached(
+            Problem::new(
+                "toolgate::accuracy::too_many_calls",
+                format!(
+                    "`{name}` has {} expected and {} actual calls, too many to pair",
+                    error.expected, error.actual
+                ),
+                "",
+            )
+            .with_help(limits_help(
+                &error,
+                "score the calls in smaller sets, such as one per tool (calls of different \
+                 tools never pair)",
+            )),
+        )));
+    }
     let mut stdout = Vec::new();
     render_seed_accuracy(&input, &mut stdout)
         .map_err(|error| Report::msg(format!("cannot render the result: {error}")))?;

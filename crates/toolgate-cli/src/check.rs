@@ -20,6 +20,7 @@ use crate::discover::{Searched, TraceFile, discover, display};
 use crate::exit;
 use crate::input::{Limited, read_limited};
 use crate::output::{Output, Rendered};
+use crate::pairing::TooLongRuns;
 
 pub(crate) fn run(
     args: &CheckArgs,
@@ -59,8 +60,12 @@ pub(crate) fn run(
         }
         // Every run's entries of the JSON report are spilled to disk as the runs are scored.
         let mut spill_error = None;
+        let mut too_long = TooLongRuns::default();
         let options = read_options(test, args, &naming);
         stream_runs(&files, &options, threads, |source, run| {
+            if !too_long.admit(test, &source, run) {
+                return;
+            }
             let scored = evaluator.grade(source, run);
             if let Some(json) = &mut json_runs
                 && let Err(error) = json.push(&scored)
@@ -69,6 +74,10 @@ pub(crate) fn run(
             }
             evaluator.add(scored);
         })?;
+        let problems = too_long.problems(test, &file);
+        if !problems.is_empty() {
+            return Err(Report::new(file.error(problems)));
+        }
         if let Some(error) = spill_error {
             return Err(Report::msg(format!(
                 "cannot write the JSON report's temporary file: {error}"

@@ -20,6 +20,7 @@ mod init;
 mod input;
 mod merge;
 mod output;
+mod pairing;
 
 use crate::cli::{Cli, Command};
 

@@ -12,7 +12,9 @@
 //! the plain algorithms of the other graders: [`maximum_matching`] (the multiset match of
 //! expected tools), [`longest_common_subsequence`] (ordered tool correctness) and
 //! [`pair_calls`] (call accuracy), each over your lists and a closure that says what
-//! matches.
+//! matches. The matching and the pairing grow faster than their lists:
+//! [`check_pairing_size`] says whether two lengths are within the limits toolgate keeps them
+//! to.
 //!
 //! # Example
 //!
@@ -56,8 +58,9 @@ mod selection;
 pub use crate::class::{Class, ClassIndex, ClassName, ClassSet, ClassSetError};
 pub use crate::id::{Member, MemberError, ToolId};
 pub use crate::matching::{
-    AccuracyCounts, AccuracyMetrics, CallPairing, longest_common_subsequence, maximum_matching,
-    pair_calls,
+    AccuracyCounts, AccuracyMetrics, CallPairing, MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE,
+    PairingTooLarge, check_pairing_size, longest_common_subsequence, maximum_matching, pair_calls,
+    pairing_size,
 };
 pub use crate::percent::{Counts, Percent, SelectionMetrics};
 pub use crate::selection::{CallIndex, CallOutcome, RunSelection, Selector, score};

@@ -2,9 +2,14 @@
 //! subsequence, and the pairing of expected calls with actual ones.
 //!
 //! Each takes the lists as slices and the relation between their items as a closure, so the
-//! caller decides what "matches" and "equal" mean (tool identity, argument equality).
+//! caller decides what "matches" and "equal" mean (tool identity, argument equality). The
+//! matching and the pairing grow faster than the lists; [`check_pairing_size`] says whether
+//! two lengths are within the limits toolgate sets for them.
 
 use crate::percent::Percent;
+
+mod assignment;
+mod multiset;
 
 /// A maximum matching between `left` items (tried in order) and `right` items (tried in
 /// order), where `edge(l, r)` says whether they may be paired. For each left item, the
@@ -13,20 +18,18 @@ use crate::percent::Percent;
 /// Kuhn's augmenting paths with left items in order and right items in order: among the
 /// maximum matchings this picks one deterministically, and when every left item can reach
 /// a free right item it is the first-come pairing.
+///
+/// `edge` is called once for every pair. Left items with the same neighbours share one set
+/// of them, so many repeats of one tool cost time quadratic in their number, not cubic. The
+/// time is within a small factor of [`pairing_size`]`(left, right)` steps and the memory of
+/// `left × right` bits: toolgate refuses inputs past [`MAX_PAIRING_SIZE`] or
+/// [`MAX_PAIRING_PAIRS`] before calling this ([`check_pairing_size`]).
 pub fn maximum_matching(
     left: usize,
     right: usize,
-    mut edge: impl FnMut(usize, usize) -> bool,
+    edge: impl FnMut(usize, usize) -> bool,
 ) -> Vec<Option<usize>> {
-    let adjacency: Vec<Vec<usize>> = (0..left)
-        .map(|l| (0..right).filter(|&r| edge(l, r)).collect())
-        .collect();
-    let mut augmenter = Augmenter::new(right);
-    for l in 0..left {
-        augmenter.push_left();
-        augmenter.augment(l, |l| &adjacency[l]);
-    }
-    augmenter.left_match
+    multiset::first_maximum_matching(left, right, edge)
 }
 
 /// Kuhn's augmenting-path search, shared by every matching in this crate.
@@ -160,48 +163,32 @@ pub struct CallPairing {
 /// picks depends on the order of the lists. Maximising the pair (exact, all) as one objective
 /// makes every count independent of the order of either list, and a partial match never
 /// takes an exact match's place. Among the pairings with the best counts, the one that
-/// pairs the earliest actual calls is taken (the sum of their positions is smallest).
+/// pairs the earliest actual calls is taken (the sum of their positions is smallest); the
+/// remaining ties are broken as the Hungarian algorithm over the shorter list, its items in
+/// order, breaks them.
+///
+/// `same_tool` is called once for every pair, and `equal_args` for every pair of the same
+/// tool. The Hungarian algorithm then runs on each group of calls that can pair with one
+/// another, looking at only the first free call of each kind, with the result it would have
+/// on the whole lists. The time is within a small factor of [`pairing_size`]`(expected,
+/// actual)` steps and the memory of `expected × actual` bytes: toolgate refuses inputs past
+/// [`MAX_PAIRING_SIZE`] or [`MAX_PAIRING_PAIRS`] before calling this ([`check_pairing_size`]).
 pub fn pair_calls(
     expected: usize,
     actual: usize,
     mut same_tool: impl FnMut(usize, usize) -> bool,
     mut equal_args: impl FnMut(usize, usize) -> bool,
 ) -> CallPairing {
-    // 2: exact, 1: same tool, 0: no pair.
-    let kinds: Vec<Vec<u8>> = (0..expected)
-        .map(|e| {
-            (0..actual)
-                .map(
-                    |a| match (same_tool(e, a), same_tool(e, a) && equal_args(e, a)) {
-                        (_, true) => 2,
-                        (true, false) => 1,
-                        (false, _) => 0,
-                    },
-                )
-                .collect()
-        })
-        .collect();
-    // Weights that order pairings by exact pairs, then by pairs, then by the earliest
-    // actual calls: `tie` exceeds any sum of actual positions, `pair` any number of pairs.
-    let tie = i128::try_from(expected.saturating_mul(actual))
-        .unwrap_or(i128::MAX / 8)
-        .saturating_add(1);
-    let pair = tie;
-    let exact = tie.saturating_mul(i128::try_from(expected.min(actual)).unwrap_or(0) + 1);
-    let weight = |e: usize, a: usize| -> Option<i128> {
-        let position = i128::try_from(a).unwrap_or(0);
-        match kinds[e][a] {
-            2 => Some(exact.saturating_add(pair).saturating_sub(position)),
-            1 => Some(pair.saturating_sub(position)),
-            _ => None,
-        }
-    };
+    let kinds = assignment::Kinds::new(expected, actual, |e, a| match same_tool(e, a) {
+        false => assignment::NONE,
+        true if equal_args(e, a) => assignment::EXACT,
+        true => assignment::SAME_TOOL,
+    });
     let mut pairing = CallPairing::default();
     let mut actual_taken = vec![false; actual];
-    let assignment = maximum_weight_matching(expected, actual, weight);
-    for (e, paired) in assignment.into_iter().enumerate() {
+    for (e, paired) in assignment::best_pairing(&kinds).into_iter().enumerate() {
         match paired {
-            Some(a) if kinds[e][a] == 2 => pairing.correct.push((e, a)),
+            Some(a) if kinds.get(e, a) == assignment::EXACT => pairing.correct.push((e, a)),
             Some(a) => pairing.incorrect.push((e, a)),
             None => {
                 pairing.missed.push(e);
@@ -216,100 +203,94 @@ pub fn pair_calls(
     pairing
 }
 
-/// A matching of maximum total weight between `left` and `right` items, where `weight(l, r)`
-/// is `Some(w)` with `w > 0` for a pair that may be made. For each left item, its partner.
+/// The most pairs of an expected and an actual item that toolgate gives [`pair_calls`] or
+/// [`maximum_matching`]: `expected × actual` at most 2^24 (16,777,216), such as 16 expected
+/// calls against a run of a million. Both look at every pair once and keep a byte or a bit
+/// for it, so this bounds the time and memory that do not depend on how the items pair up.
+pub const MAX_PAIRING_PAIRS: u64 = 1 << 24;
+
+/// The largest [`pairing_size`] toolgate gives [`pair_calls`] or [`maximum_matching`]: 2^28
+/// (268,435,456), such as 645 expected items against 645 actual ones, 100 against 26,843,
+/// or 20 against 671,088. Past looking at the pairs, both take at most a small multiple of
+/// this many steps whatever the items are: well under a second in release at the limit.
+pub const MAX_PAIRING_SIZE: u64 = 1 << 28;
+
+/// The size of pairing `expected` items with `actual` ones: the shorter list's length times
+/// both lengths, `min(e, a) · e · a`, saturating at `u64::MAX`.
 ///
-/// The Hungarian algorithm (Kuhn-Munkres, with potentials) on the smaller side as rows,
-/// each row also given a column of its own that stands for "unpaired": O(n^2 (n + m)) for
-/// n rows and m columns, integers only.
-fn maximum_weight_matching(
-    left: usize,
-    right: usize,
-    weight: impl Fn(usize, usize) -> Option<i128>,
-) -> Vec<Option<usize>> {
-    let transpose = left > right;
-    let (rows, columns) = if transpose {
-        (right, left)
-    } else {
-        (left, right)
-    };
-    // Costs to minimise: a pair costs minus its weight, "unpaired" 0, and a pair that may
-    // not be made more than "unpaired", so that it is never chosen.
-    let cost = |row: usize, column: usize| -> i128 {
-        if column >= columns {
-            return 0;
-        }
-        let (l, r) = if transpose {
-            (column, row)
-        } else {
-            (row, column)
-        };
-        weight(l, r).map_or(1, |w| -w)
-    };
-    let width = columns + rows;
-    // 1-based as in the textbook: column 0 and row 0 are the virtual start.
-    let mut u = vec![0_i128; rows + 1];
-    let mut v = vec![0_i128; width + 1];
-    let mut row_of = vec![0_usize; width + 1];
-    let mut way = vec![0_usize; width + 1];
-    for row in 1..=rows {
-        row_of[0] = row;
-        let mut column = 0;
-        let mut min_slack = vec![i128::MAX; width + 1];
-        let mut used = vec![false; width + 1];
-        loop {
-            used[column] = true;
-            let current = row_of[column];
-            let mut delta = i128::MAX;
-            let mut next = 0;
-            for j in 1..=width {
-                if used[j] {
-                    continue;
-                }
-                let slack = cost(current - 1, j - 1) - u[current] - v[j];
-                if slack < min_slack[j] {
-                    min_slack[j] = slack;
-                    way[j] = column;
-                }
-                if min_slack[j] < delta {
-                    delta = min_slack[j];
-                    next = j;
-                }
-            }
-            for j in 0..=width {
-                if used[j] {
-                    u[row_of[j]] += delta;
-                    v[j] -= delta;
-                } else {
-                    min_slack[j] -= delta;
-                }
-            }
-            column = next;
-            if row_of[column] == 0 {
-                break;
-            }
-        }
-        while column != 0 {
-            let previous = way[column];
-            row_of[column] = row_of[previous];
-            column = previous;
-        }
-    }
-    let mut partner = vec![None; left];
-    for (column, &row) in row_of.iter().enumerate().take(columns + 1).skip(1) {
-        // Row 0 is no row; a row on a pair that may not be made stays unpaired.
-        if row == 0 || cost(row - 1, column - 1) >= 0 {
-            continue;
-        }
-        let (l, r) = if transpose {
-            (column - 1, row - 1)
-        } else {
-            (row - 1, column - 1)
-        };
-        partner[l] = Some(r);
-    }
-    partner
+/// The Hungarian algorithm of [`pair_calls`] adds the shorter list's items one at a time,
+/// each by a search over at most that many held items plus the free ones; the augmenting
+/// paths of [`maximum_matching`] visit at most as many items as are already paired. Either
+/// way the worst case grows as this product.
+pub fn pairing_size(expected: usize, actual: usize) -> u64 {
+    pairs(expected, actual).saturating_mul(u64::try_from(expected.min(actual)).unwrap_or(u64::MAX))
 }
+
+/// `expected × actual`, saturating at `u64::MAX`.
+fn pairs(expected: usize, actual: usize) -> u64 {
+    u64::try_from(expected)
+        .unwrap_or(u64::MAX)
+        .saturating_mul(u64::try_from(actual).unwrap_or(u64::MAX))
+}
+
+/// Whether pairing `expected` items with `actual` ones is within [`MAX_PAIRING_PAIRS`] and
+/// [`MAX_PAIRING_SIZE`]: the check toolgate makes before calling [`pair_calls`] or
+/// [`maximum_matching`], so that no input takes more than about a second to pair.
+pub fn check_pairing_size(expected: usize, actual: usize) -> Result<(), PairingTooLarge> {
+    if pairs(expected, actual) > MAX_PAIRING_PAIRS
+        || pairing_size(expected, actual) > MAX_PAIRING_SIZE
+    {
+        Err(PairingTooLarge { expected, actual })
+    } else {
+        Ok(())
+    }
+}
+
+/// Two lists too long to pair within the limits (see [`check_pairing_size`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PairingTooLarge {
+    /// The expected list's length.
+    pub expected: usize,
+    /// The actual list's length.
+    pub actual: usize,
+}
+
+impl PairingTooLarge {
+    /// `expected × actual`, saturating.
+    pub fn pairs(&self) -> u64 {
+        pairs(self.expected, self.actual)
+    }
+
+    /// [`pairing_size`] of the two lengths.
+    pub fn size(&self) -> u64 {
+        pairing_size(self.expected, self.actual)
+    }
+}
+
+impl std::fmt::Display for PairingTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.pairs() > MAX_PAIRING_PAIRS {
+            write!(
+                f,
+                "{} expected items against {} actual ones make {} pairs, more than {MAX_PAIRING_PAIRS}",
+                self.expected,
+                self.actual,
+                self.pairs()
+            )
+        } else {
+            write!(
+                f,
+                "{} expected items against {} actual ones have a pairing size of {}, more than {MAX_PAIRING_SIZE}",
+                self.expected,
+                self.actual,
+                self.size()
+            )
+        }
+    }
+}
+
+impl std::error::Error for PairingTooLarge {}
 
 /// Correct calls over the sizes of the expected and actual lists; they add up over runs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

@@ -3,8 +3,9 @@
 use rstest::rstest;
 
 use crate::{
-    AccuracyCounts, CallOutcome, Class, ClassSet, Counts, Member, Percent, ToolId,
-    longest_common_subsequence, maximum_matching, pair_calls, score,
+    AccuracyCounts, CallOutcome, Class, ClassSet, Counts, MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE,
+    Member, Percent, ToolId, check_pairing_size, longest_common_subsequence, maximum_matching,
+    pair_calls, pairing_size, score,
 };
 
 fn id(text: &str) -> ToolId {
@@ -319,4 +320,29 @@ fn accuracy_metrics(
         (m.precision.value(), m.recall.value(), m.f1.value()),
         percents
     );
+}
+
+/// The limits on pairing, at and just past each bound (`MAX_PAIRING_PAIRS`,
+/// `MAX_PAIRING_SIZE`), in both orders of the lists.
+#[rstest]
+#[case::square_at_the_size_limit(645, 645, true)]
+#[case::square_past_the_size_limit(646, 645, false)]
+#[case::long_run_at_both_limits(16, 1 << 20, true)]
+#[case::long_run_past_the_pairs_limit(16, (1 << 20) + 1, false)]
+#[case::one_expected_at_the_pairs_limit(1, 1 << 24, true)]
+#[case::one_expected_past_the_pairs_limit(1, (1 << 24) + 1, false)]
+#[case::hundred_expected_at_the_size_limit(100, 26_843, true)]
+#[case::hundred_expected_past_the_size_limit(100, 26_844, false)]
+#[case::nothing_expected(0, usize::MAX, true)]
+#[case::saturating(usize::MAX, usize::MAX, false)]
+fn pairing_limits(#[case] expected: usize, #[case] actual: usize, #[case] within: bool) {
+    for (e, a) in [(expected, actual), (actual, expected)] {
+        let checked = check_pairing_size(e, a);
+        assert_eq!(checked.is_ok(), within, "{e} against {a}");
+        if let Err(error) = checked {
+            assert_eq!((error.expected, error.actual), (e, a));
+            assert!(error.pairs() > MAX_PAIRING_PAIRS || error.size() > MAX_PAIRING_SIZE);
+        }
+    }
+    assert_eq!(pairing_size(3, 5), 45);
 }

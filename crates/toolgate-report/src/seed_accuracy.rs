@@ -47,6 +47,9 @@ struct Missed<'a> {
 /// Tool names are compared whole. `score` is F1 = 2·correct / (expected + actual), rounded
 /// half up to three decimals with trailing zeros dropped (2/3 gives `0.667`); the summary's
 /// percent has one decimal from the same rounding (`66.7%`). Both lists empty score 1.
+///
+/// Pairing grows faster than the lists: `toolgate accuracy` refuses an input past
+/// `toolgate_core::check_pairing_size` before calling this.
 pub fn render_seed_accuracy(input: &AccuracyInput, out: &mut dyn Write) -> io::Result<()> {
     let (expected, actual) = (&input.expected, &input.actual);
     let pairing = pair_calls(

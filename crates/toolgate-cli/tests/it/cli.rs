@@ -453,3 +453,59 @@ fn a_suite_past_its_size_limit_is_refused_before_it_is_read() {
     );
     assert!(run.stderr.contains("larger than 16 MiB"), "{}", run.stderr);
 }
+
+/// A run of `calls` calls of tool `a`, as one JSON line.
+fn run_of(calls: usize) -> String {
+    format!(
+        r#"{{"tool_calls":[{}]}}"#,
+        vec![r#"{"name":"a"}"#; calls].join(",")
+    )
+}
+
+/// The pairing limits (docs/robustness.md, "Limits") are checked per run: only the runs
+/// past them are named, at most 20 of them, and the ordered `tool-correctness` mode, which
+/// pairs by a longest common subsequence, is not limited by them.
+#[test]
+fn pairing_limits_name_the_runs_past_them_and_spare_the_ordered_mode() {
+    let temp = tempfile::tempdir().unwrap();
+    fs::create_dir(temp.path().join("traces")).unwrap();
+    let expected = vec!["a"; 646].join(", ");
+    let mut lines = vec![run_of(600), run_of(3)];
+    lines.extend(std::iter::repeat_n(run_of(646), 22));
+    fs::write(temp.path().join("traces/runs.jsonl"), lines.join("\n")).unwrap();
+    let suite = |check_ordering: bool| {
+        format!(
+            "tests:\n  - name: t\n    traces: traces/runs.jsonl\n    graders:\n      - type: \
+             tool-correctness\n        config:\n          check_ordering: {check_ordering}\n          \
+             expected_tools: [{expected}]\n          expect:\n            - \
+             tool_correctness.score: {{\">=\": 0}}\n"
+        )
+    };
+    fs::write(temp.path().join("toolgate.yaml"), suite(false)).unwrap();
+    let run = toolgate(temp.path(), &["check"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("toolgate::tool_correctness::too_many_calls"),
+        "{}",
+        run.stderr
+    );
+    // The message wraps at spaces and after slashes: compare without either.
+    let flat: String = run
+        .stderr
+        .replace("\n  │ ", "")
+        .chars()
+        .filter(|c| *c != ' ')
+        .collect();
+    for named in [
+        "`traces/runs.jsonl:3`(646calls)",
+        "`traces/runs.jsonl:22`(646calls),and2moreruns",
+    ] {
+        assert!(flat.contains(named), "{named}: {}", run.stderr);
+    }
+    assert!(!flat.contains("runs.jsonl:1`"), "{}", run.stderr);
+    assert!(!flat.contains("runs.jsonl:2`"), "{}", run.stderr);
+    fs::write(temp.path().join("toolgate.yaml"), suite(true)).unwrap();
+    let run = toolgate(temp.path(), &["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

@@ -2,3 +2,4 @@
 
 mod embedding;
 mod properties;
+mod reference;

@@ -1,0 +1,174 @@
+//! The limits on pairing calls (`toolgate_core::check_pairing_size`), checked before a run
+//! reaches the `call-accuracy` or `tool-correctness` grader, and before `toolgate accuracy`
+//! scores its input.
+
+use toolgate_core::{MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE, PairingTooLarge, check_pairing_size};
+use toolgate_expect::{PathSeg, Problem, RunSource, SuiteFile, Test};
+use toolgate_trace::Run;
+
+/// At most this many runs are named in one problem.
+const LISTED_RUNS: usize = 20;
+
+/// The runs of a test too long for its pairing graders.
+#[derive(Debug, Default)]
+pub(crate) struct TooLongRuns {
+    /// For `call-accuracy`: each run's source and the limit it passed.
+    call_accuracy: Vec<(String, PairingTooLarge)>,
+    /// For `tool-correctness` without `check_ordering` (the modes that match as a
+    /// multiset).
+    tool_correctness: Vec<(String, PairingTooLarge)>,
+}
+
+impl TooLongRuns {
+    /// Whether `run` may be scored: it is within the limits of every pairing grader of
+    /// `test`, and no earlier run of the test was past them (once the test fails, the rest
+    /// of its runs are only counted). A run past a limit is remembered.
+    pub(crate) fn admit(&mut self, test: &Test, source: &RunSource, run: &Run) -> bool {
+        let calls = run.calls.len();
+        if let Some(grader) = &test.call_accuracy
+            && let Err(error) = check_pairing_size(grader.expected.len(), calls)
+        {
+            self.call_accuracy.push((source.to_string(), error));
+        }
+        if let Some(grader) = &test.tool_correctness
+            && !grader.check_ordering
+            && let Err(error) = check_pairing_size(grader.expected.len(), calls)
+        {
+            self.tool_correctness.push((source.to_string(), error));
+        }
+        self.call_accuracy.is_empty() && self.tool_correctness.is_empty()
+    }
+
+    /// One problem per grader with runs past the limits, placed on its expected list.
+    pub(crate) fn problems(&self, test: &Test, file: &SuiteFile) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        if let (Some(grader), false) = (&test.call_accuracy, self.call_accuracy.is_empty()) {
+            problems.push(problem(
+                "toolgate::call_accuracy::too_many_calls",
+                "pair",
+                grader.expected.len(),
+                "expected calls",
+                &self.call_accuracy,
+                grader_key(file, test, "call-accuracy", "expected"),
+            ));
+        }
+        if let (Some(grader), false) = (&test.tool_correctness, self.tool_correctness.is_empty()) {
+            problems.push(problem(
+                "toolgate::tool_correctness::too_many_calls",
+                "match",
+                grader.expected.len(),
+                "expected tools",
+                &self.tool_correctness,
+                grader_key(file, test, "tool-correctness", "expected_tools"),
+            ));
+        }
+        problems
+    }
+}
+
+fn problem(
+    code: &'static str,
+    verb: &str,
+    expected: usize,
+    noun: &str,
+    runs: &[(String, PairingTooLarge)],
+    span: Option<miette::SourceSpan>,
+) -> Problem {
+    let mut listed: Vec<String> = runs
+        .iter()
+        .take(LISTED_RUNS)
+        .map(|(source, error)| format!("`{source}` ({} calls)", error.actual))
+        .collect();
+    if runs.len() > LISTED_RUNS {
+        listed.push(format!("and {} more runs", runs.len() - LISTED_RUNS));
+    }
+    let mut problem = Problem::new(
+        code,
+        format!(
+            "too many calls to {verb} with {expected} {noun}: {}",
+            listed.join(", ")
+        ),
+        format!("{expected} {noun}"),
+    );
+    // The first run stands for the others in the help's arithmetic.
+    if let Some((_, error)) = runs.first() {
+        problem = problem.with_help(limits_help(
+            error,
+            "shorten the list, or split the long runs",
+        ));
+    }
+    problem.at(span)
+}
+
+/// What the limits are, what this input comes to, and what to do about it.
+pub(crate) fn limits_help(error: &PairingTooLarge, fix: &str) -> String {
+    let (expected, actual) = (error.expected, error.actual);
+    let here = if error.pairs() > MAX_PAIRING_PAIRS {
+        format!("{expected} × {actual} = {} pairs", error.pairs())
+    } else {
+        format!(
+            "{} × {expected} × {actual} = {}",
+            expected.min(actual),
+            error.size()
+        )
+    };
+    format!(
+        "toolgate pairs lists of at most {MAX_PAIRING_PAIRS} pairs (expected entries × calls) \
+         and of a size of at most {MAX_PAIRING_SIZE} (the shorter list's length × both \
+         lengths), so that pairing takes well under a second (docs/robustness.md, \"Limits\"); \
+         here {here}: {fix}"
+    )
+}
+
+/// The span of `key` in the config of `test`'s grader of type `kind`, or of the test's
+/// name when the grader cannot be found.
+fn grader_key(file: &SuiteFile, test: &Test, kind: &str, key: &str) -> Option<miette::SourceSpan> {
+    let test_path = [PathSeg::Key("tests"), PathSeg::Index(test.index)];
+    let suite_text = file.text();
+    (0..)
+        .map_while(|index| {
+            let at = |seg| {
+                file.span(&[
+                    test_path[0],
+                    test_path[1],
+                    PathSeg::Key("graders"),
+                    PathSeg::Index(index),
+                    seg,
+                ])
+            };
+            at(PathSeg::Key("type")).map(|span| (index, span))
+        })
+        .find(|(_, span)| {
+            suite_text
+                .get(span.offset()..span.offset() + span.len())
+                .is_some_and(|value| value.trim_matches(['"', '\'']) == kind)
+        })
+        .and_then(|(index, _)| {
+            file.span(&[
+                test_path[0],
+                test_path[1],
+                PathSeg::Key("graders"),
+                PathSeg::Index(index),
+                PathSeg::Key("config"),
+                PathSeg::KeyName(key),
+            ])
+        })
+        .or_else(|| file.span(&[test_path[0], test_path[1], PathSeg::KeyName("name")]))
+}
+
+#[cfg(test)]
+mod tests {
+    use toolgate_core::check_pairing_size;
+
+    use super::limits_help;
+
+    /// The help gives the figure of the limit that was passed: the pairs for a long run
+    /// against a short list, the size otherwise.
+    #[test]
+    fn the_help_names_the_limit_passed() {
+        let pairs = check_pairing_size(16, (1 << 20) + 1).unwrap_err();
+        assert!(limits_help(&pairs, "fix").contains("here 16 × 1048577 = 16777232 pairs: fix"));
+        let size = check_pairing_size(700, 700).unwrap_err();
+        assert!(limits_help(&size, "fix").contains("here 700 × 700 × 700 = 343000000: fix"));
+    }
+}
