@@ -61,7 +61,13 @@ impl LazyValue {
     /// [`RawValue`] lets through). A number that might be out of range is parsed here, so
     /// that a value kept as text always parses.
     pub(crate) fn from_text(text: Box<RawValue>) -> Option<Self> {
-        match scan(text.get().as_bytes()) {
+        let bytes = text.get().as_bytes();
+        let found = if surely_plain(bytes) {
+            Scan::Plain
+        } else {
+            scan(bytes)
+        };
+        match found {
             Scan::Plain => Some(Self(Repr::Text {
                 text,
                 value: OnceLock::new(),
@@ -166,6 +172,39 @@ enum Scan {
     TooDeep,
 }
 
+/// The digits a text may hold, with no exponent, to be surely within the range of an `f64`
+/// (a number out of range has at least 309 digits before its decimal point).
+const MAX_PLAIN_DIGITS: usize = 300;
+
+/// Whether text is plain for certain, by counting bytes without branches, which the
+/// compiler vectorizes: at most [`MAX_TEXT_DEPTH`] opening brackets (in strings or not), no
+/// backslash (so no `\u` escape), no exponent (an `e` or `E` followed by a digit or a
+/// sign, in strings or not), and at most [`MAX_PLAIN_DIGITS`] digits. Most arguments are;
+/// the others are [`scan`]ned.
+fn surely_plain(bytes: &[u8]) -> bool {
+    // Counted in blocks short enough for the counts of a block to fit in a byte each.
+    const BLOCK: usize = 128;
+    let Some((&first, rest)) = bytes.split_first() else {
+        return true;
+    };
+    let is_open = |byte: u8| u8::from(byte == b'[' || byte == b'{');
+    let is_digit = |byte: u8| u8::from(byte.wrapping_sub(b'0') < 10);
+    let (mut opens, mut digits) = (usize::from(is_open(first)), usize::from(is_digit(first)));
+    let mut refused = u8::from(first == b'\\');
+    for (before, block) in bytes.chunks(BLOCK).zip(rest.chunks(BLOCK)) {
+        let (mut block_opens, mut block_digits) = (0_u8, 0_u8);
+        for (&before, &byte) in before.iter().zip(block) {
+            block_opens += is_open(byte);
+            block_digits += is_digit(byte);
+            let signed = is_digit(byte) | u8::from(byte == b'+') | u8::from(byte == b'-');
+            refused |= u8::from(byte == b'\\') | (u8::from((before | 0x20) == b'e') & signed);
+        }
+        opens += usize::from(block_opens);
+        digits += usize::from(block_digits);
+    }
+    opens <= MAX_TEXT_DEPTH && digits <= MAX_PLAIN_DIGITS && refused == 0
+}
+
 /// One linear pass over JSON text whose syntax is valid (as a [`RawValue`] is): the nesting
 /// of brackets outside strings, and what a [`Value`] parse could refuse.
 fn scan(bytes: &[u8]) -> Scan {
@@ -241,10 +280,11 @@ fn plain_number(token: &[u8]) -> bool {
 /// leading one followed at once by a trailing one, which a [`Value`] parse refuses.
 fn skip_string(bytes: &[u8], mut at: usize, unsure: &mut bool) -> usize {
     loop {
+        at = find_quote_or_backslash(bytes, at);
         match bytes.get(at) {
             None => return at,
             Some(b'"') => return at + 1,
-            Some(b'\\') => {
+            Some(_) => {
                 if bytes.get(at + 1) != Some(&b'u') {
                     at += 2;
                     continue;
@@ -265,9 +305,44 @@ fn skip_string(bytes: &[u8], mut at: usize, unsure: &mut bool) -> usize {
                     Some(_) => {}
                 }
             }
-            Some(_) => at += 1,
         }
     }
+}
+
+/// The position of the first `"` or `\\` at or after `at`, or the length of `bytes`.
+///
+/// Strings are most of a call's text, so they are searched a word at a time: a byte of a
+/// word equals `b` when the word XOR `b` repeated has a zero byte there, and the lowest zero
+/// byte of `x` is the lowest byte set in `(x - 0x01..01) & !x & 0x80..80` (a borrow only
+/// reaches bytes above a zero byte).
+fn find_quote_or_backslash(bytes: &[u8], mut at: usize) -> usize {
+    const ONES: u64 = u64::MAX / 255;
+    const HIGH: u64 = ONES << 7;
+    const QUOTES: u64 = ONES * b'"' as u64;
+    const BACKSLASHES: u64 = ONES * b'\\' as u64;
+    let rest = bytes.get(at..).unwrap_or_default();
+    let mut words = rest.chunks_exact(8);
+    for word in &mut words {
+        let mut eight = [0; 8];
+        eight.copy_from_slice(word);
+        let word = u64::from_le_bytes(eight);
+        let quote = word ^ QUOTES;
+        let backslash = word ^ BACKSLASHES;
+        let found = ((quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash))
+            & HIGH;
+        if found != 0 {
+            return at + (found.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    for &byte in words.remainder() {
+        if byte == b'"' || byte == b'\\' {
+            return at;
+        }
+        at += 1;
+    }
+    at
 }
 
 /// The four hex digits at `at`, as a UTF-16 code unit.

@@ -183,42 +183,28 @@ pub(crate) enum Limited {
 }
 
 /// Reads one line, with its line break, into `buffer`, refusing a line whose text (without
-/// the line break) is longer than `limit` bytes. The buffer never grows past the limit plus
-/// the line break: the reader's own buffer is scanned for the break and copied in as far as
-/// the limit allows.
+/// the line break) is longer than `limit` bytes. At most `limit` bytes and the line break
+/// are read (with the standard library's fast search for the break); on refusal the buffer
+/// holds at most the limit.
 pub(crate) fn read_line_limited(
     reader: &mut impl BufRead,
     buffer: &mut Vec<u8>,
     limit: usize,
 ) -> io::Result<Limited> {
-    loop {
-        let available = match reader.fill_buf() {
-            Ok(available) => available,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        if available.is_empty() {
-            return Ok(if buffer.is_empty() {
-                Limited::End
-            } else {
-                Limited::Read
-            });
-        }
-        let (chunk, done) = match memchr::memchr(b'\n', available) {
-            Some(end) => (&available[..=end], true),
-            None => (available, false),
-        };
-        let text = buffer.len() + chunk.len() - usize::from(done);
-        if text > limit {
-            return Ok(Limited::TooLong);
-        }
-        buffer.extend_from_slice(chunk);
-        let used = chunk.len();
-        reader.consume(used);
-        if done {
-            return Ok(Limited::Read);
-        }
+    let start = buffer.len();
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    if reader.take(cap).read_until(b'\n', buffer)? == 0 {
+        return Ok(if buffer.is_empty() {
+            Limited::End
+        } else {
+            Limited::Read
+        });
     }
+    if buffer.ends_with(b"\n") || buffer.len() - start <= limit {
+        return Ok(Limited::Read);
+    }
+    buffer.truncate(start + limit);
+    Ok(Limited::TooLong)
 }
 
 /// Reads the whole input into `buffer`, refusing more than `limit` bytes: at most one byte

@@ -5,7 +5,7 @@ use rstest::rstest;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use super::{LazyValue, MAX_TEXT_DEPTH, Scan, scan, text_depth};
+use super::{LazyValue, MAX_TEXT_DEPTH, Scan, scan, surely_plain, text_depth};
 
 fn raw(text: &str) -> Box<RawValue> {
     serde_json::from_str(text).unwrap()
@@ -20,6 +20,11 @@ fn nested(depth: usize) -> String {
 #[track_caller]
 fn check(text: &str, expected: Scan) {
     assert_eq!(scan(text.as_bytes()), expected, "{text}");
+    // The quick check says plain only of plain text.
+    assert!(
+        !surely_plain(text.as_bytes()) || expected == Scan::Plain,
+        "{text}"
+    );
     let direct = serde_json::from_str::<Value>(text);
     match LazyValue::from_text(raw(text)) {
         Some(kept) => {
@@ -52,6 +57,22 @@ fn check(text: &str, expected: Scan) {
 #[case::deep_objects(&format!("{}1{}", r#"{"a":"#.repeat(MAX_TEXT_DEPTH + 1), "}".repeat(MAX_TEXT_DEPTH + 1)), Scan::TooDeep)]
 fn texts(#[case] text: &str, #[case] expected: Scan) {
     check(text, expected);
+}
+
+#[rstest]
+#[case::plain(r#"{"q": "x", "n": [1, 2.5, -3]}"#, true)]
+#[case::empty("", true)]
+#[case::escape(r#""a\nb""#, false)]
+#[case::exponent("[1e5]", false)]
+#[case::exponent_like_text(r#""see 3e-2""#, false)]
+#[case::letter_e_in_text(r#"{"the": "one 2"}"#, true)]
+#[case::many_digits(&format!("[{}]", "1,".repeat(300) + "1"), false)]
+#[case::digits_at_the_limit(&format!("\"{}\"", "1".repeat(300)), true)]
+#[case::brackets_in_strings(&format!("\"{}\"", "[".repeat(MAX_TEXT_DEPTH + 1)), false)]
+#[case::brackets_at_the_limit(&format!("[\"{}\"]", "{".repeat(MAX_TEXT_DEPTH - 1)), true)]
+#[case::long_text(&format!("\"{}\"", "abc ".repeat(1000)), true)]
+fn quick_check(#[case] text: &str, #[case] plain: bool) {
+    assert_eq!(surely_plain(text.as_bytes()), plain, "{text}");
 }
 
 #[test]
