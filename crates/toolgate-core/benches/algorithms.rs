@@ -1,6 +1,7 @@
 //! Micro-benchmarks of the core algorithms at growing sizes (issue 8, docs/performance.md):
 //! the class assignment ([`Selector`]), the longest common subsequence, the maximum matching
-//! and the call pairing. Run with `cargo bench -p toolgate-core`; nothing here asserts a
+//! and the call pairing, the last two also in their worst case at the size limit
+//! (`MAX_PAIRING_SIZE`). Run with `cargo bench -p toolgate-core`; nothing here asserts a
 //! time.
 //!
 //! The inputs are fixed pseudo-random lists (a small linear congruential generator, so the
@@ -173,4 +174,22 @@ fn pair_calls_expected_4(bencher: Bencher<'_, '_>, n: usize) {
             |_, a| args[a] == 0,
         ))
     });
+}
+
+/// The largest square within `MAX_PAIRING_SIZE`: 645 × 645 × 645 is at most 2^28.
+const ONE_TOOL_SIZES: &[usize] = &[10, 100, 645];
+
+/// `maximum_matching` of `n` expected entries of one tool against `n` calls of it: every
+/// pair is possible, and each new entry's augmenting path runs through every earlier one.
+#[divan::bench(args = ONE_TOOL_SIZES, max_time = 2)]
+fn maximum_matching_one_tool(bencher: Bencher<'_, '_>, n: usize) {
+    bencher.bench_local(|| black_box(maximum_matching(n, n, |_, _| true)));
+}
+
+/// `pair_calls` of `n` expected calls of one tool against `n` calls of it, all with other
+/// arguments: every pair is possible and every pairing of the same calls ties, the worst
+/// case of the Hungarian algorithm's searches.
+#[divan::bench(args = ONE_TOOL_SIZES, max_time = 2)]
+fn pair_calls_one_tool(bencher: Bencher<'_, '_>, n: usize) {
+    bencher.bench_local(|| black_box(pair_calls(n, n, |_, _| true, |_, _| false)));
 }
