@@ -1,5 +1,5 @@
 //! Integration tests of `toolgate-expect` through its public API: the laws of evaluation
-//! (`docs/robustness.md`, "Properties").
+//! (`docs/robustness.md`, "Properties"), and which call values grading parses.
 
 #![allow(
     clippy::expect_used,
@@ -7,4 +7,5 @@
     reason = "test helpers fail loudly on a broken setup"
 )]
 
+mod laziness;
 mod properties;

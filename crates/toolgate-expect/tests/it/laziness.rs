@@ -1,0 +1,69 @@
+//! Arguments and results kept as text by the trace reader are parsed only for the calls a
+//! grader looks into: those whose tool a matcher or an expected call names.
+
+use toolgate_expect::{RunSource, SuiteFile, TestEvaluator};
+use toolgate_trace::{LazyValue, parse_run};
+
+const SUITE: &str = r#"
+tests:
+  - name: lazy
+    equal_function_sets:
+      classes:
+        - name: search
+          members: [search]
+    graders:
+      - type: tool-calls
+        config:
+          required: [{ name: "^search$", args: { q: "news" } }]
+          disallowed: [{ name: "^rm$", result: "." }]
+          sequence: [search, get]
+      - type: tool-correctness
+        config:
+          expected_tools: [search, get]
+      - type: call-accuracy
+        config:
+          expected:
+            - tool: fetch
+              args: { url: "a" }
+"#;
+
+const TRACE: &str = r#"{"tool_calls": [
+    {"name": "search", "args": {"q": "news"}, "result": "ok"},
+    {"name": "get", "args": {"url": "b"}, "result": {"status": 200}},
+    {"name": "fetch", "args": {"url": "a"}, "result": "page"},
+    {"name": "rm", "args": {"path": "/"}, "result": "done"}
+]}"#;
+
+#[test]
+fn graders_parse_only_the_values_they_look_into() {
+    let mut suite = SuiteFile::new("suite.yaml", SUITE.to_owned())
+        .parse()
+        .expect("the suite parses");
+    let test = suite.tests.remove(0);
+    let run = parse_run("run.json", TRACE, 1).expect("the trace parses");
+    assert!(run.calls.iter().all(|call| !call.args.is_parsed()));
+    let mut evaluator = TestEvaluator::new(&test);
+    let source = RunSource {
+        file: "run.json".to_owned(),
+        line: None,
+    };
+    evaluator.add_run(source, &run);
+    evaluator.finish().expect("no command or path matchers");
+    let parsed: Vec<(&str, bool, bool)> = run
+        .calls
+        .iter()
+        .map(|call| {
+            let result = call.result.as_ref().is_some_and(LazyValue::is_parsed);
+            (call.name.as_str(), call.args.is_parsed(), result)
+        })
+        .collect();
+    assert_eq!(
+        parsed,
+        [
+            ("search", true, false),
+            ("get", false, false),
+            ("fetch", true, false),
+            ("rm", false, true),
+        ]
+    );
+}
