@@ -85,12 +85,15 @@ fn write_case(dir: &Path, files: &[(bool, Vec<Vec<serde_json::Value>>)]) {
     }
 }
 
-/// Every report of one `toolgate check`: the files, then what it printed.
-fn reports(dir: &Path) -> Vec<(String, Vec<u8>)> {
+/// Every report of one `toolgate check` on `threads` threads: the files, then what it
+/// printed.
+fn reports(dir: &Path, threads: &str) -> Vec<(String, Vec<u8>)> {
     let run = toolgate(
         dir,
         &[
             "check",
+            "--threads",
+            threads,
             "--format",
             "json",
             "--output",
@@ -131,14 +134,15 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
 
     #[test]
-    fn reports_are_byte_identical_across_runs_and_folders(files in traces()) {
+    fn reports_are_byte_identical_across_runs_folders_and_threads(files in traces()) {
         let root = tempfile::tempdir().unwrap();
         let (here, there) = (root.path().join("here"), root.path().join("elsewhere/deeper"));
         write_case(&here, &files);
         write_case(&there, &files);
-        let first = reports(&here);
+        let first = reports(&here, "2");
         prop_assert!(first.iter().all(|(_, bytes)| !bytes.is_empty()));
-        prop_assert_eq!(&reports(&here), &first, "a second run in the same folder");
-        prop_assert_eq!(&reports(&there), &first, "the same inputs in another folder");
+        prop_assert_eq!(&reports(&here, "2"), &first, "a second run in the same folder");
+        prop_assert_eq!(&reports(&there, "2"), &first, "the same inputs in another folder");
+        prop_assert_eq!(&reports(&here, "1"), &first, "on one thread");
     }
 }
