@@ -51,9 +51,7 @@ pub fn accuracy(data: &[u8]) {
         Ok(input) => {
             // As `toolgate accuracy` does: an input past the pairing limits is refused,
             // not scored.
-            if toolgate_core::check_pairing_size(input.expected.len(), input.actual.len())
-                .is_ok()
-            {
+            if toolgate_core::check_pairing_size(input.expected.len(), input.actual.len()).is_ok() {
                 let mut out = Vec::new();
                 let _ = toolgate_report::render_seed_accuracy(&input, &mut out);
             }
