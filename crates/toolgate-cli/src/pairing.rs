@@ -2,8 +2,10 @@
 //! reaches the `call-accuracy` or `tool-correctness` grader, and before `toolgate accuracy`
 //! scores its input.
 
-use toolgate_core::{MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE, PairingTooLarge, check_pairing_size};
-use toolgate_expect::{PathSeg, Problem, RunSource, SuiteFile, Test};
+use toolgate_core::{
+    MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE, PairingTooLarge, check_pairing_size, check_sequence_size,
+};
+use toolgate_expect::{PathSeg, Problem, RunSource, SuiteFile, Test, ToolCorrectnessGrader};
 use toolgate_trace::Run;
 
 /// At most this many runs are named in one problem.
@@ -14,8 +16,8 @@ const LISTED_RUNS: usize = 20;
 pub(crate) struct TooLongRuns {
     /// For `call-accuracy`: each run's source and the limit it passed.
     call_accuracy: Vec<(String, PairingTooLarge)>,
-    /// For `tool-correctness` without `check_ordering` (the modes that match as a
-    /// multiset).
+    /// For `tool-correctness`: without `check_ordering` (the modes that match as a
+    /// multiset) both limits, with it the pairs alone.
     tool_correctness: Vec<(String, PairingTooLarge)>,
 }
 
@@ -30,9 +32,17 @@ impl TooLongRuns {
         {
             self.call_accuracy.push((source.to_string(), error));
         }
+        // The ordered modes pair by a longest common subsequence, whose table grows as the
+        // pairs alone.
+        let correctness_check = |grader: &ToolCorrectnessGrader| {
+            if grader.check_ordering {
+                check_sequence_size(grader.expected.len(), calls)
+            } else {
+                check_pairing_size(grader.expected.len(), calls)
+            }
+        };
         if let Some(grader) = &test.tool_correctness
-            && !grader.check_ordering
-            && let Err(error) = check_pairing_size(grader.expected.len(), calls)
+            && let Err(error) = correctness_check(grader)
         {
             self.tool_correctness.push((source.to_string(), error));
         }

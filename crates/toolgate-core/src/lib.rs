@@ -59,8 +59,8 @@ pub use crate::class::{Class, ClassIndex, ClassName, ClassSet, ClassSetError};
 pub use crate::id::{Member, MemberError, ToolId};
 pub use crate::matching::{
     AccuracyCounts, AccuracyMetrics, CallPairing, MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE,
-    PairingTooLarge, check_pairing_size, longest_common_subsequence, maximum_matching, pair_calls,
-    pairing_size,
+    PairingTooLarge, check_pairing_size, check_sequence_size, longest_common_subsequence,
+    maximum_matching, pair_calls, pairing_size,
 };
 pub use crate::percent::{Counts, Percent, SelectionMetrics};
 pub use crate::selection::{CallIndex, CallOutcome, RunSelection, Selector, score};

@@ -246,6 +246,18 @@ pub fn check_pairing_size(expected: usize, actual: usize) -> Result<(), PairingT
     }
 }
 
+/// Whether the longest common subsequence of `expected` items and `actual` ones is within
+/// [`MAX_PAIRING_PAIRS`]: the check toolgate makes before calling
+/// [`longest_common_subsequence`], whose table holds four bytes per pair (64 MiB at the
+/// limit) and whose time grows as the pairs.
+pub fn check_sequence_size(expected: usize, actual: usize) -> Result<(), PairingTooLarge> {
+    if pairs(expected, actual) > MAX_PAIRING_PAIRS {
+        Err(PairingTooLarge { expected, actual })
+    } else {
+        Ok(())
+    }
+}
+
 /// Two lists too long to pair within the limits (see [`check_pairing_size`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]

@@ -464,7 +464,7 @@ fn run_of(calls: usize) -> String {
 
 /// The pairing limits (docs/robustness.md, "Limits") are checked per run: only the runs
 /// past them are named, at most 20 of them, and the ordered `tool-correctness` mode, which
-/// pairs by a longest common subsequence, is not limited by them.
+/// pairs by a longest common subsequence, is limited by the pairs alone, not by the size.
 #[test]
 fn pairing_limits_name_the_runs_past_them_and_spare_the_ordered_mode() {
     let temp = tempfile::tempdir().unwrap();
@@ -506,6 +506,39 @@ fn pairing_limits_name_the_runs_past_them_and_spare_the_ordered_mode() {
     assert!(!flat.contains("runs.jsonl:1`"), "{}", run.stderr);
     assert!(!flat.contains("runs.jsonl:2`"), "{}", run.stderr);
     fs::write(temp.path().join("toolgate.yaml"), suite(true)).unwrap();
+    let run = toolgate(temp.path(), &["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+/// The ordered `tool-correctness` mode keeps a longest-common-subsequence table of four
+/// bytes per pair: past `MAX_PAIRING_PAIRS` pairs (4,097 expected tools against a run of
+/// 4,096 calls), the run is refused rather than given a table of 64 MiB and more.
+#[test]
+fn the_ordered_mode_is_limited_by_its_pairs() {
+    let temp = tempfile::tempdir().unwrap();
+    fs::create_dir(temp.path().join("traces")).unwrap();
+    fs::write(temp.path().join("traces/runs.jsonl"), run_of(4_096)).unwrap();
+    let suite = |expected: usize| {
+        format!(
+            "tests:\n  - name: t\n    traces: traces/runs.jsonl\n    graders:\n      - type: \
+             tool-correctness\n        config:\n          check_ordering: true\n          \
+             expected_tools: [{}]\n          expect:\n            - \
+             tool_correctness.score: {{\">=\": 0}}\n",
+            vec!["a"; expected].join(", ")
+        )
+    };
+    fs::write(temp.path().join("toolgate.yaml"), suite(4_097)).unwrap();
+    let run = toolgate(temp.path(), &["check"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("toolgate::tool_correctness::too_many_calls"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty());
+    // At the limit, 4,096 × 4,096 pairs, the run is scored.
+    fs::write(temp.path().join("toolgate.yaml"), suite(4_096)).unwrap();
     let run = toolgate(temp.path(), &["check"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
