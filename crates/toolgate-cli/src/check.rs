@@ -35,11 +35,7 @@ pub(crate) fn run(
     let suite_dir = args.suite.parent().unwrap_or(Path::new(""));
 
     let mut json_runs = if targets.iter().any(|t| t.format == Format::Json) {
-        Some(JsonRuns::spilled().map_err(|error| {
-            Report::msg(format!(
-                "cannot create a temporary file for the JSON report: {error}"
-            ))
-        })?)
+        Some(JsonRuns::spilled().map_err(|error| temporary_file_error("create", &error))?)
     } else {
         None
     };
@@ -79,9 +75,7 @@ pub(crate) fn run(
             return Err(Report::new(file.error(problems)));
         }
         if let Some(error) = spill_error {
-            return Err(Report::msg(format!(
-                "cannot write the JSON report's temporary file: {error}"
-            )));
+            return Err(temporary_file_error("write", &error));
         }
         check_count(test, &evaluator, &searched, &file)?;
         match evaluator.finish() {
@@ -177,59 +171,61 @@ fn stream_runs(
 /// Renders every report the command line asks for.
 fn render(
     outcome: &SuiteOutcome,
-    mut json_runs: Option<JsonRuns>,
+    json_runs: Option<JsonRuns>,
     origin: Option<ShardOrigin<'_>>,
     suite: &str,
     targets: &[ReportTarget],
     color: bool,
 ) -> Result<Output, Report> {
+    // The JSON report grows with the runs: it is rendered once, into a temporary file, and
+    // shared by every target that asks for it.
+    let json = json_runs
+        .map(|runs| spool(|out| render_json_runs(outcome, runs, origin, out)))
+        .transpose()
+        .map_err(|error| temporary_file_error("write", &error))?;
     let mut output = Output::default();
-    let mut json: Option<Rendered> = None;
     for target in targets {
         // Colour only for a terminal, never for a file.
         let color = color && target.path.is_none();
+        let mut bytes = Vec::new();
         let rendered = match target.format {
-            Format::Json => match (&json, json_runs.take()) {
-                (Some(rendered), _) => rendered.share(),
-                (None, Some(runs)) => spool(|out| render_json_runs(outcome, runs, origin, out))
-                    .and_then(|rendered| {
-                        let shared = rendered.share();
-                        json = Some(rendered);
-                        shared
-                    }),
-                (None, None) => Err(std::io::Error::other("the JSON report was not collected")),
-            },
-            format => {
-                let mut bytes = Vec::new();
-                render_small(outcome, format, color, suite, &mut bytes).map(|()| bytes.into())
-            }
+            Format::Json => json.as_ref().map_or_else(
+                || {
+                    Err(std::io::Error::other(
+                        "the runs were not collected for JSON",
+                    ))
+                },
+                Rendered::share,
+            ),
+            Format::Text => render_text(outcome, TextOptions::with_color(color), &mut bytes)
+                .map(|()| bytes.into()),
+            Format::Junit => render_junit(outcome, suite, &mut bytes).map(|()| bytes.into()),
+            Format::Markdown => render_markdown(outcome, &mut bytes).map(|()| bytes.into()),
+            // The annotations mark the suite's lines; the text report below them is the job
+            // log they point to.
+            Format::Github => render_github(outcome, suite, &mut bytes)
+                .and_then(|()| writeln!(bytes))
+                .and_then(|()| render_text(outcome, TextOptions::with_color(false), &mut bytes))
+                .map(|()| bytes.into()),
         };
         output.deliver(target, rendered)?;
     }
     Ok(output)
 }
 
-/// Renders a report whose size does not grow with the number of runs.
-fn render_small(
-    outcome: &SuiteOutcome,
-    format: Format,
-    color: bool,
-    suite: &str,
-    bytes: &mut Vec<u8>,
-) -> std::io::Result<()> {
-    match format {
-        Format::Junit => render_junit(outcome, suite, bytes),
-        Format::Markdown => render_markdown(outcome, bytes),
-        Format::Github => {
-            // The annotations mark the suite's lines; the text report below them is the
-            // job log they point to.
-            render_github(outcome, suite, bytes)?;
-            writeln!(bytes)?;
-            render_text(outcome, TextOptions::with_color(false), bytes)
-        }
-        // `json` is rendered from the runs spilled while scoring.
-        Format::Text | Format::Json => render_text(outcome, TextOptions::with_color(color), bytes),
-    }
+/// A temporary file of the JSON report could not be created or written.
+fn temporary_file_error(doing: &str, error: &std::io::Error) -> Report {
+    Report::new(SuiteError::detached(
+        Problem::new(
+            "toolgate::report::temporary_file",
+            format!("cannot {doing} a temporary file of the JSON report: {error}"),
+            "",
+        )
+        .with_help(
+            "the JSON report lists every run and is written through temporary files in the \
+             system's temporary folder; make room there, or point TMPDIR at a folder with room",
+        ),
+    ))
 }
 
 /// Renders a report into an anonymous temporary file.

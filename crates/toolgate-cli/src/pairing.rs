@@ -14,11 +14,32 @@ const LISTED_RUNS: usize = 20;
 /// The runs of a test too long for its pairing graders.
 #[derive(Debug, Default)]
 pub(crate) struct TooLongRuns {
-    /// For `call-accuracy`: each run's source and the limit it passed.
-    call_accuracy: Vec<(String, PairingTooLarge)>,
+    /// For `call-accuracy`.
+    call_accuracy: PastLimit,
     /// For `tool-correctness`: without `check_ordering` (the modes that match as a
     /// multiset) both limits, with it the pairs alone.
-    tool_correctness: Vec<(String, PairingTooLarge)>,
+    tool_correctness: PastLimit,
+}
+
+/// The runs past a grader's limit: how many, and the first [`LISTED_RUNS`] with their source
+/// and the limit they passed, so that memory does not grow with the number of runs.
+#[derive(Debug, Default)]
+struct PastLimit {
+    count: usize,
+    first: Vec<(String, PairingTooLarge)>,
+}
+
+impl PastLimit {
+    fn push(&mut self, source: &RunSource, error: PairingTooLarge) {
+        self.count += 1;
+        if self.first.len() < LISTED_RUNS {
+            self.first.push((source.to_string(), error));
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.count == 0
+    }
 }
 
 impl TooLongRuns {
@@ -30,7 +51,7 @@ impl TooLongRuns {
         if let Some(grader) = &test.call_accuracy
             && let Err(error) = check_pairing_size(grader.expected.len(), calls)
         {
-            self.call_accuracy.push((source.to_string(), error));
+            self.call_accuracy.push(source, error);
         }
         // The ordered modes pair by a longest common subsequence, whose table grows as the
         // pairs alone.
@@ -44,7 +65,7 @@ impl TooLongRuns {
         if let Some(grader) = &test.tool_correctness
             && let Err(error) = correctness_check(grader)
         {
-            self.tool_correctness.push((source.to_string(), error));
+            self.tool_correctness.push(source, error);
         }
         self.call_accuracy.is_empty() && self.tool_correctness.is_empty()
     }
@@ -81,16 +102,16 @@ fn problem(
     verb: &str,
     expected: usize,
     noun: &str,
-    runs: &[(String, PairingTooLarge)],
+    runs: &PastLimit,
     span: Option<miette::SourceSpan>,
 ) -> Problem {
     let mut listed: Vec<String> = runs
+        .first
         .iter()
-        .take(LISTED_RUNS)
         .map(|(source, error)| format!("`{source}` ({} calls)", error.actual))
         .collect();
-    if runs.len() > LISTED_RUNS {
-        listed.push(format!("and {} more runs", runs.len() - LISTED_RUNS));
+    if runs.count > runs.first.len() {
+        listed.push(format!("and {} more runs", runs.count - runs.first.len()));
     }
     let mut problem = Problem::new(
         code,
@@ -101,7 +122,7 @@ fn problem(
         format!("{expected} {noun}"),
     );
     // The first run stands for the others in the help's arithmetic.
-    if let Some((_, error)) = runs.first() {
+    if let Some((_, error)) = runs.first.first() {
         problem = problem.with_help(limits_help(
             error,
             "shorten the list, or split the long runs",

@@ -132,28 +132,37 @@ pub struct CallAccuracyOutcome {
     pub counts: AccuracyCounts,
     /// Expected calls made with other arguments, summed over the runs.
     pub incorrect: u64,
-    /// Expected calls not made, summed over the runs.
-    pub missed: u64,
-    /// Calls paired with nothing expected, summed over the runs.
-    pub extra: u64,
     /// The metrics of the summed counts.
     pub metrics: AccuracyMetrics,
 }
 
 impl CallAccuracyOutcome {
-    /// The outcome with `counts` and the incorrect, missed and extra `calls` summed over
-    /// every run, listing `listed`.
+    /// Expected calls not made, summed over the runs: each expected call is correct,
+    /// incorrect or missed.
+    pub fn missed(&self) -> u64 {
+        self.counts
+            .expected
+            .saturating_sub(self.counts.correct + self.incorrect)
+    }
+
+    /// Calls paired with nothing expected, summed over the runs: each call made is correct,
+    /// incorrect or extra.
+    pub fn extra(&self) -> u64 {
+        self.counts
+            .actual
+            .saturating_sub(self.counts.correct + self.incorrect)
+    }
+
+    /// The outcome with `counts` and the `incorrect` calls summed over every run, listing
+    /// `listed`.
     pub(crate) fn new(
         grader: &CallAccuracyGrader,
         listed: Vec<RunAccuracy>,
         counts: AccuracyCounts,
-        calls: [u64; 3],
+        incorrect: u64,
     ) -> Self {
-        let [incorrect, missed, extra] = calls;
         Self {
             incorrect,
-            missed,
-            extra,
             expected: grader
                 .expected
                 .iter()

@@ -226,8 +226,8 @@ pub struct TestEvaluator<'t> {
     correctness_matched: u64,
     correctness_exact: u64,
     accuracy: AccuracyCounts,
-    /// Incorrect, missed and extra calls.
-    accuracy_calls: [u64; 3],
+    /// Expected calls made with other arguments.
+    accuracy_incorrect: u64,
     missing: MissingArguments,
 }
 
@@ -241,12 +241,17 @@ impl<'t> TestEvaluator<'t> {
             first: Vec::new(),
             flagged: Vec::new(),
             selection: Counts::default(),
-            class_misses: Vec::new(),
+            class_misses: vec![
+                0;
+                test.equal_function_sets
+                    .as_ref()
+                    .map_or(0, |efs| efs.classes.classes().len())
+            ],
             tool_calls: ToolCallsTotals::default(),
             correctness_matched: 0,
             correctness_exact: 0,
             accuracy: AccuracyCounts::default(),
-            accuracy_calls: [0; 3],
+            accuracy_incorrect: 0,
             missing: MissingArguments::default(),
         }
     }
@@ -303,7 +308,6 @@ impl<'t> TestEvaluator<'t> {
         self.run_count += 1;
         if let Some(selection) = &outcome.selection {
             self.selection += selection.counts;
-            self.class_misses.resize(selection.satisfied_by.len(), 0);
             for (misses, satisfied) in self.class_misses.iter_mut().zip(&selection.satisfied_by) {
                 *misses += u64::from(satisfied.is_none());
             }
@@ -317,9 +321,7 @@ impl<'t> TestEvaluator<'t> {
         }
         if let Some(run) = &outcome.call_accuracy {
             self.accuracy = [self.accuracy, run.counts].into_iter().sum();
-            self.accuracy_calls[0] += run.incorrect.len() as u64;
-            self.accuracy_calls[1] += run.missed.len() as u64;
-            self.accuracy_calls[2] += run.extra.len() as u64;
+            self.accuracy_incorrect += run.incorrect.len() as u64;
         }
         for missing in outcome.missing.drain(..) {
             self.missing.push(missing);
@@ -388,11 +390,7 @@ impl<'t> TestEvaluator<'t> {
                     .map(|c| c.name.clone())
                     .collect(),
                 runs: selection_runs,
-                missed_runs: if self.class_misses.is_empty() {
-                    vec![0; efs.classes.classes().len()]
-                } else {
-                    self.class_misses
-                },
+                missed_runs: self.class_misses,
                 counts,
                 metrics: m,
             }
@@ -418,8 +416,12 @@ impl<'t> TestEvaluator<'t> {
             outcome
         });
         let call_accuracy = self.test.call_accuracy.as_ref().map(|grader| {
-            let outcome =
-                CallAccuracyOutcome::new(grader, accuracy_runs, self.accuracy, self.accuracy_calls);
+            let outcome = CallAccuracyOutcome::new(
+                grader,
+                accuracy_runs,
+                self.accuracy,
+                self.accuracy_incorrect,
+            );
             let m = outcome.metrics;
             let values = [
                 (Target::CallAccuracyPrecision, m.precision),

@@ -196,8 +196,8 @@ fn correctness_counts(outcome: &ToolCorrectnessOutcome, runs: u64) -> Vec<String
 fn accuracy_counts(outcome: &CallAccuracyOutcome) -> Vec<String> {
     nonzero(&[
         (outcome.incorrect, "incorrect call", "incorrect calls"),
-        (outcome.missed, "missed call", "missed calls"),
-        (outcome.extra, "extra call", "extra calls"),
+        (outcome.missed(), "missed call", "missed calls"),
+        (outcome.extra(), "extra call", "extra calls"),
     ])
 }
 

@@ -351,12 +351,12 @@ pub fn render_json_runs(
     origin: Option<ShardOrigin<'_>>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    if runs.tests.len() != outcome.tests.len() {
+    if runs.spills.tests.len() != outcome.tests.len() {
         return Err(io::Error::other(
             "the runs collected are not those of the outcome's tests",
         ));
     }
-    let JsonRuns { lists, tests, .. } = runs;
+    let Spills { lists, tests, .. } = runs.spills;
     let readers = lists
         .into_iter()
         .map(Spill::into_reader)
@@ -409,11 +409,17 @@ const LISTS: usize = 8;
 /// memory.
 #[derive(Debug)]
 pub struct JsonRuns {
+    spills: Spills,
+    /// The names and descriptions of the test being collected.
+    context: Context,
+}
+
+/// The entries written so far: one spill per list, and per test how many each holds.
+#[derive(Debug)]
+struct Spills {
     lists: Vec<Spill>,
     /// Per test, how many entries each list holds.
     tests: Vec<[usize; LISTS]>,
-    /// The names and descriptions of the test being collected.
-    context: Context,
     line: Vec<u8>,
 }
 
@@ -439,10 +445,12 @@ impl JsonRuns {
 
     fn with(lists: Vec<Spill>) -> Self {
         Self {
-            lists,
-            tests: Vec::new(),
+            spills: Spills {
+                lists,
+                tests: Vec::new(),
+                line: Vec::new(),
+            },
             context: Context::default(),
-            line: Vec::new(),
         }
     }
 
@@ -451,7 +459,7 @@ impl JsonRuns {
         let mut runs = Self::in_memory();
         for test in &outcome.tests {
             runs.context = Context::of_outcome(test);
-            runs.tests.push([0; LISTS]);
+            runs.spills.tests.push([0; LISTS]);
             for (index, info) in test.runs.iter().enumerate() {
                 runs.push_parts(RunParts {
                     info,
@@ -471,7 +479,7 @@ impl JsonRuns {
     /// Begins the next test; its runs follow with [`push`](Self::push).
     pub fn start_test(&mut self, test: &SuiteTest) {
         self.context = Context::of_test(test);
-        self.tests.push([0; LISTS]);
+        self.spills.tests.push([0; LISTS]);
     }
 
     /// Adds the entries of the test's next run.
@@ -486,6 +494,13 @@ impl JsonRuns {
     }
 
     fn push_parts(&mut self, run: RunParts<'_>) -> io::Result<()> {
+        self.spills.push(&self.context, &run)
+    }
+}
+
+impl Spills {
+    /// Writes every entry of one run.
+    fn push(&mut self, context: &Context, run: &RunParts<'_>) -> io::Result<()> {
         let info = run.info;
         let number = info.number;
         self.entry(
@@ -498,15 +513,6 @@ impl JsonRuns {
                 calls: info.calls,
             },
         )?;
-        let context = std::mem::take(&mut self.context);
-        let written = self.push_graders(&context, &run);
-        self.context = context;
-        written
-    }
-
-    fn push_graders(&mut self, context: &Context, run: &RunParts<'_>) -> io::Result<()> {
-        let info = run.info;
-        let number = info.number;
         if let Some(selection) = run.selection {
             let class_name = |index: usize| context.classes.get(index).map_or("", String::as_str);
             for (index, satisfied) in selection.satisfied_by.iter().enumerate() {
