@@ -3,24 +3,25 @@
 use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::Path;
+use std::sync::mpsc::sync_channel;
 
 use miette::Report;
 use toolgate_expect::{
-    LISTED_RUNS, MAX_SUITE_BYTES, PathSeg, Problem, RunSource, SuiteError, SuiteFile, SuiteOutcome,
-    Test, TestEvaluator, missing_argument_problems,
+    LISTED_RUNS, MAX_SUITE_BYTES, PathSeg, Problem, RunOutcome, RunSource, SuiteError, SuiteFile,
+    SuiteOutcome, Test, TestEvaluator, grade_run, missing_argument_problems,
 };
 use toolgate_report::{
     JsonRuns, ShardOrigin, TextOptions, render_github, render_json_runs, render_junit,
     render_markdown, render_text,
 };
-use toolgate_trace::{FileLayout, Naming, ReadOptions, Run, TraceError, read_trace};
+use toolgate_trace::{FileLayout, Naming, ReadOptions, TraceError, TracePart, read_trace_in_parts};
 
 use crate::cli::{CheckArgs, Format, ReportTarget};
 use crate::discover::{Searched, TraceFile, discover, display};
 use crate::exit;
 use crate::input::{Limited, read_limited};
 use crate::output::{Output, Rendered};
-use crate::pairing::TooLongRuns;
+use crate::pairing::{Limits, TooLongRuns};
 
 pub(crate) fn run(
     args: &CheckArgs,
@@ -39,7 +40,7 @@ pub(crate) fn run(
     } else {
         None
     };
-    let threads = args.threads.map_or_else(default_threads, usize::from);
+    let threads = args.threads.map(usize::from);
     let mut outcome = SuiteOutcome { tests: Vec::new() };
     let mut missing = Vec::new();
     let tests = suite
@@ -58,17 +59,24 @@ pub(crate) fn run(
         let mut spill_error = None;
         let mut too_long = TooLongRuns::default();
         let options = read_options(test, args, &naming);
-        stream_runs(&files, &options, threads, |source, run| {
-            if !too_long.admit(test, &source, run) {
+        let threads = threads.unwrap_or_else(|| default_threads(&files));
+        score_runs(test, &files, &options, threads, |scored| {
+            let Scored {
+                source,
+                limits,
+                outcome,
+            } = scored;
+            // Every run counts against the limits, scored or not.
+            let admitted = too_long.admit(&source, limits);
+            let Some(outcome) = outcome.filter(|_| admitted) else {
                 return;
-            }
-            let scored = evaluator.grade(source, run);
+            };
             if let Some(json) = &mut json_runs
-                && let Err(error) = json.push(&scored)
+                && let Err(error) = json.push(&outcome)
             {
                 spill_error.get_or_insert(error);
             }
-            evaluator.add(scored);
+            evaluator.add(outcome);
         })?;
         let problems = too_long.problems(test, &file);
         if !problems.is_empty() {
@@ -114,58 +122,148 @@ pub(crate) fn run(
     Ok(output)
 }
 
-/// Two threads, one reading while the other scores, or one on a single core.
-fn default_threads() -> usize {
+/// How many bytes of trace files a test has before it is scored on several threads when
+/// the command line does not say how many: below it, starting the threads costs more than
+/// they save.
+const PARALLEL_BYTES: u64 = 4 << 20;
+
+/// As many threads as cores, at most two, for a test with at least [`PARALLEL_BYTES`] of
+/// traces; one otherwise.
+fn default_threads(files: &[TraceFile]) -> usize {
+    let bytes: u64 = files
+        .iter()
+        .filter_map(|trace| std::fs::metadata(&trace.path).ok())
+        .map(|metadata| metadata.len())
+        .sum();
+    if bytes < PARALLEL_BYTES {
+        return 1;
+    }
     std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
 }
 
-/// How many runs the reading thread hands over at a time.
-const BATCH: usize = 64;
+/// A run scored: where it came from, how it fares against the pairing limits, and its
+/// outcome when it is within them.
+struct Scored {
+    source: RunSource,
+    limits: Limits,
+    outcome: Option<RunOutcome>,
+}
 
-/// Reads the runs of `files` in order and hands each to `add`. With two threads or more,
-/// a second thread reads and parses while this one runs `add`: the runs arrive in the same
-/// order, in batches, through a channel that holds at most a few batches, so memory stays
-/// bounded however far the reader could run ahead.
-fn stream_runs(
+/// The runs of one part of a trace file, scored, and the error that stopped its parsing.
+type ScoredPart = (Vec<Scored>, Option<TraceError>);
+
+/// Parses and scores the runs of one part; the first is run `first` of the test.
+fn score_part(test: &Test, label: &str, first: usize, part: TracePart) -> ScoredPart {
+    let mut scored = Vec::with_capacity(part.len());
+    for (number, run) in (first..).zip(part.into_runs()) {
+        let run = match run {
+            Ok(run) => run,
+            Err(error) => return (scored, Some(error)),
+        };
+        let source = RunSource {
+            file: label.to_owned(),
+            line: run.line,
+        };
+        let limits = Limits::of(test, &run);
+        // A run past a limit is not scored: that is what the limit guards against.
+        let outcome = limits
+            .hold()
+            .then(|| grade_run(test, number, source.clone(), &run));
+        scored.push(Scored {
+            source,
+            limits,
+            outcome,
+        });
+    }
+    (scored, None)
+}
+
+/// Reads, parses and scores the runs of `files` in order, and hands each to `add` in that
+/// order. With one thread, this one does everything. With more, a reading thread splits
+/// the files into parts of at most [`PART_RUNS`](toolgate_trace::PART_RUNS) runs and deals them in turn to `threads`
+/// workers, which parse and score them; this thread takes the scored parts back in the
+/// same turn, so the runs arrive in file order whatever the number of threads, and every
+/// channel holds at most two parts, so memory stays bounded however far the reader could
+/// run ahead. The first error in file order wins, as with one thread.
+fn score_runs(
+    test: &Test,
     files: &[TraceFile],
     options: &ReadOptions,
     threads: usize,
-    mut add: impl FnMut(RunSource, &Run),
+    mut add: impl FnMut(Scored),
 ) -> Result<(), TraceError> {
     if threads < 2 {
+        let mut next = 1;
         for trace in files {
-            read_runs(trace, options, |source, run| add(source, &run))?;
+            read_parts(trace, options, |part| {
+                let first = next;
+                next += part.len();
+                let (scored, error) = score_part(test, &trace.label, first, part);
+                scored.into_iter().for_each(&mut add);
+                error.map_or(Ok(()), Err)
+            })?;
         }
         return Ok(());
     }
     std::thread::scope(|scope| {
-        let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<(RunSource, Run)>>(4);
-        let reader = scope.spawn(move || {
-            let mut batch = Vec::with_capacity(BATCH);
-            for trace in files {
-                read_runs(trace, options, |source, run| {
-                    batch.push((source, run));
-                    if batch.len() == BATCH {
-                        // A closed channel means the scoring side stopped; its error wins.
-                        let _ =
-                            sender.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+        let mut parts = Vec::with_capacity(threads);
+        let mut scored = Vec::with_capacity(threads);
+        for _ in 0..threads {
+            let (part_sender, part_receiver) = sync_channel::<(usize, &str, TracePart)>(2);
+            let (scored_sender, scored_receiver) = sync_channel::<ScoredPart>(2);
+            scope.spawn(move || {
+                for (first, label, part) in part_receiver {
+                    // A closed channel means that this thread stopped taking parts.
+                    if scored_sender
+                        .send(score_part(test, label, first, part))
+                        .is_err()
+                    {
+                        break;
                     }
+                }
+            });
+            parts.push(part_sender);
+            scored.push(scored_receiver);
+        }
+        let reader = scope.spawn(move || {
+            let (mut next, mut turn) = (1, 0);
+            for trace in files {
+                read_parts(trace, options, |part| {
+                    let first = next;
+                    next += part.len();
+                    let worker = &parts[turn % parts.len()];
+                    turn += 1;
+                    worker
+                        .send((first, &trace.label, part))
+                        .map_err(|_| stopped(&trace.label))
                 })?;
-            }
-            if !batch.is_empty() {
-                let _ = sender.send(batch);
             }
             Ok(())
         });
-        for batch in receiver {
-            for (source, run) in batch {
-                add(source, &run);
+        // The parts come back in the turn they were dealt; a worker that has none left
+        // when its turn comes means that every part has been taken.
+        for turn in 0.. {
+            let Ok((runs, error)) = scored[turn % scored.len()].recv() else {
+                break;
+            };
+            runs.into_iter().for_each(&mut add);
+            if let Some(error) = error {
+                return Err(error);
             }
         }
         reader
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
+}
+
+/// The reader's error when this thread stopped taking scored parts: never shown, since this
+/// thread stops only on an error of its own.
+fn stopped(file: &str) -> TraceError {
+    TraceError::Io {
+        file: file.to_owned(),
+        message: "scoring stopped".to_owned(),
+    }
 }
 
 /// Renders every report the command line asks for.
@@ -277,12 +375,12 @@ fn read_suite(path: &Path, name: &str) -> Result<String, Report> {
 /// kilobytes, more than `BufReader`'s default 8 KiB.
 const READ_BUFFER: usize = 1 << 16;
 
-/// Reads the runs of one trace file in whatever format it holds, handing each to `add` as
-/// soon as it is complete.
-pub(crate) fn read_runs(
+/// Reads one trace file in whatever format it holds, handing its runs over in parts as
+/// soon as each is complete.
+pub(crate) fn read_parts(
     trace: &TraceFile,
     options: &ReadOptions,
-    mut add: impl FnMut(RunSource, Run),
+    on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
 ) -> Result<(), TraceError> {
     let name = display(&trace.path);
     let reader = BufReader::with_capacity(
@@ -293,13 +391,7 @@ pub(crate) fn read_runs(
         })?,
     );
     let lines = trace.layout == FileLayout::JsonLines;
-    read_trace(&name, reader, lines, options, |run| {
-        let source = RunSource {
-            file: trace.label.clone(),
-            line: run.line,
-        };
-        add(source, run);
-    })?;
+    read_trace_in_parts(&name, reader, lines, options, on_part)?;
     Ok(())
 }
 

@@ -2,9 +2,10 @@
 //! toolgate's own call-list shape, one JSON line per run.
 
 use miette::Report;
+use toolgate_expect::RunSource;
 use toolgate_trace::{FileLayout, ReadOptions, write_run};
 
-use crate::check::{cli_naming, read_runs};
+use crate::check::{cli_naming, read_parts};
 use crate::cli::ConvertArgs;
 use crate::discover::{TraceFile, display};
 use crate::exit;
@@ -24,10 +25,18 @@ pub(crate) fn run(args: &ConvertArgs) -> Result<Output, Report> {
             layout: FileLayout::from_path(path).unwrap_or(FileLayout::Json),
         };
         let mut written = Ok(());
-        read_runs(&trace, &options, |source, run| {
-            if written.is_ok() {
-                written = write_run(&run, &source.to_string(), &mut stdout);
+        read_parts(&trace, &options, |part| {
+            for run in part.into_runs() {
+                let run = run?;
+                let source = RunSource {
+                    file: trace.label.clone(),
+                    line: run.line,
+                };
+                if written.is_ok() {
+                    written = write_run(&run, &source.to_string(), &mut stdout);
+                }
             }
+            Ok(())
         })?;
         written.map_err(|error| Report::msg(format!("cannot write the runs: {error}")))?;
     }

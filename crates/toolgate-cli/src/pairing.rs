@@ -5,7 +5,7 @@
 use toolgate_core::{
     MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE, PairingTooLarge, check_pairing_size, check_sequence_size,
 };
-use toolgate_expect::{PathSeg, Problem, RunSource, SuiteFile, Test, ToolCorrectnessGrader};
+use toolgate_expect::{PathSeg, Problem, RunSource, SuiteFile, Test};
 use toolgate_trace::Run;
 
 /// At most this many runs are named in one problem.
@@ -42,29 +42,53 @@ impl PastLimit {
     }
 }
 
-impl TooLongRuns {
-    /// Whether `run` may be scored: it is within the limits of every pairing grader of
-    /// `test`, and no earlier run of the test was past them (once the test fails, the rest
-    /// of its runs are only counted). A run past a limit is remembered.
-    pub(crate) fn admit(&mut self, test: &Test, source: &RunSource, run: &Run) -> bool {
+/// How a run fares against the pairing limits of its test's graders: the limit it passed
+/// for each, if any. Checked on whichever thread scores the run.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Limits {
+    call_accuracy: Option<PairingTooLarge>,
+    tool_correctness: Option<PairingTooLarge>,
+}
+
+impl Limits {
+    /// The limits `run` passes under the pairing graders of `test`.
+    pub(crate) fn of(test: &Test, run: &Run) -> Self {
         let calls = run.calls.len();
-        if let Some(grader) = &test.call_accuracy
-            && let Err(error) = check_pairing_size(grader.expected.len(), calls)
-        {
-            self.call_accuracy.push(source, error);
-        }
+        let call_accuracy = test
+            .call_accuracy
+            .as_ref()
+            .and_then(|grader| check_pairing_size(grader.expected.len(), calls).err());
         // The ordered modes pair by a longest common subsequence, whose table grows as the
         // pairs alone.
-        let correctness_check = |grader: &ToolCorrectnessGrader| {
+        let tool_correctness = test.tool_correctness.as_ref().and_then(|grader| {
             if grader.check_ordering {
-                check_sequence_size(grader.expected.len(), calls)
+                check_sequence_size(grader.expected.len(), calls).err()
             } else {
-                check_pairing_size(grader.expected.len(), calls)
+                check_pairing_size(grader.expected.len(), calls).err()
             }
-        };
-        if let Some(grader) = &test.tool_correctness
-            && let Err(error) = correctness_check(grader)
-        {
+        });
+        Self {
+            call_accuracy,
+            tool_correctness,
+        }
+    }
+
+    /// Whether the run is within every limit, so that it may be scored.
+    pub(crate) fn hold(&self) -> bool {
+        self.call_accuracy.is_none() && self.tool_correctness.is_none()
+    }
+}
+
+impl TooLongRuns {
+    /// Whether a run with these limits may be added to its test: it is within the limits
+    /// of every pairing grader of the test, and no earlier run of the test was past them
+    /// (once the test fails, the rest of its runs are only counted). A run past a limit is
+    /// remembered.
+    pub(crate) fn admit(&mut self, source: &RunSource, limits: Limits) -> bool {
+        if let Some(error) = limits.call_accuracy {
+            self.call_accuracy.push(source, error);
+        }
+        if let Some(error) = limits.tool_correctness {
             self.tool_correctness.push(source, error);
         }
         self.call_accuracy.is_empty() && self.tool_correctness.is_empty()

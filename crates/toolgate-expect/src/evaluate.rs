@@ -265,41 +265,7 @@ impl<'t> TestEvaluator<'t> {
     /// Scores the next run without adding it: its number is one more than the runs added
     /// so far. Hand it to [`add`](Self::add) next.
     pub fn grade(&self, source: RunSource, run: &Run) -> RunOutcome {
-        let number = self.run_count + 1;
-        let mut missing = Vec::new();
-        let tool_calls = self
-            .test
-            .tool_calls
-            .as_ref()
-            .map(|grader| grader.grade(run, number, &source.to_string(), &mut missing));
-        let tool_correctness = self
-            .test
-            .tool_correctness
-            .as_ref()
-            .map(|grader| grader.grade(run));
-        let call_accuracy = self
-            .test
-            .call_accuracy
-            .as_ref()
-            .map(|grader| grader.grade(run));
-        let selection = self
-            .test
-            .equal_function_sets
-            .as_ref()
-            .map(|efs| select(efs, run));
-        RunOutcome {
-            info: RunInfo {
-                number,
-                source,
-                calls: run.calls.len(),
-                format: run.format,
-            },
-            selection,
-            tool_calls,
-            tool_correctness,
-            call_accuracy,
-            missing,
-        }
+        grade_run(self.test, self.run_count + 1, source, run)
     }
 
     /// Folds a run scored by [`grade`](Self::grade) into the sums, and keeps it when the
@@ -447,6 +413,39 @@ impl<'t> TestEvaluator<'t> {
             gates,
             passed,
         })
+    }
+}
+
+/// Scores one run of `test` under every grader of the test, as run `number` (1-based) of
+/// the test: what [`TestEvaluator::grade`] does, without an evaluator, so that runs can be
+/// scored on several threads and added in order afterwards.
+pub fn grade_run(test: &Test, number: usize, source: RunSource, run: &Run) -> RunOutcome {
+    let mut missing = Vec::new();
+    let tool_calls = test
+        .tool_calls
+        .as_ref()
+        .map(|grader| grader.grade(run, number, &source.to_string(), &mut missing));
+    let tool_correctness = test
+        .tool_correctness
+        .as_ref()
+        .map(|grader| grader.grade(run));
+    let call_accuracy = test.call_accuracy.as_ref().map(|grader| grader.grade(run));
+    let selection = test
+        .equal_function_sets
+        .as_ref()
+        .map(|efs| select(efs, run));
+    RunOutcome {
+        info: RunInfo {
+            number,
+            source,
+            calls: run.calls.len(),
+            format: run.format,
+        },
+        selection,
+        tool_calls,
+        tool_correctness,
+        call_accuracy,
+        missing,
     }
 }
 

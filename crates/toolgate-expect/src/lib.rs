@@ -20,7 +20,7 @@ pub use crate::call_accuracy::{
 pub use crate::error::{Problem, SuiteError, SuiteSource};
 pub use crate::evaluate::{
     CalledTool, GateOutcome, LISTED_RUNS, RunInfo, RunOutcome, RunSelectionOutcome, RunSource,
-    SelectionOutcome, SuiteOutcome, TestEvaluator, TestOutcome,
+    SelectionOutcome, SuiteOutcome, TestEvaluator, TestOutcome, grade_run,
 };
 pub use crate::model::{
     Block, EqualFunctionSets, Gate, Op, Shard, ShardError, Suite, Target, Test, TracePattern, slug,

@@ -63,6 +63,11 @@ pub(crate) trait Adapter: Sync {
     }
     /// A converter for one file.
     fn converter(&self) -> Box<dyn Converter>;
+    /// Whether each line of a JSON Lines file converts alone into exactly one run, so that
+    /// the lines can be parsed apart, on several threads ([`crate::read_trace_in_parts`]).
+    fn one_run_per_line(&self) -> bool {
+        false
+    }
 }
 
 /// Turns the records of one file into runs.

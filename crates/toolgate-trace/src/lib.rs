@@ -29,7 +29,10 @@ pub use crate::model::{Call, FileLayout, Run, Status};
 pub use crate::naming::{
     MAX_REGEX_BYTES, Naming, NamingError, REGEX_DFA_CACHE_BYTES, compile_regex,
 };
-pub use crate::read::{MAX_DOCUMENT_BYTES, MAX_LINE_BYTES, ReadOptions, read_trace};
+pub use crate::read::{
+    MAX_DOCUMENT_BYTES, MAX_LINE_BYTES, PART_RUNS, PartRuns, ReadOptions, TracePart, read_trace,
+    read_trace_in_parts,
+};
 pub use crate::write::write_run;
 
 #[cfg(test)]

@@ -52,10 +52,41 @@ impl Default for ReadOptions {
 /// Returns the name of the format read.
 pub fn read_trace(
     file: &str,
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     lines: bool,
     options: &ReadOptions,
     mut on_run: impl FnMut(Run),
+) -> Result<&'static str, TraceError> {
+    read_trace_in_parts(file, reader, lines, options, |part| {
+        for run in part.into_runs() {
+            on_run(run?);
+        }
+        Ok(())
+    })
+}
+
+/// How many runs a [`TracePart`] holds at most.
+pub const PART_RUNS: usize = 64;
+
+/// How many bytes of lines a [`TracePart`] holds at most, unless one line alone is longer.
+const PART_BYTES: usize = 1 << 20;
+
+/// Reads one trace file as [`read_trace`] does, but hands over its runs in parts of at most
+/// [`PART_RUNS`], in order, as soon as each is complete. A part of toolgate's own JSON
+/// Lines holds the lines still unparsed: [`TracePart::into_runs`] parses them on whichever
+/// thread calls it, so that several threads can parse the parts of one file while this one
+/// reads on. Parsing a part gives the same runs and the same first error as [`read_trace`].
+///
+/// An error of `on_part` stops the reading and is returned. An error of the reading itself
+/// (the file, a line too long, text that is not UTF-8) is returned after the part holding
+/// the lines before it has been handed over, so that the first error in the file's order is
+/// the one a caller that parses every part before looking at this result sees.
+pub fn read_trace_in_parts(
+    file: &str,
+    mut reader: impl BufRead,
+    lines: bool,
+    options: &ReadOptions,
+    mut on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
 ) -> Result<&'static str, TraceError> {
     let forced = match &options.format {
         Some(name) => Some(
@@ -70,10 +101,33 @@ pub fn read_trace(
         ),
         None => None,
     };
-    let mut state: Option<(&'static dyn Adapter, Box<dyn Converter>, Naming)> = None;
+    let mut state: Option<State> = None;
     let mut bytes = Vec::new();
     let mut line = 0;
     loop {
+        // Once a format whose lines convert alone is known, each line goes straight into
+        // the part that carries it to the thread that parses it.
+        if let Some(State {
+            lines: Some(part), ..
+        }) = &mut state
+        {
+            let first_line = line + 1;
+            let read = part.read_line(file, &mut reader, first_line);
+            line += 1;
+            match read {
+                Ok(true) => {
+                    if part.is_full() {
+                        on_part(TracePart(Part::Lines(part.take())))?;
+                    }
+                    continue;
+                }
+                Ok(false) => break,
+                Err(error) => {
+                    on_part(TracePart(Part::Lines(part.take())))?;
+                    return Err(error);
+                }
+            }
+        }
         bytes.clear();
         let first_line = line + 1;
         if !next_record(file, &mut reader, &mut bytes, lines, first_line)? {
@@ -98,31 +152,37 @@ pub fn read_trace(
             line: first_line,
             lines,
         };
-        if state.is_none() {
-            let adapter = match forced {
-                Some(adapter) => adapter,
-                None => detect(file, &record)?,
-            };
-            let naming = match &options.naming {
-                Naming::Default => adapter.naming(),
-                other => other.clone(),
-            };
-            state = Some((adapter, adapter.converter(), naming));
+        let state = match &mut state {
+            Some(state) => state,
+            None => state.insert(State::new(file, forced, &record, lines, options)?),
+        };
+        if let Some(part) = &mut state.lines {
+            // The first record, read to detect the format.
+            part.push(text, first_line);
+            continue;
         }
-        if let Some((adapter, converter, naming)) = &mut state {
-            let runs = converter
-                .record(&record)
-                .map_err(|error| record_error(file, &record, error, adapter.expects()))?;
-            let line = lines.then_some(first_line);
-            for run in runs {
-                on_run(finish_run(run, adapter.name(), naming, file, line)?);
+        let runs = state
+            .converter
+            .record(&record)
+            .map_err(|error| record_error(file, &record, error, state.adapter.expects()))?;
+        let line = lines.then_some(first_line);
+        for run in runs {
+            state.runs.push(finish_run(
+                run,
+                state.adapter.name(),
+                &state.naming,
+                file,
+                line,
+            )?);
+            if state.runs.len() == PART_RUNS {
+                on_part(TracePart(Part::Runs(std::mem::take(&mut state.runs))))?;
             }
         }
         if !lines {
             break;
         }
     }
-    let Some((adapter, converter, naming)) = state else {
+    let Some(mut state) = state else {
         return Err(TraceError::Shape {
             file: file.to_owned(),
             message: "the file holds no record".to_owned(),
@@ -131,11 +191,243 @@ pub fn read_trace(
             help: "a trace file holds JSON; see docs/formats.md for the formats toolgate reads",
         });
     };
-    for run in converter.finish() {
-        let line = run.line;
-        on_run(finish_run(run, adapter.name(), &naming, file, line)?);
+    if let Some(part) = &mut state.lines {
+        on_part(TracePart(Part::Lines(part.take())))?;
     }
-    Ok(adapter.name())
+    for run in state.converter.finish() {
+        let line = run.line;
+        state.runs.push(finish_run(
+            run,
+            state.adapter.name(),
+            &state.naming,
+            file,
+            line,
+        )?);
+    }
+    if !state.runs.is_empty() {
+        on_part(TracePart(Part::Runs(state.runs)))?;
+    }
+    Ok(state.adapter.name())
+}
+
+/// The format of a file once its first record is read, and the runs not yet handed over.
+struct State {
+    adapter: &'static dyn Adapter,
+    converter: Box<dyn Converter>,
+    naming: Arc<Naming>,
+    /// The runs converted and not yet handed over.
+    runs: Vec<Run>,
+    /// For a JSON Lines file of a format whose lines convert alone: the lines not yet
+    /// handed over.
+    lines: Option<Lines>,
+}
+
+impl State {
+    fn new(
+        file: &str,
+        forced: Option<&'static dyn Adapter>,
+        first: &Record<'_>,
+        lines: bool,
+        options: &ReadOptions,
+    ) -> Result<Self, TraceError> {
+        let adapter = match forced {
+            Some(adapter) => adapter,
+            None => detect(file, first)?,
+        };
+        let naming = Arc::new(match &options.naming {
+            Naming::Default => adapter.naming(),
+            other => other.clone(),
+        });
+        let lines = (lines && adapter.one_run_per_line()).then(|| Lines {
+            file: Arc::from(file),
+            adapter,
+            naming: Arc::clone(&naming),
+            text: Vec::new(),
+            records: Vec::new(),
+        });
+        Ok(Self {
+            adapter,
+            converter: adapter.converter(),
+            naming,
+            runs: Vec::new(),
+            lines,
+        })
+    }
+}
+
+/// Part of a trace file, handed over by [`read_trace_in_parts`]: runs converted already,
+/// or lines of a format that converts each line alone into one run, still to be parsed.
+/// It can be sent to another thread and turned into runs there.
+pub struct TracePart(Part);
+
+enum Part {
+    Runs(Vec<Run>),
+    Lines(Lines),
+}
+
+/// Lines of a JSON Lines file whose format converts each line alone into one run: their
+/// text, checked to be UTF-8 and not blank, and what parsing them needs.
+struct Lines {
+    file: Arc<str>,
+    adapter: &'static dyn Adapter,
+    naming: Arc<Naming>,
+    /// The lines, one after the other, without their line breaks.
+    text: Vec<u8>,
+    /// Where each line ends in `text`, and its 1-based line in the file.
+    records: Vec<(usize, usize)>,
+}
+
+impl Lines {
+    /// Reads the next line onto the end of the part: `true` when a line was read (a blank
+    /// one is dropped again), `false` at the end of the input.
+    fn read_line(
+        &mut self,
+        file: &str,
+        reader: &mut impl BufRead,
+        line: usize,
+    ) -> Result<bool, TraceError> {
+        let start = self.text.len();
+        let read = read_line_limited(reader, &mut self.text, MAX_LINE_BYTES);
+        let read = read.map_err(|error| TraceError::Io {
+            file: file.to_owned(),
+            message: error.to_string(),
+        });
+        match read {
+            Err(error) => {
+                self.text.truncate(start);
+                return Err(error);
+            }
+            Ok(Limited::End) => return Ok(false),
+            Ok(Limited::TooLong) => {
+                self.text.truncate(start);
+                return Err(TraceError::LineTooLong {
+                    file: file.to_owned(),
+                    line,
+                    limit: MAX_LINE_BYTES,
+                });
+            }
+            Ok(Limited::Read) => {}
+        }
+        let added = &self.text[start..];
+        let text = match std::str::from_utf8(added) {
+            Ok(text) => text,
+            Err(error) => {
+                let error = not_utf8(file, added, line, error.valid_up_to());
+                self.text.truncate(start);
+                return Err(error);
+            }
+        };
+        let kept = text.trim_end_matches(['\n', '\r']);
+        let end = if kept.trim().is_empty() {
+            start
+        } else {
+            start + kept.len()
+        };
+        self.text.truncate(end);
+        if end > start {
+            self.records.push((end, line));
+        }
+        Ok(true)
+    }
+
+    /// Adds a line read already.
+    fn push(&mut self, text: &str, line: usize) {
+        self.text.extend_from_slice(text.as_bytes());
+        self.records.push((self.text.len(), line));
+    }
+
+    fn is_full(&self) -> bool {
+        self.records.len() >= PART_RUNS || self.text.len() >= PART_BYTES
+    }
+
+    /// The lines so far, leaving this part empty.
+    fn take(&mut self) -> Self {
+        Self {
+            file: Arc::clone(&self.file),
+            adapter: self.adapter,
+            naming: Arc::clone(&self.naming),
+            text: std::mem::take(&mut self.text),
+            records: std::mem::take(&mut self.records),
+        }
+    }
+}
+
+impl TracePart {
+    /// How many runs the part holds.
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            Part::Runs(runs) => runs.len(),
+            Part::Lines(lines) => lines.records.len(),
+        }
+    }
+
+    /// Whether the part holds no run.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The runs of the part, in order, parsed as they are taken; parsing stops at the
+    /// first error.
+    pub fn into_runs(self) -> PartRuns {
+        PartRuns {
+            part: self.0,
+            next: 0,
+            failed: false,
+        }
+    }
+}
+
+/// The runs of a [`TracePart`], parsed as they are taken.
+pub struct PartRuns {
+    part: Part,
+    next: usize,
+    failed: bool,
+}
+
+impl Iterator for PartRuns {
+    type Item = Result<Run, TraceError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let index = self.next;
+        self.next += 1;
+        let lines = match &mut self.part {
+            Part::Runs(runs) => return runs.get_mut(index).map(|run| Ok(std::mem::take(run))),
+            Part::Lines(lines) => &*lines,
+        };
+        let &(end, line) = lines.records.get(index)?;
+        let start = index
+            .checked_sub(1)
+            .and_then(|before| lines.records.get(before))
+            .map_or(0, |&(end, _)| end);
+        let result = lines.parse(start..end, line);
+        self.failed = result.is_err();
+        Some(result)
+    }
+}
+
+impl Lines {
+    /// Parses one line into its run.
+    fn parse(&self, range: std::ops::Range<usize>, line: usize) -> Result<Run, TraceError> {
+        // Checked to be UTF-8 when read, and cut at line breaks, which are ASCII.
+        let text = std::str::from_utf8(&self.text[range]).unwrap_or_default();
+        let record = Record {
+            text,
+            line,
+            lines: true,
+        };
+        let file = &*self.file;
+        let mut runs = self
+            .adapter
+            .converter()
+            .record(&record)
+            .map_err(|error| record_error(file, &record, error, self.adapter.expects()))?;
+        // The format converts each line into exactly one run.
+        let run = runs.pop().unwrap_or_default();
+        finish_run(run, self.adapter.name(), &self.naming, file, Some(line))
+    }
 }
 
 /// Reads the next line, or the whole document, into `bytes` within its limit; `false` at
@@ -182,7 +474,7 @@ pub(crate) enum Limited {
     TooLong,
 }
 
-/// Reads one line, with its line break, into `buffer`, refusing a line whose text (without
+/// Reads one line, with its line break, onto the end of `buffer`, refusing a line whose text (without
 /// the line break) is longer than `limit` bytes. At most `limit` bytes and the line break
 /// are read (with the standard library's fast search for the break); on refusal the buffer
 /// holds at most the limit.
@@ -194,11 +486,7 @@ pub(crate) fn read_line_limited(
     let start = buffer.len();
     let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
     if reader.take(cap).read_until(b'\n', buffer)? == 0 {
-        return Ok(if buffer.is_empty() {
-            Limited::End
-        } else {
-            Limited::Read
-        });
+        return Ok(Limited::End);
     }
     if buffer.ends_with(b"\n") || buffer.len() - start <= limit {
         return Ok(Limited::Read);

@@ -48,6 +48,10 @@ impl Adapter for Native {
     fn converter(&self) -> Box<dyn Converter> {
         Box::new(NativeConverter)
     }
+
+    fn one_run_per_line(&self) -> bool {
+        true
+    }
 }
 
 struct NativeConverter;
