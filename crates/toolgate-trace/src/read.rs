@@ -88,19 +88,7 @@ pub fn read_trace_in_parts(
     options: &ReadOptions,
     mut on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
 ) -> Result<&'static str, TraceError> {
-    let forced = match &options.format {
-        Some(name) => Some(
-            ADAPTERS
-                .iter()
-                .copied()
-                .find(|adapter| adapter.name() == name)
-                .ok_or_else(|| TraceError::Io {
-                    file: file.to_owned(),
-                    message: format!("unknown trace format `{name}`"),
-                })?,
-        ),
-        None => None,
-    };
+    let forced = forced_adapter(file, options)?;
     let mut state: Option<State> = None;
     let mut bytes = Vec::new();
     let mut line = 0;
@@ -182,7 +170,7 @@ pub fn read_trace_in_parts(
             break;
         }
     }
-    let Some(mut state) = state else {
+    let Some(state) = state else {
         return Err(TraceError::Shape {
             file: file.to_owned(),
             message: "the file holds no record".to_owned(),
@@ -191,23 +179,54 @@ pub fn read_trace_in_parts(
             help: "a trace file holds JSON; see docs/formats.md for the formats toolgate reads",
         });
     };
-    if let Some(part) = &mut state.lines {
-        on_part(TracePart(Part::Lines(part.take())))?;
+    state.finish(file, on_part)
+}
+
+/// The adapter of the format `options` name, if they name one.
+fn forced_adapter(
+    file: &str,
+    options: &ReadOptions,
+) -> Result<Option<&'static dyn Adapter>, TraceError> {
+    let Some(name) = &options.format else {
+        return Ok(None);
+    };
+    ADAPTERS
+        .iter()
+        .copied()
+        .find(|adapter| adapter.name() == name)
+        .map(Some)
+        .ok_or_else(|| TraceError::Io {
+            file: file.to_owned(),
+            message: format!("unknown trace format `{name}`"),
+        })
+}
+
+impl State {
+    /// The end of the file: hands over the lines and runs not handed over yet, and the runs
+    /// the converter still holds open.
+    fn finish(
+        mut self,
+        file: &str,
+        mut on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
+    ) -> Result<&'static str, TraceError> {
+        if let Some(part) = &mut self.lines {
+            on_part(TracePart(Part::Lines(part.take())))?;
+        }
+        for run in self.converter.finish() {
+            let line = run.line;
+            self.runs.push(finish_run(
+                run,
+                self.adapter.name(),
+                &self.naming,
+                file,
+                line,
+            )?);
+        }
+        if !self.runs.is_empty() {
+            on_part(TracePart(Part::Runs(self.runs)))?;
+        }
+        Ok(self.adapter.name())
     }
-    for run in state.converter.finish() {
-        let line = run.line;
-        state.runs.push(finish_run(
-            run,
-            state.adapter.name(),
-            &state.naming,
-            file,
-            line,
-        )?);
-    }
-    if !state.runs.is_empty() {
-        on_part(TracePart(Part::Runs(state.runs)))?;
-    }
-    Ok(state.adapter.name())
 }
 
 /// The format of a file once its first record is read, and the runs not yet handed over.
