@@ -66,10 +66,11 @@ pub fn read_trace(
 }
 
 /// How many runs a [`TracePart`] holds at most.
-pub const PART_RUNS: usize = 64;
+pub const PART_RUNS: usize = 32;
 
-/// How many bytes of lines a [`TracePart`] holds at most, unless one line alone is longer.
-const PART_BYTES: usize = 1 << 20;
+/// How many bytes of lines a [`TracePart`] holds, past which it is handed over. A part's
+/// buffer is made this large at once, so that it is not grown line by line.
+const PART_BYTES: usize = 512 << 10;
 
 /// Reads one trace file as [`read_trace`] does, but hands over its runs in parts of at most
 /// [`PART_RUNS`], in order, as soon as each is complete. A part of toolgate's own JSON
@@ -261,7 +262,7 @@ impl State {
             file: Arc::from(file),
             adapter,
             naming: Arc::clone(&naming),
-            text: Vec::new(),
+            text: Vec::with_capacity(PART_BYTES),
             records: Vec::new(),
         });
         Ok(Self {
@@ -365,7 +366,7 @@ impl Lines {
             file: Arc::clone(&self.file),
             adapter: self.adapter,
             naming: Arc::clone(&self.naming),
-            text: std::mem::take(&mut self.text),
+            text: std::mem::replace(&mut self.text, Vec::with_capacity(PART_BYTES)),
             records: std::mem::take(&mut self.records),
         }
     }
