@@ -2,6 +2,7 @@
 //! matched with regular expressions on names, arguments and results (SPEC section 7).
 
 use std::fmt;
+use std::ops::Range;
 
 use regex::Regex;
 use serde_json::Value;
@@ -399,28 +400,32 @@ fn tool_text(call: &Call) -> String {
     }
 }
 
-/// The entries of each list whose `name` pattern a tool name matches, in list order.
-#[derive(Debug, Default, PartialEq, Eq)]
+/// Where the entries of each list whose `name` pattern a tool name matches are, in list
+/// order, in the entries found for all the names of a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct NamedEntries {
-    required: Vec<usize>,
-    disallowed: Vec<usize>,
-    sequence: Vec<usize>,
+    required: Range<usize>,
+    disallowed: Range<usize>,
+    sequence: Range<usize>,
 }
 
 impl ToolCallsGrader {
-    /// The entries whose `name` pattern `name` matches.
-    fn entries_named(&self, name: &str) -> NamedEntries {
-        fn matching<'p>(patterns: impl Iterator<Item = &'p Pattern>, name: &str) -> Vec<usize> {
-            patterns
-                .enumerate()
-                .filter(|(_, pattern)| pattern.is_match(name))
-                .map(|(entry, _)| entry)
-                .collect()
-        }
+    /// The entries whose `name` pattern `name` matches, appended to `found`.
+    fn entries_named(&self, name: &str, found: &mut Vec<usize>) -> NamedEntries {
+        let mut matching = |patterns: &mut dyn Iterator<Item = &Pattern>| {
+            let start = found.len();
+            found.extend(
+                patterns
+                    .enumerate()
+                    .filter(|(_, pattern)| pattern.is_match(name))
+                    .map(|(entry, _)| entry),
+            );
+            start..found.len()
+        };
         NamedEntries {
-            required: matching(self.required.iter().map(|r| &r.matcher.name), name),
-            disallowed: matching(self.disallowed.iter().map(|m| &m.name), name),
-            sequence: matching(self.sequence.iter().map(|m| &m.name), name),
+            required: matching(&mut self.required.iter().map(|r| &r.matcher.name)),
+            disallowed: matching(&mut self.disallowed.iter().map(|m| &m.name)),
+            sequence: matching(&mut self.sequence.iter().map(|m| &m.name)),
         }
     }
 
@@ -452,15 +457,17 @@ impl ToolCallsGrader {
             });
         };
         // A run calls a few tools many times each: each name is matched against the
-        // entries' name patterns once per run, not once per call.
+        // entries' name patterns once per run, not once per call. The entries found for
+        // all the names share one vector.
         let mut by_name: BTreeMap<&str, NamedEntries> = BTreeMap::new();
+        let mut found = Vec::new();
 
         // Only completed calls are graded (SPEC section 2).
         for (index, call) in run.calls.iter().enumerate().filter(|(_, c)| c.completed) {
             let named = by_name
                 .entry(call.name.as_str())
-                .or_insert_with(|| self.entries_named(&call.name));
-            for &entry in &named.required {
+                .or_insert_with(|| self.entries_named(&call.name, &mut found));
+            for &entry in &found[named.required.clone()] {
                 let required = &self.required[entry];
                 let miss = match required.matcher.check_fields(call) {
                     FieldCheck::Missing(field) => {
@@ -484,7 +491,7 @@ impl ToolCallsGrader {
                     Some(_) => {}
                 }
             }
-            for &entry in &named.disallowed {
+            for &entry in &found[named.disallowed.clone()] {
                 match self.disallowed[entry].check_fields(call) {
                     FieldCheck::Missing(field) => {
                         report_missing(MatchList::Disallowed, entry, field, index, call);
@@ -500,7 +507,7 @@ impl ToolCallsGrader {
             // Every sequence entry is checked for missing arguments; only the next one in
             // order can advance. Taking the earliest match is never worse for a subsequence.
             let mut advanced = false;
-            for &entry in &named.sequence {
+            for &entry in &found[named.sequence.clone()] {
                 match self.sequence[entry].check_fields(call) {
                     FieldCheck::Missing(field) => {
                         report_missing(MatchList::Sequence, entry, field, index, call);
