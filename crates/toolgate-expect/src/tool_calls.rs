@@ -20,6 +20,10 @@ use crate::parse::{PathSeg, SuiteFile};
 pub struct Pattern {
     text: String,
     regex: Regex,
+    /// The only texts it matches, when it is written `^name$` or `^(name|other|...)$` with
+    /// names of ASCII letters, digits, `_` and `-`: the anchored tool names that suites are
+    /// advised to write, compared as strings rather than searched.
+    exact: Option<Vec<String>>,
 }
 
 impl Pattern {
@@ -29,6 +33,7 @@ impl Pattern {
         Ok(Self {
             text: text.to_owned(),
             regex: toolgate_trace::compile_regex(text)?,
+            exact: exact_texts(text),
         })
     }
 
@@ -39,8 +44,33 @@ impl Pattern {
 
     /// Whether the pattern is found anywhere in `haystack`.
     pub fn is_match(&self, haystack: &str) -> bool {
-        self.regex.is_match(haystack)
+        match &self.exact {
+            Some(texts) => texts.iter().any(|text| text == haystack),
+            None => self.regex.is_match(haystack),
+        }
     }
+}
+
+/// The texts a pattern written `^name$` or `^(name|other|...)$` matches, when every
+/// alternative is a non-empty run of ASCII letters, digits, `_` and `-` (none of them special
+/// in a regex outside a class, and `^` and `$` match only at the ends of the text without
+/// the `m` flag, which such a pattern cannot set). `None` for any other pattern.
+fn exact_texts(pattern: &str) -> Option<Vec<String>> {
+    let inner = pattern.strip_prefix('^')?.strip_suffix('$')?;
+    let alternatives: Vec<&str> = match inner.strip_prefix('(') {
+        Some(group) => group.strip_suffix(')')?.split('|').collect(),
+        None => vec![inner],
+    };
+    let plain = |text: &str| {
+        !text.is_empty()
+            && text
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
+    };
+    alternatives
+        .iter()
+        .all(|text| plain(text))
+        .then(|| alternatives.into_iter().map(str::to_owned).collect())
 }
 
 impl fmt::Display for Pattern {

@@ -767,3 +767,65 @@ proptest! {
         prop_assert_eq!((verdict, missing), grade_by_reference(&grader, &run));
     }
 }
+
+#[rstest]
+#[case::one_name("^bash$", Some(&["bash"][..]))]
+#[case::alternatives("^(fetch|get|read_file|x-y)$", Some(&["fetch", "get", "read_file", "x-y"][..]))]
+#[case::unanchored("bash", None)]
+#[case::anchored_at_one_end("^bash", None)]
+#[case::alternatives_without_a_group("^a|b$", None)]
+#[case::two_groups("^(a)(b)$", None)]
+#[case::an_empty_alternative("^(a|)$", None)]
+#[case::a_dot("^read.file$", None)]
+#[case::a_flag("(?i)^bash$", None)]
+#[case::a_repetition("^bash+$", None)]
+#[case::not_ascii("^é$", None)]
+fn anchored_names_are_compared_as_text(#[case] pattern: &str, #[case] texts: Option<&[&str]>) {
+    let texts = texts.map(|texts| texts.iter().map(|&text| text.to_owned()).collect());
+    assert_eq!(super::exact_texts(pattern), texts);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    #[test]
+    fn patterns_match_what_their_regex_matches(
+        plain in prop::collection::vec(prop::sample::select(&["a", "b", "_", "-"][..]), 1..4),
+        special in prop::option::of(prop::sample::select(
+            &["^", "$", "(", ")", "|", "a|", "|b", ".", "*", "\n", "é", "A"][..],
+        )),
+        at in 0..4_usize,
+        anchored in prop::bool::weighted(0.8),
+        grouped in any::<bool>(),
+        haystack in prop::option::of(prop::collection::vec(
+            prop::sample::select(&["a", "b", "_", "-", ".", "\n", "é"][..]),
+            0..5,
+        )),
+    ) {
+        // A name, perhaps with one special character, mostly within `^...$` or `^(...)$`
+        // to reach the text comparison; searched in random text, or in the name itself
+        // with the special character as `a`, which the regex may match and an exact
+        // comparison would not.
+        let mut tokens = plain;
+        if let Some(special) = special {
+            tokens.insert(at.min(tokens.len()), special);
+        }
+        let body = tokens.concat();
+        let is_plain = |token: &str| {
+            token.bytes().all(|byte| byte.is_ascii_lowercase() || byte == b'_' || byte == b'-')
+        };
+        let haystack: String = match haystack {
+            Some(haystack) => haystack.concat(),
+            None => tokens
+                .iter()
+                .map(|&token| if is_plain(token) { token } else { "a" })
+                .collect(),
+        };
+        let body = if grouped { format!("({body})") } else { body };
+        let pattern = if anchored { format!("^{body}$") } else { body };
+        if let Ok(regex) = regex::Regex::new(&pattern) {
+            let compiled = Pattern::new(&pattern).expect("the regex compiles");
+            prop_assert_eq!(compiled.is_match(&haystack), regex.is_match(&haystack));
+        }
+    }
+}
