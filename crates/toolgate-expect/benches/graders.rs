@@ -1,8 +1,8 @@
 //! Micro-benchmarks of the suite's matchers at growing sizes (issue 8,
 //! docs/performance.md): a `Pattern` searched in texts of growing length, the `tool-calls`
-//! grader over runs of growing length, and a whole test with all four grader kinds (the
-//! benchmark suite's shape) adding one run. Run with `cargo bench -p toolgate-expect`;
-//! nothing here asserts a time.
+//! grader over runs of growing length (of a few tools, and of a new tool at every call),
+//! and a whole test with all four grader kinds (the benchmark suite's shape) adding one
+//! run. Run with `cargo bench -p toolgate-expect`; nothing here asserts a time.
 
 use std::hint::black_box;
 
@@ -198,6 +198,25 @@ fn tool_calls_grade(bencher: Bencher<'_, '_>, n: usize) {
         unreachable!("the benchmark suite has a tool-calls grader")
     };
     let run = run(n);
+    bencher.bench_local(|| {
+        let mut missing = Vec::new();
+        black_box(grader.grade(&run, 1, "bench.jsonl:1", &mut missing))
+    });
+}
+
+/// The same grader on a run of `n` calls that each call a tool of their own (`search0`,
+/// `bash1`, ...): no name repeats, so every call pays for matching its name against every
+/// entry, as in a run where each tool is called once.
+#[divan::bench(args = SIZES, max_time = 2)]
+fn tool_calls_grade_distinct_tools(bencher: Bencher<'_, '_>, n: usize) {
+    let test = test();
+    let Some(grader) = &test.tool_calls else {
+        unreachable!("the benchmark suite has a tool-calls grader")
+    };
+    let mut run = run(n);
+    for (index, call) in run.calls.iter_mut().enumerate() {
+        call.name = format!("{}{index}", call.name);
+    }
     bencher.bench_local(|| {
         let mut missing = Vec::new();
         black_box(grader.grade(&run, 1, "bench.jsonl:1", &mut missing))

@@ -1,7 +1,8 @@
 //! The `tool-calls` grader: calls that must happen, calls that must not, and calls in order,
 //! matched with regular expressions on names, arguments and results (SPEC section 7).
 
-use std::fmt::{self, Write as _};
+use std::fmt;
+use std::ops::Range;
 
 use regex::Regex;
 use serde_json::Value;
@@ -19,6 +20,10 @@ use crate::parse::{PathSeg, SuiteFile};
 pub struct Pattern {
     text: String,
     regex: Regex,
+    /// The only texts it matches, when it is written `^name$` or `^(name|other|...)$` with
+    /// names of ASCII letters, digits, `_` and `-`: the anchored tool names that suites are
+    /// advised to write, compared as strings rather than searched.
+    exact: Option<Vec<String>>,
 }
 
 impl Pattern {
@@ -28,6 +33,7 @@ impl Pattern {
         Ok(Self {
             text: text.to_owned(),
             regex: toolgate_trace::compile_regex(text)?,
+            exact: exact_texts(text),
         })
     }
 
@@ -38,8 +44,33 @@ impl Pattern {
 
     /// Whether the pattern is found anywhere in `haystack`.
     pub fn is_match(&self, haystack: &str) -> bool {
-        self.regex.is_match(haystack)
+        match &self.exact {
+            Some(texts) => texts.iter().any(|text| text == haystack),
+            None => self.regex.is_match(haystack),
+        }
     }
+}
+
+/// The texts a pattern written `^name$` or `^(name|other|...)$` matches, when every
+/// alternative is a non-empty run of ASCII letters, digits, `_` and `-` (none of them special
+/// in a regex outside a class, and `^` and `$` match only at the ends of the text without
+/// the `m` flag, which such a pattern cannot set). `None` for any other pattern.
+fn exact_texts(pattern: &str) -> Option<Vec<String>> {
+    let inner = pattern.strip_prefix('^')?.strip_suffix('$')?;
+    let alternatives: Vec<&str> = match inner.strip_prefix('(') {
+        Some(group) => group.strip_suffix(')')?.split('|').collect(),
+        None => vec![inner],
+    };
+    let plain = |text: &str| {
+        !text.is_empty()
+            && text
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
+    };
+    alternatives
+        .iter()
+        .all(|text| plain(text))
+        .then(|| alternatives.into_iter().map(str::to_owned).collect())
 }
 
 impl fmt::Display for Pattern {
@@ -172,22 +203,6 @@ pub enum Miss {
     NotFinal,
 }
 
-impl Miss {
-    /// How far through the entry's conditions (checked in this order) the call got.
-    fn depth(&self) -> u8 {
-        match self {
-            Self::Field { field, .. } => match field.as_str() {
-                "command" => 1,
-                "path" => 2,
-                "result" => 4,
-                _ => 3,
-            },
-            Self::Step { .. } => 5,
-            Self::NotFinal => 6,
-        }
-    }
-}
-
 /// A call that almost satisfied an unmet `required` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NearMiss {
@@ -261,70 +276,131 @@ pub struct MissingArgument {
 }
 
 /// How a call fares against the argument and result conditions of a match.
-enum FieldCheck {
+enum FieldCheck<'a> {
     Match,
-    Miss(Miss),
+    Miss(MissAt<'a>),
     /// A `command` or `path` argument is absent: a configuration error.
     Missing(&'static str),
 }
 
-impl ToolMatch {
-    fn check_fields(&self, call: &Call) -> FieldCheck {
-        let needs_args = self.command.is_some() || self.path.is_some() || !self.args.is_empty();
-        if needs_args && let Some(raw) = &call.args_raw {
-            // The agent sent arguments that are not JSON: nothing can be matched in them,
-            // and the matcher is not at fault, so this is a miss, not a configuration error.
-            return FieldCheck::Miss(Miss::Field {
+/// A [`Miss`] as found, borrowing from the call. Most misses are thrown away (those of
+/// `disallowed` and `sequence` entries, and those of `required` entries that do not get
+/// further than the near miss kept), so the text a report needs is built only for the near
+/// miss that is kept, by [`MissAt::to_miss`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum MissAt<'a> {
+    /// The arguments arrived as this text, which is not JSON.
+    NotJson(&'a str),
+    /// An argument or the result did not match; the call's value, if it had one.
+    Field(Field<'a>, Option<&'a Value>),
+    /// The call was made in this step.
+    Step(u32),
+    /// The call was not the run's last tool call.
+    NotFinal,
+}
+
+/// Which of a call's values a [`MissAt::Field`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field<'a> {
+    Command,
+    Path,
+    /// A string argument of `args`, by name.
+    Arg(&'a str),
+    Result,
+}
+
+impl MissAt<'_> {
+    /// How far through the entry's conditions (checked in this order) the call got.
+    fn depth(self) -> u8 {
+        match self {
+            Self::Field(Field::Command, _) => 1,
+            Self::Field(Field::Path, _) => 2,
+            // Arguments that are not JSON rank with a named argument, as they always have.
+            Self::NotJson(_) | Self::Field(Field::Arg(_), _) => 3,
+            Self::Field(Field::Result, _) => 4,
+            Self::Step(_) => 5,
+            Self::NotFinal => 6,
+        }
+    }
+
+    /// The miss as the report shows it: a value that is not a string as canonical JSON.
+    fn to_miss(self) -> Miss {
+        match self {
+            Self::NotJson(raw) => Miss::Field {
                 field: "arguments that are not valid JSON".to_owned(),
-                found: Some(raw.clone()),
-            });
+                found: Some(raw.to_owned()),
+            },
+            Self::Field(field, found) => Miss::Field {
+                field: match field {
+                    Field::Command => "command".to_owned(),
+                    Field::Path => "path".to_owned(),
+                    Field::Arg(name) => format!("args.{name}"),
+                    Field::Result => "result".to_owned(),
+                },
+                found: found.map(result_text),
+            },
+            Self::Step(step) => Miss::Step { step },
+            Self::NotFinal => Miss::NotFinal,
         }
-        for (field, pattern) in [("command", &self.command), ("path", &self.path)] {
-            let Some(pattern) = pattern else { continue };
-            let Some(value) = call.args().as_object().and_then(|args| args.get(field)) else {
-                return FieldCheck::Missing(field);
-            };
-            if let Some(miss) = check_value(field, pattern, value) {
-                return FieldCheck::Miss(miss);
-            }
-        }
-        for (name, pattern) in &self.args {
-            let field = format!("args.{name}");
-            match call.args().as_object().and_then(|args| args.get(name)) {
-                None => return FieldCheck::Miss(Miss::Field { field, found: None }),
-                Some(value) => {
-                    if let Some(miss) = check_value(&field, pattern, value) {
-                        return FieldCheck::Miss(miss);
-                    }
-                }
-            }
-        }
-        if let Some(pattern) = &self.result {
-            let text = call.result().map(result_text);
-            if !text.as_deref().is_some_and(|text| pattern.is_match(text)) {
-                return FieldCheck::Miss(Miss::Field {
-                    field: "result".to_owned(),
-                    found: text,
-                });
-            }
-        }
-        FieldCheck::Match
     }
 }
 
-/// Only strings are matched; any other value is a non-match, shown as JSON.
-fn check_value(field: &str, pattern: &Pattern, value: &Value) -> Option<Miss> {
-    match value {
-        Value::String(text) if pattern.is_match(text) => None,
-        Value::String(text) => Some(Miss::Field {
-            field: field.to_owned(),
-            found: Some(text.clone()),
-        }),
-        other => Some(Miss::Field {
-            field: field.to_owned(),
-            found: Some(canonical_json(other)),
-        }),
+impl ToolMatch {
+    fn check_fields<'a>(&'a self, call: &'a Call) -> FieldCheck<'a> {
+        let needs_args = self.command.is_some() || self.path.is_some() || !self.args.is_empty();
+        if !needs_args {
+            return self.check_result(call);
+        }
+        if let Some(raw) = &call.args_raw {
+            // The agent sent arguments that are not JSON: nothing can be matched in them,
+            // and the matcher is not at fault, so this is a miss, not a configuration error.
+            return FieldCheck::Miss(MissAt::NotJson(raw));
+        }
+        let args = call.args().as_object();
+        let named = [
+            ("command", Field::Command, &self.command),
+            ("path", Field::Path, &self.path),
+        ];
+        for (key, field, pattern) in named {
+            let Some(pattern) = pattern else { continue };
+            let Some(value) = args.and_then(|args| args.get(key)) else {
+                return FieldCheck::Missing(key);
+            };
+            if !is_string_match(pattern, value) {
+                return FieldCheck::Miss(MissAt::Field(field, Some(value)));
+            }
+        }
+        for (name, pattern) in &self.args {
+            let value = args.and_then(|args| args.get(name));
+            if !value.is_some_and(|value| is_string_match(pattern, value)) {
+                return FieldCheck::Miss(MissAt::Field(Field::Arg(name), value));
+            }
+        }
+        self.check_result(call)
     }
+
+    /// The last condition: the result, when the match has a pattern for it.
+    fn check_result<'a>(&self, call: &'a Call) -> FieldCheck<'a> {
+        let Some(pattern) = &self.result else {
+            return FieldCheck::Match;
+        };
+        let result = call.result();
+        let matched = match result {
+            None => false,
+            Some(Value::String(text)) => pattern.is_match(text),
+            Some(other) => pattern.is_match(&canonical_json(other)),
+        };
+        if matched {
+            FieldCheck::Match
+        } else {
+            FieldCheck::Miss(MissAt::Field(Field::Result, result))
+        }
+    }
+}
+
+/// Only strings are matched; any other value is a non-match.
+fn is_string_match(pattern: &Pattern, value: &Value) -> bool {
+    matches!(value, Value::String(text) if pattern.is_match(text))
 }
 
 /// A result as the `result` regex sees it: a string as is, anything else as compact JSON
@@ -337,44 +413,14 @@ pub fn result_text(value: &Value) -> String {
 }
 
 /// Compact JSON with object keys sorted, whatever order the trace wrote them in.
+///
+/// This is `serde_json`'s own compact form: its `Map` is a `BTreeMap`, sorted by key, as
+/// long as nothing in the build enables its `preserve_order` feature (the tests of this
+/// module would catch that).
 fn canonical_json(value: &Value) -> String {
-    let mut out = String::new();
-    write_canonical(value, &mut out);
-    out
-}
-
-fn write_canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                if let Some(item) = map.get(key) {
-                    write_canonical(item, out);
-                }
-            }
-            out.push('}');
-        }
-        scalar => {
-            let _ = write!(out, "{scalar}");
-        }
-    }
+    // Writing a `Value` cannot fail: its keys are strings. `to_string` writes into a byte
+    // buffer, which is faster than `Display` through a `fmt::Formatter`.
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 fn tool_text(call: &Call) -> String {
@@ -384,7 +430,35 @@ fn tool_text(call: &Call) -> String {
     }
 }
 
+/// Where the entries of each list whose `name` pattern a tool name matches are, in list
+/// order, in the entries found for all the names of a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct NamedEntries {
+    required: Range<usize>,
+    disallowed: Range<usize>,
+    sequence: Range<usize>,
+}
+
 impl ToolCallsGrader {
+    /// The entries whose `name` pattern `name` matches, appended to `found`.
+    fn entries_named(&self, name: &str, found: &mut Vec<usize>) -> NamedEntries {
+        let mut matching = |patterns: &mut dyn Iterator<Item = &Pattern>| {
+            let start = found.len();
+            found.extend(
+                patterns
+                    .enumerate()
+                    .filter(|(_, pattern)| pattern.is_match(name))
+                    .map(|(entry, _)| entry),
+            );
+            start..found.len()
+        };
+        NamedEntries {
+            required: matching(&mut self.required.iter().map(|r| &r.matcher.name)),
+            disallowed: matching(&mut self.disallowed.iter().map(|m| &m.name)),
+            sequence: matching(&mut self.sequence.iter().map(|m| &m.name)),
+        }
+    }
+
     /// Grades one run. Calls that a `command`/`path` matcher cannot judge are pushed onto
     /// `missing`, tagged with `run` and `source`.
     pub fn grade(
@@ -396,7 +470,8 @@ impl ToolCallsGrader {
     ) -> RunToolCalls {
         let last = run.calls.len().checked_sub(1);
         let mut counts = vec![0_u32; self.required.len()];
-        let mut near: Vec<Option<NearMiss>> = vec![None; self.required.len()];
+        // The call that got furthest through an entry's conditions so far, if any.
+        let mut near: Vec<Option<(usize, &Call, MissAt<'_>)>> = vec![None; self.required.len()];
         let mut violations = Vec::new();
         let mut next_in_sequence = 0;
         let mut report_missing = |list, entry, field, index: usize, call: &Call| {
@@ -411,13 +486,19 @@ impl ToolCallsGrader {
                 tool: tool_text(call),
             });
         };
+        // A run calls a few tools many times each: each name is matched against the
+        // entries' name patterns once per run, not once per call. The entries found for
+        // all the names share one vector.
+        let mut by_name: BTreeMap<&str, NamedEntries> = BTreeMap::new();
+        let mut found = Vec::new();
 
         // Only completed calls are graded (SPEC section 2).
         for (index, call) in run.calls.iter().enumerate().filter(|(_, c)| c.completed) {
-            for (entry, required) in self.required.iter().enumerate() {
-                if !required.matcher.name.is_match(&call.name) {
-                    continue;
-                }
+            let named = by_name
+                .entry(call.name.as_str())
+                .or_insert_with(|| self.entries_named(&call.name, &mut found));
+            for &entry in &found[named.required.clone()] {
+                let required = &self.required[entry];
                 let miss = match required.matcher.check_fields(call) {
                     FieldCheck::Missing(field) => {
                         report_missing(MatchList::Required, entry, field, index, call);
@@ -433,22 +514,15 @@ impl ToolCallsGrader {
                     Some(miss)
                         if near[entry]
                             .as_ref()
-                            .is_none_or(|near| miss.depth() > near.miss.depth()) =>
+                            .is_none_or(|(_, _, near)| miss.depth() > near.depth()) =>
                     {
-                        near[entry] = Some(NearMiss {
-                            call: index + 1,
-                            tool: tool_text(call),
-                            miss,
-                        });
+                        near[entry] = Some((index, call, miss));
                     }
                     Some(_) => {}
                 }
             }
-            for (entry, disallowed) in self.disallowed.iter().enumerate() {
-                if !disallowed.name.is_match(&call.name) {
-                    continue;
-                }
-                match disallowed.check_fields(call) {
+            for &entry in &found[named.disallowed.clone()] {
+                match self.disallowed[entry].check_fields(call) {
                     FieldCheck::Missing(field) => {
                         report_missing(MatchList::Disallowed, entry, field, index, call);
                     }
@@ -463,11 +537,8 @@ impl ToolCallsGrader {
             // Every sequence entry is checked for missing arguments; only the next one in
             // order can advance. Taking the earliest match is never worse for a subsequence.
             let mut advanced = false;
-            for (entry, step) in self.sequence.iter().enumerate() {
-                if !step.name.is_match(&call.name) {
-                    continue;
-                }
-                match step.check_fields(call) {
+            for &entry in &found[named.sequence.clone()] {
+                match self.sequence[entry].check_fields(call) {
                     FieldCheck::Missing(field) => {
                         report_missing(MatchList::Sequence, entry, field, index, call);
                     }
@@ -480,6 +551,19 @@ impl ToolCallsGrader {
             }
         }
 
+        // Only the near misses of unmet entries are reported.
+        let near = near
+            .into_iter()
+            .enumerate()
+            .map(|(entry, near)| {
+                near.filter(|_| counts[entry] < self.required[entry].min_count)
+                    .map(|(index, call, miss)| NearMiss {
+                        call: index + 1,
+                        tool: tool_text(call),
+                        miss: miss.to_miss(),
+                    })
+            })
+            .collect();
         let unmet = self.unmet(counts, near);
         let sequence_stopped_at =
             (next_in_sequence < self.sequence.len()).then_some(next_in_sequence);
@@ -513,14 +597,19 @@ impl ToolCallsGrader {
 
 impl RequiredMatch {
     /// Why a call that matched the fields fails the positional conditions, if it does.
-    fn position_miss(&self, call: &Call, index: usize, last: Option<usize>) -> Option<Miss> {
+    fn position_miss(
+        &self,
+        call: &Call,
+        index: usize,
+        last: Option<usize>,
+    ) -> Option<MissAt<'static>> {
         let wrong_step = self.at_step.is_some_and(|step| call.step != step)
             || self.before_step.is_some_and(|step| call.step >= step);
         if wrong_step {
-            return Some(Miss::Step { step: call.step });
+            return Some(MissAt::Step(call.step));
         }
         if self.final_call && Some(index) != last {
-            return Some(Miss::NotFinal);
+            return Some(MissAt::NotFinal);
         }
         None
     }
