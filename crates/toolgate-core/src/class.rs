@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::id::{Member, ToolId};
+use crate::id::{Member, ToolId, ToolRef};
 
 /// The name of a class, unique within a [`ClassSet`].
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -51,14 +51,15 @@ pub type ClassIndex = usize;
 
 /// Classes in declaration order, checked and indexed for look-up by tool identity.
 ///
-/// Finding the classes a call can satisfy costs two map look-ups, whatever the number of
-/// classes.
+/// Finding the classes a call can satisfy costs at most three map look-ups, whatever the
+/// number of classes, and allocates nothing.
 #[derive(Debug, Clone)]
 pub struct ClassSet {
     classes: Vec<Class>,
     /// Bare members: tool name -> classes, ascending.
     by_tool: BTreeMap<String, Vec<ClassIndex>>,
-    /// Qualified members: server -> tool name -> classes, ascending.
+    /// Qualified members: server -> tool name -> classes, ascending, merged with the classes
+    /// of the bare members of the same tool, so that one look-up gives a call's classes.
     by_server: BTreeMap<String, BTreeMap<String, Vec<ClassIndex>>>,
 }
 
@@ -105,6 +106,11 @@ impl ClassSet {
                 }
             }
         }
+        for (tool, qualified) in by_server.values_mut().flat_map(BTreeMap::iter_mut) {
+            if let Some(bare) = by_tool.get(tool) {
+                *qualified = merge_ascending(bare, qualified);
+            }
+        }
         Ok(Self {
             classes,
             by_tool,
@@ -129,13 +135,16 @@ impl ClassSet {
 
     /// The classes a call with this identity can satisfy, in declaration order.
     pub fn candidates(&self, call: &ToolId) -> Vec<ClassIndex> {
-        let bare = self.by_tool.get(call.name()).map_or(&[][..], Vec::as_slice);
-        let qualified = call
-            .server()
+        self.candidates_of(call.as_tool_ref()).to_vec()
+    }
+
+    /// [`ClassSet::candidates`] of a borrowed identity, as a slice of the index.
+    pub fn candidates_of(&self, call: ToolRef<'_>) -> &[ClassIndex] {
+        call.server()
             .and_then(|server| self.by_server.get(server))
             .and_then(|tools| tools.get(call.name()))
-            .map_or(&[][..], Vec::as_slice);
-        merge_ascending(bare, qualified)
+            .or_else(|| self.by_tool.get(call.name()))
+            .map_or(&[], Vec::as_slice)
     }
 }
 

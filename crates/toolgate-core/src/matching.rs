@@ -46,6 +46,11 @@ pub(crate) struct Augmenter {
     /// Per-search visit marks, compared with `stamp` so that they never need clearing.
     visited: Vec<u64>,
     stamp: u64,
+    /// The stack of a search, kept between searches to reuse its memory: each frame is a
+    /// left vertex and the next of its neighbours to try; `path[i]` is the right vertex
+    /// through which frame `i + 1` was reached.
+    frames: Vec<(usize, usize)>,
+    path: Vec<usize>,
 }
 
 impl Augmenter {
@@ -55,6 +60,8 @@ impl Augmenter {
             right_match: vec![None; right],
             visited: vec![0; right],
             stamp: 0,
+            frames: Vec::new(),
+            path: Vec::new(),
         }
     }
 
@@ -70,10 +77,10 @@ impl Augmenter {
         adjacency: impl Fn(usize) -> &'a [usize],
     ) -> bool {
         self.stamp += 1;
-        // Each frame is a left vertex and the next of its neighbours to try; `path[i]` is
-        // the right vertex through which frame `i + 1` was reached.
-        let mut frames: Vec<(usize, usize)> = vec![(start, 0)];
-        let mut path: Vec<usize> = Vec::new();
+        let (frames, path) = (&mut self.frames, &mut self.path);
+        frames.clear();
+        path.clear();
+        frames.push((start, 0));
         while let Some(frame) = frames.last_mut() {
             let (l, next) = *frame;
             let Some(&r) = adjacency(l).get(next) else {
@@ -91,7 +98,7 @@ impl Augmenter {
                 frames.push((holder, 0));
             } else {
                 // A free right vertex ends the path: shift every left vertex on it along.
-                for (&(l, _), &r) in frames.iter().zip(&path) {
+                for (&(l, _), &r) in frames.iter().zip(path.iter()) {
                     self.right_match[r] = Some(l);
                     self.left_match[l] = Some(r);
                 }
