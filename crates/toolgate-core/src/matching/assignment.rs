@@ -21,6 +21,12 @@
 //!   class of free columns, only the first; a group of r rows takes at most r columns, so
 //!   no class needs more than its first r + 1 members. The free "unpaired" columns are one
 //!   more class.
+//! - **Rows apart.** When no column can pair with two rows, every row is a group of its own,
+//!   and its search ends at once on the cheapest of its columns: the first column of the
+//!   best kind (exact before same-tool; the cost of a column grows with its position, or is
+//!   the same for all columns and the lowest index is taken first). That is the common case
+//!   of `call-accuracy` (expected calls of different tools), answered without building the
+//!   groups.
 
 use std::collections::BTreeMap;
 use std::ops::{Add, AddAssign, Sub, SubAssign};
@@ -114,6 +120,9 @@ impl Kinds {
 /// pairs, then the earliest actual calls, ties as the Hungarian algorithm over the shorter
 /// list breaks them.
 pub(super) fn best_pairing(kinds: &Kinds) -> Vec<Option<usize>> {
+    if let Some(partner) = rows_apart(kinds) {
+        return partner;
+    }
     let (expected, actual) = (kinds.expected, kinds.actual);
     // Weights that order pairings by exact pairs, then by pairs, then by the earliest actual
     // calls: `tie` exceeds any sum of actual positions, `pair` any number of pairs. A pair
@@ -135,6 +144,39 @@ pub(super) fn best_pairing(kinds: &Kinds) -> Vec<Option<usize>> {
     } else {
         solve::<i128>(kinds, base)
     }
+}
+
+/// The pairing when no column can pair with more than one row (see the module's "Rows
+/// apart"): each row takes its first column of the best kind. `None` when some column can
+/// pair with two rows.
+fn rows_apart(kinds: &Kinds) -> Option<Vec<Option<usize>>> {
+    // Each row's best kind so far, and the first column of that kind; the kinds are
+    // numbered in order of preference (`EXACT` > `SAME_TOOL` > `NONE`).
+    let mut best = vec![(NONE, 0_usize); kinds.rows()];
+    for column in 0..kinds.columns() {
+        let mut pairs = kinds
+            .column(column)
+            .iter()
+            .enumerate()
+            .filter(|&(_, &kind)| kind != NONE);
+        let Some((row, &kind)) = pairs.next() else {
+            continue;
+        };
+        if pairs.next().is_some() {
+            return None;
+        }
+        if kind > best[row].0 {
+            best[row] = (kind, column);
+        }
+    }
+    let mut partner = vec![None; kinds.expected];
+    for (row, (kind, column)) in best.into_iter().enumerate() {
+        if kind != NONE {
+            let (e, a) = kinds.pair(row, column);
+            partner[e] = Some(a);
+        }
+    }
+    Some(partner)
 }
 
 /// The integers the search computes in: `i64`, or `i128` for costs too large for it.
