@@ -174,8 +174,11 @@ pub struct CallPairing {
 /// remaining ties are broken as the Hungarian algorithm over the shorter list, its items in
 /// order, breaks them.
 ///
-/// `same_tool` is called once for every pair, and `equal_args` for every pair of the same
-/// tool. The Hungarian algorithm then runs on each group of calls that can pair with one
+/// `same_tool` is called once for every pair, and `equal_args` at most once for a pair of
+/// the same tool: for every one, unless no call can pair with two calls of the other list;
+/// then each call of the shorter list is asked about its partners in order only until one
+/// has equal arguments, and takes the first such partner, or else the first of the same
+/// tool (the best pairing in that case). Otherwise the Hungarian algorithm runs on each group of calls that can pair with one
 /// another, looking at only the first free call of each kind, with the result it would have
 /// on the whole lists. The time is within a small factor of [`pairing_size`]`(expected,
 /// actual)` steps and the memory of `expected × actual` bytes: toolgate refuses inputs past
@@ -186,14 +189,14 @@ pub fn pair_calls(
     mut same_tool: impl FnMut(usize, usize) -> bool,
     mut equal_args: impl FnMut(usize, usize) -> bool,
 ) -> CallPairing {
-    let kinds = assignment::Kinds::new(expected, actual, |e, a| match same_tool(e, a) {
+    let mut kinds = assignment::Kinds::new(expected, actual, |e, a| match same_tool(e, a) {
         false => assignment::NONE,
-        true if equal_args(e, a) => assignment::EXACT,
         true => assignment::SAME_TOOL,
     });
+    let partner = assignment::best_pairing(&mut kinds, &mut equal_args);
     let mut pairing = CallPairing::default();
     let mut actual_taken = vec![false; actual];
-    for (e, paired) in assignment::best_pairing(&kinds).into_iter().enumerate() {
+    for (e, paired) in partner.into_iter().enumerate() {
         match paired {
             Some(a) if kinds.get(e, a) == assignment::EXACT => pairing.correct.push((e, a)),
             Some(a) => pairing.incorrect.push((e, a)),

@@ -367,6 +367,40 @@ fn call_pairing(
     );
 }
 
+/// Which pairs `pair_calls` asks `equal_args` about, in order: each at most once, and,
+/// when no call can pair with two of the other list's, none past a call's first exact one.
+#[rstest]
+#[case::apart_stops_at_the_first_exact(&["s:a", "f:b"], &["s:x", "s:a", "s:a", "f:b"], &[(0, 0), (0, 1), (1, 3)])]
+#[case::apart_transposed(&["s:x", "s:a", "s:a"], &["s:a"], &[(0, 0), (1, 0)])]
+#[case::shared_calls_ask_every_pair(&["s:a", "s:b"], &["s:b", "s:a"], &[(0, 0), (1, 0), (0, 1), (1, 1)])]
+fn pairing_asks_for_arguments_only_as_needed(
+    #[case] expected: &[&str],
+    #[case] actual: &[&str],
+    #[case] asked: &[(usize, usize)],
+) {
+    let split = |calls: &[&str]| -> Vec<(String, String)> {
+        calls
+            .iter()
+            .map(|call| {
+                let (tool, args) = call.split_once(':').unwrap();
+                (tool.to_owned(), args.to_owned())
+            })
+            .collect()
+    };
+    let (expected, actual) = (split(expected), split(actual));
+    let asked_for = std::cell::RefCell::new(Vec::new());
+    pair_calls(
+        expected.len(),
+        actual.len(),
+        |e, a| expected[e].0 == actual[a].0,
+        |e, a| {
+            asked_for.borrow_mut().push((e, a));
+            expected[e].1 == actual[a].1
+        },
+    );
+    assert_eq!(asked_for.into_inner(), asked);
+}
+
 #[rstest]
 #[case::seed_first(1, 2, 3, (33, 50, 40))]
 #[case::seed_second(2, 3, 2, (100, 66, 80))]

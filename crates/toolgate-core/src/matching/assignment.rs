@@ -26,7 +26,8 @@
 //!   best kind (exact before same-tool; the cost of a column grows with its position, or is
 //!   the same for all columns and the lowest index is taken first). That is the common case
 //!   of `call-accuracy` (expected calls of different tools), answered without building the
-//!   groups.
+//!   groups, and without comparing the arguments of a row's columns past its first exact
+//!   one.
 
 use std::collections::BTreeMap;
 use std::ops::{Add, AddAssign, Sub, SubAssign};
@@ -93,6 +94,16 @@ impl Kinds {
         self.expected.min(self.actual)
     }
 
+    /// The kind of a row and a column.
+    fn kind(&self, row: usize, column: usize) -> u8 {
+        self.by_column[column * self.rows() + row]
+    }
+
+    fn set(&mut self, row: usize, column: usize, kind: u8) {
+        let rows = self.rows();
+        self.by_column[column * rows + row] = kind;
+    }
+
     fn columns(&self) -> usize {
         if self.transpose {
             self.expected
@@ -119,9 +130,26 @@ impl Kinds {
 /// For each expected call, the actual call it is paired with: most exact pairs, then most
 /// pairs, then the earliest actual calls, ties as the Hungarian algorithm over the shorter
 /// list breaks them.
-pub(super) fn best_pairing(kinds: &Kinds) -> Vec<Option<usize>> {
-    if let Some(partner) = rows_apart(kinds) {
+///
+/// `kinds` comes with [`SAME_TOOL`] for every pair of the same tool; `equal_args(e, a)`
+/// turns such a pair into [`EXACT`], and is asked at most once for each. It is asked for
+/// every one, unless the rows are apart: then each row stops at its first exact pair.
+pub(super) fn best_pairing(
+    kinds: &mut Kinds,
+    mut equal_args: impl FnMut(usize, usize) -> bool,
+) -> Vec<Option<usize>> {
+    if let Some(partner) = rows_apart(kinds, &mut equal_args) {
         return partner;
+    }
+    for column in 0..kinds.columns() {
+        for row in 0..kinds.rows() {
+            if kinds.kind(row, column) == SAME_TOOL {
+                let (e, a) = kinds.pair(row, column);
+                if equal_args(e, a) {
+                    kinds.set(row, column, EXACT);
+                }
+            }
+        }
     }
     let (expected, actual) = (kinds.expected, kinds.actual);
     // Weights that order pairings by exact pairs, then by pairs, then by the earliest actual
@@ -147,31 +175,48 @@ pub(super) fn best_pairing(kinds: &Kinds) -> Vec<Option<usize>> {
 }
 
 /// The pairing when no column can pair with more than one row (see the module's "Rows
-/// apart"): each row takes its first column of the best kind. `None` when some column can
-/// pair with two rows.
-fn rows_apart(kinds: &Kinds) -> Option<Vec<Option<usize>>> {
-    // Each row's best kind so far, and the first column of that kind; the kinds are
-    // numbered in order of preference (`EXACT` > `SAME_TOOL` > `NONE`).
-    let mut best = vec![(NONE, 0_usize); kinds.rows()];
+/// apart"): each row takes its first column of the best kind, which it finds by asking
+/// `equal_args` of its columns in order until one is exact. `None`, having asked nothing,
+/// when some column can pair with two rows.
+fn rows_apart(
+    kinds: &mut Kinds,
+    equal_args: &mut impl FnMut(usize, usize) -> bool,
+) -> Option<Vec<Option<usize>>> {
+    // The one row each column can pair with, if any.
+    let mut owner = Vec::with_capacity(kinds.columns());
     for column in 0..kinds.columns() {
-        let mut pairs = kinds
+        let mut rows = kinds
             .column(column)
             .iter()
             .enumerate()
-            .filter(|&(_, &kind)| kind != NONE);
-        let Some((row, &kind)) = pairs.next() else {
-            continue;
-        };
-        if pairs.next().is_some() {
+            .filter(|&(_, &kind)| kind != NONE)
+            .map(|(row, _)| row);
+        let row = rows.next();
+        if rows.next().is_some() {
             return None;
         }
-        if kind > best[row].0 {
-            best[row] = (kind, column);
+        owner.push(row);
+    }
+    // Each row's first same-tool column, until an exact one replaces it.
+    let mut best: Vec<Option<(usize, u8)>> = vec![None; kinds.rows()];
+    for (column, row) in owner.into_iter().enumerate() {
+        let Some(row) = row else {
+            continue;
+        };
+        if best[row].is_some_and(|(_, kind)| kind == EXACT) {
+            continue;
+        }
+        let (e, a) = kinds.pair(row, column);
+        if equal_args(e, a) {
+            kinds.set(row, column, EXACT);
+            best[row] = Some((column, EXACT));
+        } else if best[row].is_none() {
+            best[row] = Some((column, SAME_TOOL));
         }
     }
     let mut partner = vec![None; kinds.expected];
-    for (row, (kind, column)) in best.into_iter().enumerate() {
-        if kind != NONE {
+    for (row, best) in best.into_iter().enumerate() {
+        if let Some((column, _)) = best {
             let (e, a) = kinds.pair(row, column);
             partner[e] = Some(a);
         }
