@@ -107,18 +107,18 @@ pub fn differing_keys(expected: &Value, actual: &Value) -> Vec<String> {
     let (Value::Object(expected), Value::Object(actual)) = (expected, actual) else {
         return Vec::new();
     };
-    let mut keys: Vec<String> = expected
+    let mut keys: Vec<&String> = expected
         .keys()
         .chain(actual.keys())
         .filter(|key| match (expected.get(*key), actual.get(*key)) {
             (Some(e), Some(a)) => !args_equal(e, a),
             _ => true,
         })
-        .cloned()
         .collect();
     keys.sort();
     keys.dedup();
-    keys
+    // Each key is copied once, after the duplicates are gone.
+    keys.into_iter().cloned().collect()
 }
 
 /// The grader's verdict over all runs of a test.
