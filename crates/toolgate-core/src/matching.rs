@@ -189,9 +189,12 @@ pub fn pair_calls(
     mut same_tool: impl FnMut(usize, usize) -> bool,
     mut equal_args: impl FnMut(usize, usize) -> bool,
 ) -> CallPairing {
-    let mut kinds = assignment::Kinds::new(expected, actual, |e, a| match same_tool(e, a) {
-        false => assignment::NONE,
-        true => assignment::SAME_TOOL,
+    let mut kinds = assignment::Kinds::new(expected, actual, |e, a| {
+        if same_tool(e, a) {
+            assignment::SAME_TOOL
+        } else {
+            assignment::NONE
+        }
     });
     let partner = assignment::best_pairing(&mut kinds, &mut equal_args);
     let mut pairing = CallPairing::default();

@@ -293,12 +293,15 @@ fn relation() -> impl Strategy<Value = (Vec<Vec<bool>>, Vec<u8>, Vec<u8>)> {
     })
 }
 
+/// A call as a tool number and an argument value.
+type ToolAndArgs = (usize, u8);
+
 /// Lists where no call can pair with two of the other side's, so that the pairing splits
 /// into single rows ("rows apart" in `assignment.rs`, the common case of `call-accuracy`):
 /// the items of one side have distinct tools, those of the other side any of them or a tool
 /// of their own; each item has one of three argument values. The side with distinct tools
 /// is the expected one or the actual one, and the shorter or the longer.
-fn apart() -> impl Strategy<Value = (Vec<(usize, u8)>, Vec<(usize, u8)>)> {
+fn apart() -> impl Strategy<Value = (Vec<ToolAndArgs>, Vec<ToolAndArgs>)> {
     (0_usize..=9, 0_usize..=12, any::<bool>()).prop_flat_map(|(distinct, other, flip)| {
         let distinct_side: Vec<_> = (0..distinct).map(|tool| (Just(tool), 0_u8..3)).collect();
         let other_side = prop::collection::vec((0..=distinct, 0_u8..3), other);
