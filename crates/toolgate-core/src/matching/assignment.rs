@@ -94,9 +94,25 @@ impl Kinds {
         self.expected.min(self.actual)
     }
 
-    /// The kind of a row and a column.
-    fn kind(&self, row: usize, column: usize) -> u8 {
-        self.by_column[column * self.rows() + row]
+    /// Turns every [`SAME_TOOL`] pair with equal arguments into [`EXACT`], asking
+    /// `equal_args` once for each.
+    fn mark_exact(&mut self, mut equal_args: impl FnMut(usize, usize) -> bool) {
+        let (rows, transpose) = (self.rows(), self.transpose);
+        if rows == 0 {
+            return;
+        }
+        for (column, kinds) in self.by_column.chunks_exact_mut(rows).enumerate() {
+            for (row, kind) in kinds.iter_mut().enumerate() {
+                let (e, a) = if transpose {
+                    (column, row)
+                } else {
+                    (row, column)
+                };
+                if *kind == SAME_TOOL && equal_args(e, a) {
+                    *kind = EXACT;
+                }
+            }
+        }
     }
 
     fn set(&mut self, row: usize, column: usize, kind: u8) {
@@ -141,16 +157,7 @@ pub(super) fn best_pairing(
     if let Some(partner) = rows_apart(kinds, &mut equal_args) {
         return partner;
     }
-    for column in 0..kinds.columns() {
-        for row in 0..kinds.rows() {
-            if kinds.kind(row, column) == SAME_TOOL {
-                let (e, a) = kinds.pair(row, column);
-                if equal_args(e, a) {
-                    kinds.set(row, column, EXACT);
-                }
-            }
-        }
-    }
+    kinds.mark_exact(equal_args);
     let (expected, actual) = (kinds.expected, kinds.actual);
     // Weights that order pairings by exact pairs, then by pairs, then by the earliest actual
     // calls: `tie` exceeds any sum of actual positions, `pair` any number of pairs. A pair
