@@ -99,6 +99,15 @@ impl<'c> Selector<'c> {
         }
     }
 
+    /// A selector with no calls yet, with room for `calls` calls: the same as
+    /// [`Selector::new`], without growing its lists when the run's length is known.
+    pub fn with_capacity(classes: &'c ClassSet, calls: usize) -> Self {
+        let mut selector = Self::new(classes);
+        selector.call_ids.reserve(calls);
+        selector.matching.left_match.reserve(calls);
+        selector
+    }
+
     /// Adds the next call in trace order.
     pub fn push(&mut self, call: &ToolId) {
         self.push_ref(call.as_tool_ref());

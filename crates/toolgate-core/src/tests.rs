@@ -221,10 +221,10 @@ fn class_set_candidates_of_a_borrowed_id(#[case] call: &str, #[case] expected: &
 }
 
 #[test]
-fn selector_push_ref_scores_as_push() {
+fn selector_with_capacity_and_push_ref_score_as_new_and_push() {
     let classes = classes("a=x,y;b=y,z;c=z;d=brave.w,w");
     let calls = ["y", "x", "q", "z", "y", "brave.w", "google.w", "q"].map(id);
-    let mut borrowed = Selector::new(&classes);
+    let mut borrowed = Selector::with_capacity(&classes, calls.len());
     for call in &calls {
         borrowed.push_ref(call.as_tool_ref());
     }

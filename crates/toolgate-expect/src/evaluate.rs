@@ -463,7 +463,7 @@ fn listed(first: Vec<RunOutcome>, flagged: Vec<RunOutcome>, count: usize) -> Vec
 /// The equal-function-set block's findings in one run. Equal-function sets count every
 /// call, completed or not (SPEC section 2).
 fn select(efs: &EqualFunctionSets, run: &Run) -> RunSelectionOutcome {
-    let mut selector = Selector::new(&efs.classes);
+    let mut selector = Selector::with_capacity(&efs.classes, run.calls.len());
     for call in &run.calls {
         selector.push_ref(toolgate_core::ToolRef::new(
             call.server.as_deref(),
