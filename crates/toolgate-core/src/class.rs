@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::id::{Member, ToolId};
+use crate::id::{Member, ToolId, ToolRef};
 
 /// The name of a class, unique within a [`ClassSet`].
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -51,15 +51,24 @@ pub type ClassIndex = usize;
 
 /// Classes in declaration order, checked and indexed for look-up by tool identity.
 ///
-/// Finding the classes a call can satisfy costs two map look-ups, whatever the number of
-/// classes.
+/// Finding the classes a call can satisfy costs at most two map look-ups, whatever the number
+/// of classes, and allocates nothing.
 #[derive(Debug, Clone)]
 pub struct ClassSet {
     classes: Vec<Class>,
-    /// Bare members: tool name -> classes, ascending.
-    by_tool: BTreeMap<String, Vec<ClassIndex>>,
-    /// Qualified members: server -> tool name -> classes, ascending.
-    by_server: BTreeMap<String, BTreeMap<String, Vec<ClassIndex>>>,
+    /// The members, by tool name: most calls name a tool no class has, and one look-up
+    /// settles them.
+    by_tool: BTreeMap<String, ToolClasses>,
+}
+
+/// The classes whose members name one tool.
+#[derive(Debug, Clone, Default)]
+struct ToolClasses {
+    /// Of the bare members: classes, ascending.
+    bare: Vec<ClassIndex>,
+    /// Of the qualified members: server -> classes, ascending, merged with `bare`, so that
+    /// one look-up gives a call's classes.
+    by_server: BTreeMap<String, Vec<ClassIndex>>,
 }
 
 impl ClassSet {
@@ -86,17 +95,13 @@ impl ClassSet {
             seen.insert(class.name.as_str(), index);
         }
 
-        let mut by_tool: BTreeMap<String, Vec<ClassIndex>> = BTreeMap::new();
-        let mut by_server: BTreeMap<String, BTreeMap<String, Vec<ClassIndex>>> = BTreeMap::new();
+        let mut by_tool: BTreeMap<String, ToolClasses> = BTreeMap::new();
         for (index, class) in classes.iter().enumerate() {
             for member in &class.members {
+                let tool = by_tool.entry(member.tool().to_owned()).or_default();
                 let slot = match member.server() {
-                    None => by_tool.entry(member.tool().to_owned()).or_default(),
-                    Some(server) => by_server
-                        .entry(server.to_owned())
-                        .or_default()
-                        .entry(member.tool().to_owned())
-                        .or_default(),
+                    None => &mut tool.bare,
+                    Some(server) => tool.by_server.entry(server.to_owned()).or_default(),
                 };
                 // Classes are visited in ascending order, so a duplicate member of one class
                 // can only repeat the last entry.
@@ -105,11 +110,12 @@ impl ClassSet {
                 }
             }
         }
-        Ok(Self {
-            classes,
-            by_tool,
-            by_server,
-        })
+        for tool in by_tool.values_mut() {
+            for qualified in tool.by_server.values_mut() {
+                *qualified = merge_ascending(&tool.bare, qualified);
+            }
+        }
+        Ok(Self { classes, by_tool })
     }
 
     /// The classes, in declaration order.
@@ -129,13 +135,17 @@ impl ClassSet {
 
     /// The classes a call with this identity can satisfy, in declaration order.
     pub fn candidates(&self, call: &ToolId) -> Vec<ClassIndex> {
-        let bare = self.by_tool.get(call.name()).map_or(&[][..], Vec::as_slice);
-        let qualified = call
-            .server()
-            .and_then(|server| self.by_server.get(server))
-            .and_then(|tools| tools.get(call.name()))
-            .map_or(&[][..], Vec::as_slice);
-        merge_ascending(bare, qualified)
+        self.candidates_of(call.as_tool_ref()).to_vec()
+    }
+
+    /// [`ClassSet::candidates`] of a borrowed identity, as a slice of the index.
+    pub fn candidates_of(&self, call: ToolRef<'_>) -> &[ClassIndex] {
+        let Some(tool) = self.by_tool.get(call.name()) else {
+            return &[];
+        };
+        call.server()
+            .and_then(|server| tool.by_server.get(server))
+            .unwrap_or(&tool.bare)
     }
 }
 

@@ -44,6 +44,62 @@ impl ToolId {
     pub fn name(&self) -> &str {
         &self.name
     }
+
+    /// The identity as borrowed parts, for look-ups that need no owned copy.
+    pub fn as_tool_ref(&self) -> ToolRef<'_> {
+        ToolRef {
+            server: self.server.as_deref(),
+            name: &self.name,
+        }
+    }
+}
+
+impl<'a> From<&'a ToolId> for ToolRef<'a> {
+    fn from(id: &'a ToolId) -> Self {
+        id.as_tool_ref()
+    }
+}
+
+/// A borrowed [`ToolId`]: the `(server, name)` of a call, pointing into whatever holds them.
+///
+/// Matching a call against members and classes needs only its parts; scoring a run through
+/// this view builds an owned [`ToolId`] only for what an outcome keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ToolRef<'a> {
+    server: Option<&'a str>,
+    name: &'a str,
+}
+
+impl<'a> ToolRef<'a> {
+    /// A call with an optional server.
+    pub fn new(server: Option<&'a str>, name: &'a str) -> Self {
+        Self { server, name }
+    }
+
+    /// The server the call went to, if the trace recorded one.
+    pub fn server(self) -> Option<&'a str> {
+        self.server
+    }
+
+    /// The tool's name.
+    pub fn name(self) -> &'a str {
+        self.name
+    }
+
+    /// An owned copy.
+    pub fn to_tool_id(self) -> ToolId {
+        ToolId::new(self.server.map(str::to_owned), self.name)
+    }
+}
+
+/// `server.name`, or `name` when no server was recorded, as for [`ToolId`].
+impl fmt::Display for ToolRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.server {
+            Some(server) => write!(f, "{server}.{}", self.name),
+            None => f.write_str(self.name),
+        }
+    }
 }
 
 /// `server.name`, or `name` when no server was recorded.
@@ -108,10 +164,15 @@ impl Member {
     /// Compares the structured parts, never concatenated text, so `a.b` + `c` and `a` + `b.c`
     /// stay distinct.
     pub fn matches(&self, call: &ToolId) -> bool {
+        self.matches_ref(call.as_tool_ref())
+    }
+
+    /// [`Member::matches`] on a borrowed identity.
+    pub fn matches_ref(&self, call: ToolRef<'_>) -> bool {
         self.tool == call.name
             && match &self.server {
                 None => true,
-                Some(server) => call.server.as_deref() == Some(server.as_str()),
+                Some(server) => call.server == Some(server.as_str()),
             }
     }
 }

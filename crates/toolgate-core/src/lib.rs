@@ -56,7 +56,7 @@ mod percent;
 mod selection;
 
 pub use crate::class::{Class, ClassIndex, ClassName, ClassSet, ClassSetError};
-pub use crate::id::{Member, MemberError, ToolId};
+pub use crate::id::{Member, MemberError, ToolId, ToolRef};
 pub use crate::matching::{
     AccuracyCounts, AccuracyMetrics, CallPairing, MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE,
     PairingTooLarge, check_pairing_size, check_sequence_size, longest_common_subsequence,

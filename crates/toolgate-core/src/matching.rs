@@ -46,6 +46,11 @@ pub(crate) struct Augmenter {
     /// Per-search visit marks, compared with `stamp` so that they never need clearing.
     visited: Vec<u64>,
     stamp: u64,
+    /// The stack of a search, kept between searches to reuse its memory: each frame is a
+    /// left vertex and the next of its neighbours to try; `path[i]` is the right vertex
+    /// through which frame `i + 1` was reached.
+    frames: Vec<(usize, usize)>,
+    path: Vec<usize>,
 }
 
 impl Augmenter {
@@ -55,6 +60,8 @@ impl Augmenter {
             right_match: vec![None; right],
             visited: vec![0; right],
             stamp: 0,
+            frames: Vec::new(),
+            path: Vec::new(),
         }
     }
 
@@ -70,10 +77,10 @@ impl Augmenter {
         adjacency: impl Fn(usize) -> &'a [usize],
     ) -> bool {
         self.stamp += 1;
-        // Each frame is a left vertex and the next of its neighbours to try; `path[i]` is
-        // the right vertex through which frame `i + 1` was reached.
-        let mut frames: Vec<(usize, usize)> = vec![(start, 0)];
-        let mut path: Vec<usize> = Vec::new();
+        let (frames, path) = (&mut self.frames, &mut self.path);
+        frames.clear();
+        path.clear();
+        frames.push((start, 0));
         while let Some(frame) = frames.last_mut() {
             let (l, next) = *frame;
             let Some(&r) = adjacency(l).get(next) else {
@@ -91,7 +98,7 @@ impl Augmenter {
                 frames.push((holder, 0));
             } else {
                 // A free right vertex ends the path: shift every left vertex on it along.
-                for (&(l, _), &r) in frames.iter().zip(&path) {
+                for (&(l, _), &r) in frames.iter().zip(path.iter()) {
                     self.right_match[r] = Some(l);
                     self.left_match[l] = Some(r);
                 }
@@ -167,8 +174,11 @@ pub struct CallPairing {
 /// remaining ties are broken as the Hungarian algorithm over the shorter list, its items in
 /// order, breaks them.
 ///
-/// `same_tool` is called once for every pair, and `equal_args` for every pair of the same
-/// tool. The Hungarian algorithm then runs on each group of calls that can pair with one
+/// `same_tool` is called once for every pair, and `equal_args` at most once for a pair of
+/// the same tool: for every one, unless no call can pair with two calls of the other list;
+/// then each call of the shorter list is asked about its partners in order only until one
+/// has equal arguments, and takes the first such partner, or else the first of the same
+/// tool (the best pairing in that case). Otherwise the Hungarian algorithm runs on each group of calls that can pair with one
 /// another, looking at only the first free call of each kind, with the result it would have
 /// on the whole lists. The time is within a small factor of [`pairing_size`]`(expected,
 /// actual)` steps and the memory of `expected × actual` bytes: toolgate refuses inputs past
@@ -179,14 +189,17 @@ pub fn pair_calls(
     mut same_tool: impl FnMut(usize, usize) -> bool,
     mut equal_args: impl FnMut(usize, usize) -> bool,
 ) -> CallPairing {
-    let kinds = assignment::Kinds::new(expected, actual, |e, a| match same_tool(e, a) {
-        false => assignment::NONE,
-        true if equal_args(e, a) => assignment::EXACT,
-        true => assignment::SAME_TOOL,
+    let mut kinds = assignment::Kinds::new(expected, actual, |e, a| {
+        if same_tool(e, a) {
+            assignment::SAME_TOOL
+        } else {
+            assignment::NONE
+        }
     });
+    let partner = assignment::best_pairing(&mut kinds, &mut equal_args);
     let mut pairing = CallPairing::default();
     let mut actual_taken = vec![false; actual];
-    for (e, paired) in assignment::best_pairing(&kinds).into_iter().enumerate() {
+    for (e, paired) in partner.into_iter().enumerate() {
         match paired {
             Some(a) if kinds.get(e, a) == assignment::EXACT => pairing.correct.push((e, a)),
             Some(a) => pairing.incorrect.push((e, a)),

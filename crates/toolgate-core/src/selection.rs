@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use crate::class::{ClassIndex, ClassSet};
-use crate::id::ToolId;
+use crate::id::{ToolId, ToolRef};
 use crate::matching::Augmenter;
 use crate::percent::Counts;
 
@@ -69,14 +69,16 @@ pub fn score<'a>(classes: &ClassSet, calls: impl IntoIterator<Item = &'a ToolId>
 #[derive(Debug)]
 pub struct Selector<'c> {
     classes: &'c ClassSet,
-    /// Distinct identities seen so far, each with the classes it can satisfy.
-    interned: BTreeMap<ToolId, usize>,
-    candidates: Vec<Vec<ClassIndex>>,
-    /// Identities from which an augmenting path was once not found. By Berge's lemma none
-    /// will be found later either, and a call with the same identity has the same edges,
-    /// so such calls are settled without a search.
+    /// Distinct sets of candidate classes seen so far, each with its number. Calls with the
+    /// same candidates have the same edges, whatever their identity, so they share one
+    /// number; the sets are borrowed from the class index, so nothing is copied per call.
+    interned: BTreeMap<&'c [ClassIndex], usize>,
+    candidates: Vec<&'c [ClassIndex]>,
+    /// Candidate sets from which an augmenting path was once not found. By Berge's lemma
+    /// none will be found later either, and a call with the same candidates has the same
+    /// edges, so such calls are settled without a search.
     dead: Vec<bool>,
-    /// The identity of each call, by position.
+    /// The candidate set of each call, by position.
     call_ids: Vec<usize>,
     /// Calls (left) matched to classes (right).
     matching: Augmenter,
@@ -97,18 +99,29 @@ impl<'c> Selector<'c> {
         }
     }
 
+    /// A selector with no calls yet, with room for `calls` calls: the same as
+    /// [`Selector::new`], without growing its lists when the run's length is known.
+    pub fn with_capacity(classes: &'c ClassSet, calls: usize) -> Self {
+        let mut selector = Self::new(classes);
+        selector.call_ids.reserve(calls);
+        selector.matching.left_match.reserve(calls);
+        selector
+    }
+
     /// Adds the next call in trace order.
     pub fn push(&mut self, call: &ToolId) {
-        let id = if let Some(&id) = self.interned.get(call) {
-            id
-        } else {
-            let id = self.candidates.len();
-            let candidates = self.classes.candidates(call);
+        self.push_ref(call.as_tool_ref());
+    }
+
+    /// [`Selector::push`] of a borrowed identity: the selector keeps no copy of it.
+    pub fn push_ref(&mut self, call: ToolRef<'_>) {
+        let candidates = self.classes.candidates_of(call);
+        let next = self.candidates.len();
+        let id = *self.interned.entry(candidates).or_insert(next);
+        if id == next {
             self.dead.push(candidates.is_empty());
             self.candidates.push(candidates);
-            self.interned.insert(call.clone(), id);
-            id
-        };
+        }
         let position = self.call_ids.len();
         self.call_ids.push(id);
         self.matching.push_left();
@@ -118,7 +131,7 @@ impl<'c> Selector<'c> {
         let (candidates, call_ids) = (&self.candidates, &self.call_ids);
         if self
             .matching
-            .augment(position, |call| &candidates[call_ids[call]])
+            .augment(position, |call| candidates[call_ids[call]])
         {
             self.matched += 1;
         } else {

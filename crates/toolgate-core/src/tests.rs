@@ -4,8 +4,8 @@ use rstest::rstest;
 
 use crate::{
     AccuracyCounts, CallOutcome, Class, ClassSet, Counts, MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE,
-    Member, Percent, ToolId, check_pairing_size, longest_common_subsequence, maximum_matching,
-    pair_calls, pairing_size, score,
+    Member, Percent, Selector, ToolId, ToolRef, check_pairing_size, longest_common_subsequence,
+    maximum_matching, pair_calls, pairing_size, score,
 };
 
 fn id(text: &str) -> ToolId {
@@ -168,6 +168,75 @@ fn member_compares_parts_not_text() {
     assert!(!member.matches(&ToolId::qualified("a", "b.c")));
 }
 
+#[rstest]
+#[case::qualified("brave.web_search", Some("brave"), "web_search", "brave.web_search")]
+#[case::bare("web_search", None, "web_search", "web_search")]
+fn tool_ref_is_the_borrowed_tool_id(
+    #[case] text: &str,
+    #[case] server: Option<&str>,
+    #[case] name: &str,
+    #[case] shown: &str,
+) {
+    let owned = id(text);
+    let borrowed = ToolRef::new(server, name);
+    assert_eq!(owned.as_tool_ref(), borrowed);
+    assert_eq!(ToolRef::from(&owned), borrowed);
+    assert_eq!((borrowed.server(), borrowed.name()), (server, name));
+    assert_eq!(borrowed.to_tool_id(), owned);
+    assert_eq!(borrowed.to_string(), shown);
+    assert_eq!(owned.to_string(), shown);
+}
+
+#[rstest]
+#[case::qualified_same_server("brave.web_search", Some("brave"), "web_search", true)]
+#[case::qualified_other_server("brave.web_search", Some("google"), "web_search", false)]
+#[case::qualified_no_server("brave.web_search", None, "web_search", false)]
+#[case::bare_any_server("web_search", Some("google"), "web_search", true)]
+#[case::bare_no_server("web_search", None, "web_search", true)]
+#[case::other_tool("web_search", None, "search", false)]
+fn member_matches_a_borrowed_id_as_an_owned_one(
+    #[case] member: &str,
+    #[case] server: Option<&str>,
+    #[case] name: &str,
+    #[case] matches: bool,
+) {
+    let member = Member::parse(member).unwrap();
+    let call = ToolRef::new(server, name);
+    assert_eq!(member.matches_ref(call), matches);
+    assert_eq!(member.matches(&call.to_tool_id()), matches);
+}
+
+/// `bare` and qualified members of one tool in several classes: the look-up merges them.
+#[rstest]
+#[case::bare_and_qualified_merged("brave.search", &[0, 1, 2])]
+#[case::bare_only_on_another_server("google.search", &[0, 2])]
+#[case::bare_only_without_a_server("search", &[0, 2])]
+#[case::qualified_only("brave.fetch", &[1])]
+#[case::nothing("shell.exec", &[])]
+fn class_set_candidates_of_a_borrowed_id(#[case] call: &str, #[case] expected: &[usize]) {
+    let classes = classes("a=search;b=brave.search,brave.fetch;c=brave.search,search");
+    let call = id(call);
+    assert_eq!(classes.candidates_of(call.as_tool_ref()), expected);
+    assert_eq!(classes.candidates(&call), expected);
+}
+
+#[test]
+fn selector_with_capacity_and_push_ref_score_as_new_and_push() {
+    let classes = classes("a=x,y;b=y,z;c=z;d=brave.w,w");
+    let calls = ["y", "x", "q", "z", "y", "brave.w", "google.w", "q"].map(id);
+    let mut borrowed = Selector::with_capacity(&classes, calls.len());
+    for call in &calls {
+        borrowed.push_ref(call.as_tool_ref());
+    }
+    let borrowed = borrowed.finish();
+    assert_eq!(borrowed, score(&classes, &calls));
+    assert_eq!(
+        borrowed.satisfied_by,
+        vec![Some(1), Some(0), Some(3), Some(5)]
+    );
+    assert_eq!(borrowed.counts, Counts::new(4, 2, 0));
+}
+
 #[test]
 fn class_set_refuses_duplicates_and_empty_classes() {
     let dup = ClassSet::new(vec![
@@ -296,6 +365,40 @@ fn call_pairing(
         counts,
         "order of the actual calls"
     );
+}
+
+/// Which pairs `pair_calls` asks `equal_args` about, in order: each at most once, and,
+/// when no call can pair with two of the other list's, none past a call's first exact one.
+#[rstest]
+#[case::apart_stops_at_the_first_exact(&["s:a", "f:b"], &["s:x", "s:a", "s:a", "f:b"], &[(0, 0), (0, 1), (1, 3)])]
+#[case::apart_transposed(&["s:x", "s:a", "s:a"], &["s:a"], &[(0, 0), (1, 0)])]
+#[case::shared_calls_ask_every_pair(&["s:a", "s:b"], &["s:b", "s:a"], &[(0, 0), (1, 0), (0, 1), (1, 1)])]
+fn pairing_asks_for_arguments_only_as_needed(
+    #[case] expected: &[&str],
+    #[case] actual: &[&str],
+    #[case] asked: &[(usize, usize)],
+) {
+    let split = |calls: &[&str]| -> Vec<(String, String)> {
+        calls
+            .iter()
+            .map(|call| {
+                let (tool, args) = call.split_once(':').unwrap();
+                (tool.to_owned(), args.to_owned())
+            })
+            .collect()
+    };
+    let (expected, actual) = (split(expected), split(actual));
+    let asked_for = std::cell::RefCell::new(Vec::new());
+    pair_calls(
+        expected.len(),
+        actual.len(),
+        |e, a| expected[e].0 == actual[a].0,
+        |e, a| {
+            asked_for.borrow_mut().push((e, a));
+            expected[e].1 == actual[a].1
+        },
+    );
+    assert_eq!(asked_for.into_inner(), asked);
 }
 
 #[rstest]

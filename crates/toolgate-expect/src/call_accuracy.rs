@@ -2,7 +2,7 @@
 //! run made (SPEC section 9).
 
 use serde_json::Value;
-use toolgate_core::{AccuracyCounts, AccuracyMetrics, Member, ToolId, pair_calls};
+use toolgate_core::{AccuracyCounts, AccuracyMetrics, Member, ToolId, ToolRef, pair_calls};
 use toolgate_trace::{Run, args_equal};
 
 use crate::evaluate::CalledTool;
@@ -61,22 +61,23 @@ pub struct RunAccuracy {
 impl CallAccuracyGrader {
     /// Grades one run; every call counts, completed or not.
     pub fn grade(&self, run: &Run) -> RunAccuracy {
-        let ids: Vec<ToolId> = run
-            .calls
-            .iter()
-            .map(|call| ToolId::new(call.server.clone(), call.name.clone()))
-            .collect();
+        let calls = &run.calls;
         let pairing = pair_calls(
             self.expected.len(),
-            ids.len(),
-            |e, a| self.expected[e].tool.matches(&ids[a]),
-            |e, a| args_equal(&self.expected[e].args, run.calls[a].args()),
+            calls.len(),
+            |e, a| {
+                let call = &calls[a];
+                (self.expected[e].tool)
+                    .matches_ref(ToolRef::new(call.server.as_deref(), &call.name))
+            },
+            |e, a| args_equal(&self.expected[e].args, calls[a].args()),
         );
+        // Only the calls the verdict names are copied.
         let called = |a: usize| CalledTool {
             call: a + 1,
-            tool: ids[a].clone(),
+            tool: ToolId::new(calls[a].server.clone(), calls[a].name.clone()),
         };
-        let counts = AccuracyCounts::of(&pairing, self.expected.len(), ids.len());
+        let counts = AccuracyCounts::of(&pairing, self.expected.len(), calls.len());
         RunAccuracy {
             correct: pairing
                 .correct
@@ -89,11 +90,11 @@ impl CallAccuracyGrader {
                 .map(|&(e, a)| Mismatch {
                     expected: e,
                     call: called(a),
-                    args: run.calls[a].args().clone(),
-                    differing: differing_keys(&self.expected[e].args, run.calls[a].args()),
+                    args: calls[a].args().clone(),
+                    differing: differing_keys(&self.expected[e].args, calls[a].args()),
                 })
                 .collect(),
-            missed: pairing.missed.clone(),
+            missed: pairing.missed,
             extra: pairing.extra.iter().map(|&a| called(a)).collect(),
             counts,
             metrics: counts.metrics(),
@@ -106,18 +107,18 @@ pub fn differing_keys(expected: &Value, actual: &Value) -> Vec<String> {
     let (Value::Object(expected), Value::Object(actual)) = (expected, actual) else {
         return Vec::new();
     };
-    let mut keys: Vec<String> = expected
+    let mut keys: Vec<&String> = expected
         .keys()
         .chain(actual.keys())
         .filter(|key| match (expected.get(*key), actual.get(*key)) {
             (Some(e), Some(a)) => !args_equal(e, a),
             _ => true,
         })
-        .cloned()
         .collect();
     keys.sort();
     keys.dedup();
-    keys
+    // Each key is copied once, after the duplicates are gone.
+    keys.into_iter().cloned().collect()
 }
 
 /// The grader's verdict over all runs of a test.

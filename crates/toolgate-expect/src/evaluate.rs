@@ -462,19 +462,21 @@ fn listed(first: Vec<RunOutcome>, flagged: Vec<RunOutcome>, count: usize) -> Vec
 /// The equal-function-set block's findings in one run. Equal-function sets count every
 /// call, completed or not (SPEC section 2).
 fn select(efs: &EqualFunctionSets, run: &Run) -> RunSelectionOutcome {
-    let ids: Vec<ToolId> = run
-        .calls
-        .iter()
-        .map(|call| ToolId::new(call.server.clone(), call.name.clone()))
-        .collect();
-    let mut selector = Selector::new(&efs.classes);
-    for id in &ids {
-        selector.push(id);
+    let mut selector = Selector::with_capacity(&efs.classes, run.calls.len());
+    for call in &run.calls {
+        selector.push_ref(toolgate_core::ToolRef::new(
+            call.server.as_deref(),
+            &call.name,
+        ));
     }
     let selection = selector.finish();
-    let called = |index: usize| CalledTool {
-        call: index + 1,
-        tool: ids[index].clone(),
+    // Only the calls the outcome names are copied.
+    let called = |index: usize| {
+        let call = &run.calls[index];
+        CalledTool {
+            call: index + 1,
+            tool: ToolId::new(call.server.clone(), call.name.clone()),
+        }
     };
     let mut unexpected = Vec::new();
     let mut repeats = Vec::new();

@@ -1,7 +1,7 @@
 //! The `tool-correctness` grader: how much of an expected list of tools a run called, in any
 //! order, in order, or exactly (SPEC section 8).
 
-use toolgate_core::{Member, Percent, ToolId, longest_common_subsequence, maximum_matching};
+use toolgate_core::{Member, Percent, ToolRef, longest_common_subsequence, maximum_matching};
 use toolgate_trace::Run;
 
 use crate::evaluate::CalledTool;
@@ -36,12 +36,12 @@ impl ToolCorrectnessGrader {
 
     /// Grades one run; every call counts, completed or not.
     pub fn grade(&self, run: &Run) -> RunCorrectness {
-        let ids: Vec<ToolId> = run
-            .calls
+        let calls = &run.calls;
+        let ids: Vec<ToolRef<'_>> = calls
             .iter()
-            .map(|call| ToolId::new(call.server.clone(), call.name.clone()))
+            .map(|call| ToolRef::new(call.server.as_deref(), &call.name))
             .collect();
-        let matches = |e: usize, c: usize| self.expected[e].matches(&ids[c]);
+        let matches = |e: usize, c: usize| self.expected[e].matches_ref(ids[c]);
         let pairs: Vec<Option<usize>> = if self.check_ordering && self.exact_match {
             (0..self.expected.len())
                 .map(|e| (e < ids.len() && matches(e, e)).then_some(e))
@@ -63,9 +63,10 @@ impl ToolCorrectnessGrader {
         for c in pairs.iter().flatten() {
             used[*c] = true;
         }
+        // Only the calls the verdict names are copied.
         let called = |c: usize| CalledTool {
             call: c + 1,
-            tool: ids[c].clone(),
+            tool: ids[c].to_tool_id(),
         };
         RunCorrectness {
             matched: pairs.iter().map(|pair| pair.map(called)).collect(),

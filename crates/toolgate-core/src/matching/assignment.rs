@@ -21,6 +21,13 @@
 //!   class of free columns, only the first; a group of r rows takes at most r columns, so
 //!   no class needs more than its first r + 1 members. The free "unpaired" columns are one
 //!   more class.
+//! - **Rows apart.** When no column can pair with two rows, every row is a group of its own,
+//!   and its search ends at once on the cheapest of its columns: the first column of the
+//!   best kind (exact before same-tool; the cost of a column grows with its position, or is
+//!   the same for all columns and the lowest index is taken first). That is the common case
+//!   of `call-accuracy` (expected calls of different tools), answered without building the
+//!   groups, and without comparing the arguments of a row's columns past its first exact
+//!   one.
 
 use std::collections::BTreeMap;
 use std::ops::{Add, AddAssign, Sub, SubAssign};
@@ -87,6 +94,32 @@ impl Kinds {
         self.expected.min(self.actual)
     }
 
+    /// Turns every [`SAME_TOOL`] pair with equal arguments into [`EXACT`], asking
+    /// `equal_args` once for each.
+    fn mark_exact(&mut self, mut equal_args: impl FnMut(usize, usize) -> bool) {
+        let (rows, transpose) = (self.rows(), self.transpose);
+        if rows == 0 {
+            return;
+        }
+        for (column, kinds) in self.by_column.chunks_exact_mut(rows).enumerate() {
+            for (row, kind) in kinds.iter_mut().enumerate() {
+                let (e, a) = if transpose {
+                    (column, row)
+                } else {
+                    (row, column)
+                };
+                if *kind == SAME_TOOL && equal_args(e, a) {
+                    *kind = EXACT;
+                }
+            }
+        }
+    }
+
+    fn set(&mut self, row: usize, column: usize, kind: u8) {
+        let rows = self.rows();
+        self.by_column[column * rows + row] = kind;
+    }
+
     fn columns(&self) -> usize {
         if self.transpose {
             self.expected
@@ -113,7 +146,18 @@ impl Kinds {
 /// For each expected call, the actual call it is paired with: most exact pairs, then most
 /// pairs, then the earliest actual calls, ties as the Hungarian algorithm over the shorter
 /// list breaks them.
-pub(super) fn best_pairing(kinds: &Kinds) -> Vec<Option<usize>> {
+///
+/// `kinds` comes with [`SAME_TOOL`] for every pair of the same tool; `equal_args(e, a)`
+/// turns such a pair into [`EXACT`], and is asked at most once for each. It is asked for
+/// every one, unless the rows are apart: then each row stops at its first exact pair.
+pub(super) fn best_pairing(
+    kinds: &mut Kinds,
+    mut equal_args: impl FnMut(usize, usize) -> bool,
+) -> Vec<Option<usize>> {
+    if let Some(partner) = rows_apart(kinds, &mut equal_args) {
+        return partner;
+    }
+    kinds.mark_exact(equal_args);
     let (expected, actual) = (kinds.expected, kinds.actual);
     // Weights that order pairings by exact pairs, then by pairs, then by the earliest actual
     // calls: `tie` exceeds any sum of actual positions, `pair` any number of pairs. A pair
@@ -135,6 +179,56 @@ pub(super) fn best_pairing(kinds: &Kinds) -> Vec<Option<usize>> {
     } else {
         solve::<i128>(kinds, base)
     }
+}
+
+/// The pairing when no column can pair with more than one row (see the module's "Rows
+/// apart"): each row takes its first column of the best kind, which it finds by asking
+/// `equal_args` of its columns in order until one is exact. `None`, having asked nothing,
+/// when some column can pair with two rows.
+fn rows_apart(
+    kinds: &mut Kinds,
+    equal_args: &mut impl FnMut(usize, usize) -> bool,
+) -> Option<Vec<Option<usize>>> {
+    // The one row each column can pair with, if any.
+    let mut owner = Vec::with_capacity(kinds.columns());
+    for column in 0..kinds.columns() {
+        let mut rows = kinds
+            .column(column)
+            .iter()
+            .enumerate()
+            .filter(|&(_, &kind)| kind != NONE)
+            .map(|(row, _)| row);
+        let row = rows.next();
+        if rows.next().is_some() {
+            return None;
+        }
+        owner.push(row);
+    }
+    // Each row's first same-tool column, until an exact one replaces it.
+    let mut best: Vec<Option<(usize, u8)>> = vec![None; kinds.rows()];
+    for (column, row) in owner.into_iter().enumerate() {
+        let Some(row) = row else {
+            continue;
+        };
+        if best[row].is_some_and(|(_, kind)| kind == EXACT) {
+            continue;
+        }
+        let (e, a) = kinds.pair(row, column);
+        if equal_args(e, a) {
+            kinds.set(row, column, EXACT);
+            best[row] = Some((column, EXACT));
+        } else if best[row].is_none() {
+            best[row] = Some((column, SAME_TOOL));
+        }
+    }
+    let mut partner = vec![None; kinds.expected];
+    for (row, best) in best.into_iter().enumerate() {
+        if let Some((column, _)) = best {
+            let (e, a) = kinds.pair(row, column);
+            partner[e] = Some(a);
+        }
+    }
+    Some(partner)
 }
 
 /// The integers the search computes in: `i64`, or `i128` for costs too large for it.

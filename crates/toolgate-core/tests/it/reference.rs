@@ -293,6 +293,22 @@ fn relation() -> impl Strategy<Value = (Vec<Vec<bool>>, Vec<u8>, Vec<u8>)> {
     })
 }
 
+/// A call as a tool number and an argument value.
+type ToolAndArgs = (usize, u8);
+
+/// Lists where no call can pair with two of the other side's, so that the pairing splits
+/// into single rows ("rows apart" in `assignment.rs`, the common case of `call-accuracy`):
+/// the items of one side have distinct tools, those of the other side any of them or a tool
+/// of their own; each item has one of three argument values. The side with distinct tools
+/// is the expected one or the actual one, and the shorter or the longer.
+fn apart() -> impl Strategy<Value = (Vec<ToolAndArgs>, Vec<ToolAndArgs>)> {
+    (0_usize..=9, 0_usize..=12, any::<bool>()).prop_flat_map(|(distinct, other, flip)| {
+        let distinct_side: Vec<_> = (0..distinct).map(|tool| (Just(tool), 0_u8..3)).collect();
+        let other_side = prop::collection::vec((0..=distinct, 0_u8..3), other);
+        (distinct_side, other_side).prop_map(move |(d, o)| if flip { (o, d) } else { (d, o) })
+    })
+}
+
 #[track_caller]
 fn check_pairing(
     expected: usize,
@@ -341,6 +357,18 @@ proptest! {
             actual_args.len(),
             |e, a| edges[e][a],
             |e, a| expected_args[e] == actual_args[a],
+        );
+    }
+
+    /// The same pairs as the reference when every call can pair with at most one call of
+    /// the other side.
+    #[test]
+    fn pair_calls_gives_the_reference_pairing_when_rows_are_apart((expected, actual) in apart()) {
+        check_pairing(
+            expected.len(),
+            actual.len(),
+            |e, a| expected[e].0 == actual[a].0,
+            |e, a| expected[e].1 == actual[a].1,
         );
     }
 
