@@ -223,3 +223,158 @@ fn reports_are_identical_whatever_the_number_of_threads() {
         }
     }
 }
+
+/// A suite with every grader kind over one JSON Lines file, for the tests of many parts.
+const MANY_RUNS_SUITE: &str = r#"tests:
+  - name: many runs
+    traces: runs.jsonl
+    equal_function_sets:
+      classes:
+        - name: search
+          members: [brave.search, google.search]
+        - name: fetch
+          members: [http.get]
+      expect:
+        - tool_selection.f1: { ">=": 60 }
+    graders:
+      - type: tool-calls
+        config:
+          required:
+            - name: "^search$"
+              args: { q: "b" }
+          disallowed: [{ name: "^rm$" }]
+          sequence: [search, get]
+      - type: tool-correctness
+        config:
+          expected_tools: [brave.search, http.get]
+          check_ordering: true
+      - type: call-accuracy
+        config:
+          expected:
+            - tool: brave.search
+              args: { q: b }
+            - tool: http.get
+              args: { url: "https://a" }
+"#;
+
+/// Run `index` of the many-runs file: one to six calls picked from the index, so the runs
+/// differ and some pass where others fail.
+fn many_runs_line(index: usize) -> String {
+    const CALLS: [&str; 6] = [
+        r#"{"server":"brave","name":"search","args":{"q":"b"},"result":{"hits":[1,2]},"step":0}"#,
+        r#"{"server":"google","name":"search","args":{"q":"é"},"step":0}"#,
+        r#"{"server":"http","name":"get","args":{"url":"https://a"},"result":"ok","step":1}"#,
+        r#"{"server":"http","name":"get","args":{"url":"https://b"},"status":"error","step":1}"#,
+        r#"{"name":"rm","args":{"path":"/"},"step":2}"#,
+        r#"{"name":"read_file","args":{"path":"a.rs","range":{"start":1}},"step":2}"#,
+    ];
+    let calls: Vec<&str> = (0..=index % 6)
+        .map(|k| CALLS[(index * 7 + k * 3 + index / 6) % CALLS.len()])
+        .collect();
+    format!(r#"{{"tool_calls":[{}]}}"#, calls.join(","))
+}
+
+/// Writes the suite and a JSON Lines file of `runs` runs, with the lines `replaced` put in
+/// place of the runs at those 1-based lines.
+fn many_runs(runs: usize, replaced: &[(usize, &[u8])]) -> tempfile::TempDir {
+    let temp = tempfile::tempdir().unwrap();
+    fs::write(temp.path().join("toolgate.yaml"), MANY_RUNS_SUITE).unwrap();
+    let mut file = Vec::new();
+    for line in 1..=runs {
+        match replaced.iter().find(|(at, _)| *at == line) {
+            Some((_, text)) => file.extend_from_slice(text),
+            None => file.extend_from_slice(many_runs_line(line).as_bytes()),
+        }
+        file.push(b'\n');
+    }
+    fs::write(temp.path().join("runs.jsonl"), file).unwrap();
+    temp
+}
+
+/// Runs `check` on the folder with `threads` threads and the JSON and text reports in
+/// files; returns the exit code, the standard error and the two reports.
+fn check_with_threads(dir: &Path, threads: &str) -> (i32, String, Vec<u8>, Vec<u8>) {
+    let json = format!("{threads}.json");
+    let text = format!("{threads}.txt");
+    let outcome = toolgate(
+        dir,
+        &[
+            "check",
+            "--threads",
+            threads,
+            "--format",
+            "json",
+            "--output",
+            &json,
+            "--format",
+            "text",
+            "--output",
+            &text,
+        ],
+    );
+    let read = |name: &str| fs::read(dir.join(name)).unwrap_or_default();
+    (outcome.code, outcome.stderr, read(&json), read(&text))
+}
+
+/// A file of hundreds of runs is read in many parts, which the threads parse and score
+/// out of order: the report lists every run in file order and is the same, byte for byte,
+/// whatever the number of threads.
+#[test]
+fn many_parts_give_the_same_report_whatever_the_number_of_threads() {
+    let temp = many_runs(300, &[]);
+    let (code, stderr, json, text) = check_with_threads(temp.path(), "1");
+    assert!(code == 0 || code == 1, "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&json).expect("a JSON report");
+    let runs = report
+        .pointer("/tests/0/sources")
+        .and_then(|runs| runs.as_array());
+    let lines: Vec<u64> = runs
+        .expect("the runs of the test")
+        .iter()
+        .filter_map(|run| run.get("line").and_then(serde_json::Value::as_u64))
+        .collect();
+    assert_eq!(
+        lines,
+        (1..=300).collect::<Vec<u64>>(),
+        "every run, in file order"
+    );
+    for threads in ["2", "3"] {
+        let (other_code, _, other_json, other_text) = check_with_threads(temp.path(), threads);
+        assert_eq!(code, other_code, "--threads {threads}: the exit code");
+        assert!(
+            json == other_json,
+            "--threads {threads}: the JSON reports differ"
+        );
+        assert!(
+            text == other_text,
+            "--threads {threads}: the text reports differ"
+        );
+    }
+}
+
+/// With bad lines in several parts, every number of threads reports the first one in the
+/// file, and writes no report.
+#[rstest::rstest]
+#[case::malformed_then_not_utf8(&[(150, b"{\"tool_calls\": [".as_slice()), (260, b"\xff\xfe")], 150)]
+#[case::not_utf8_then_malformed(&[(75, b"{\"tool_calls\":[]} \xc3".as_slice()), (240, b"[1,")], 75)]
+#[case::wrong_shape_late(&[(290, b"{\"calls\": []}".as_slice())], 290)]
+fn the_first_bad_line_is_reported_whatever_the_number_of_threads(
+    #[case] replaced: &[(usize, &[u8])],
+    #[case] line: usize,
+) {
+    let temp = many_runs(300, replaced);
+    let (code, stderr, json, text) = check_with_threads(temp.path(), "1");
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        // A syntax error points into the file; text that is not UTF-8 is named by line and byte.
+        stderr.contains(&format!("runs.jsonl:{line}:"))
+            || stderr.contains(&format!("`runs.jsonl`: line {line}, byte")),
+        "line {line} is named: {stderr}"
+    );
+    assert!(json.is_empty() && text.is_empty(), "no report is written");
+    for threads in ["2", "3"] {
+        let (other_code, other_stderr, _, _) = check_with_threads(temp.path(), threads);
+        assert_eq!(other_code, 2, "--threads {threads}");
+        assert_eq!(stderr, other_stderr, "--threads {threads}: the diagnostic");
+    }
+}
