@@ -140,9 +140,11 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) traces_dir: Option<PathBuf>,
 
-    /// Threads to use: 1 reads and scores the runs on one thread; 2 reads and parses the
-    /// next runs on a second thread while the first scores. The reports are the same
-    /// bytes either way. Default: 2, or 1 on a machine with one core.
+    /// Threads that parse and score the runs: with 1, one thread reads, parses and scores
+    /// them in turn; with N of 2 or more, one thread reads each trace file in parts of up to
+    /// 32 runs and N others parse and score whole parts, the outcomes folded in file order.
+    /// The reports are the same bytes whatever N. Default: 1 for a test whose traces hold
+    /// less than 4 MiB, otherwise as many as the cores, at most 2.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) threads: Option<u16>,
 }
