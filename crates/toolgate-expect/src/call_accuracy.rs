@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use toolgate_core::{AccuracyCounts, AccuracyMetrics, Member, ToolId, ToolRef, pair_calls};
-use toolgate_trace::{Run, args_equal};
+use toolgate_trace::{LazyValue, Run, ValueRef};
 
 use crate::evaluate::CalledTool;
 use crate::model::Gate;
@@ -33,8 +33,8 @@ pub struct Mismatch {
     pub expected: usize,
     /// The call it was paired with.
     pub call: CalledTool,
-    /// The call's arguments.
-    pub args: Value,
+    /// The call's arguments, parsed when first looked at.
+    pub args: LazyValue,
     /// The argument names whose values differ or that only one side has, sorted; empty
     /// when either side is not an object.
     pub differing: Vec<String>,
@@ -70,7 +70,8 @@ impl CallAccuracyGrader {
                 (self.expected[e].tool)
                     .matches_ref(ToolRef::new(call.server.as_deref(), &call.name))
             },
-            |e, a| args_equal(&self.expected[e].args, calls[a].args()),
+            // Compared on the arguments' text, which is not parsed for it.
+            |e, a| calls[a].args_view().equals(&self.expected[e].args),
         );
         // Only the calls the verdict names are copied.
         let called = |a: usize| CalledTool {
@@ -90,8 +91,8 @@ impl CallAccuracyGrader {
                 .map(|&(e, a)| Mismatch {
                     expected: e,
                     call: called(a),
-                    args: calls[a].args().clone(),
-                    differing: differing_keys(&self.expected[e].args, calls[a].args()),
+                    args: calls[a].args.clone(),
+                    differing: differing_keys_of(&self.expected[e].args, calls[a].args_view()),
                 })
                 .collect(),
             missed: pairing.missed,
@@ -104,21 +105,28 @@ impl CallAccuracyGrader {
 
 /// The keys of two objects whose values differ, or that only one of them has, sorted.
 pub fn differing_keys(expected: &Value, actual: &Value) -> Vec<String> {
-    let (Value::Object(expected), Value::Object(actual)) = (expected, actual) else {
+    differing_keys_of(expected, ValueRef::parsed(actual))
+}
+
+/// [`differing_keys`] of arguments read as a view, which need not be parsed.
+pub fn differing_keys_of(expected: &Value, actual: ValueRef<'_>) -> Vec<String> {
+    let (Value::Object(expected), Some(actual)) = (expected, actual.members()) else {
         return Vec::new();
     };
-    let mut keys: Vec<&String> = expected
-        .keys()
-        .chain(actual.keys())
-        .filter(|key| match (expected.get(*key), actual.get(*key)) {
-            (Some(e), Some(a)) => !args_equal(e, a),
-            _ => true,
-        })
-        .collect();
-    keys.sort();
-    keys.dedup();
-    // Each key is copied once, after the duplicates are gone.
-    keys.into_iter().cloned().collect()
+    // Both sides are sorted by key, each key once: merge them.
+    let mut keys = Vec::new();
+    let mut actual = actual.into_iter().peekable();
+    for (key, value) in expected {
+        while let Some((name, _)) = actual.next_if(|(name, _)| **name < **key) {
+            keys.push(name.into_owned());
+        }
+        match actual.next_if(|(name, _)| **name == **key) {
+            Some((_, read)) if read.equals(value) => {}
+            _ => keys.push(key.clone()),
+        }
+    }
+    keys.extend(actual.map(|(name, _)| name.into_owned()));
+    keys
 }
 
 /// The grader's verdict over all runs of a test.

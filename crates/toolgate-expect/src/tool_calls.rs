@@ -7,7 +7,7 @@ use std::ops::Range;
 use regex::Regex;
 use serde_json::Value;
 use toolgate_core::Percent;
-use toolgate_trace::{Call, Run};
+use toolgate_trace::{Call, Run, ValueRef};
 
 use std::collections::BTreeMap;
 
@@ -287,12 +287,12 @@ enum FieldCheck<'a> {
 /// `disallowed` and `sequence` entries, and those of `required` entries that do not get
 /// further than the near miss kept), so the text a report needs is built only for the near
 /// miss that is kept, by [`MissAt::to_miss`].
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 enum MissAt<'a> {
     /// The arguments arrived as this text, which is not JSON.
     NotJson(&'a str),
     /// An argument or the result did not match; the call's value, if it had one.
-    Field(Field<'a>, Option<&'a Value>),
+    Field(Field<'a>, Option<ValueRef<'a>>),
     /// The call was made in this step.
     Step(u32),
     /// The call was not the run's last tool call.
@@ -337,7 +337,7 @@ impl MissAt<'_> {
                     Field::Arg(name) => format!("args.{name}"),
                     Field::Result => "result".to_owned(),
                 },
-                found: found.map(result_text),
+                found: found.map(|value| value.match_text().into_owned()),
             },
             Self::Step(step) => Miss::Step { step },
             Self::NotFinal => Miss::NotFinal,
@@ -356,14 +356,15 @@ impl ToolMatch {
             // and the matcher is not at fault, so this is a miss, not a configuration error.
             return FieldCheck::Miss(MissAt::NotJson(raw));
         }
-        let args = call.args().as_object();
+        // Read from the arguments' text, which is parsed only if a grader needs the whole.
+        let args = call.args_view();
         let named = [
             ("command", Field::Command, &self.command),
             ("path", Field::Path, &self.path),
         ];
         for (key, field, pattern) in named {
             let Some(pattern) = pattern else { continue };
-            let Some(value) = args.and_then(|args| args.get(key)) else {
+            let Some(value) = args.get(key) else {
                 return FieldCheck::Missing(key);
             };
             if !is_string_match(pattern, value) {
@@ -371,7 +372,7 @@ impl ToolMatch {
             }
         }
         for (name, pattern) in &self.args {
-            let value = args.and_then(|args| args.get(name));
+            let value = args.get(name);
             if !value.is_some_and(|value| is_string_match(pattern, value)) {
                 return FieldCheck::Miss(MissAt::Field(Field::Arg(name), value));
             }
@@ -384,12 +385,8 @@ impl ToolMatch {
         let Some(pattern) = &self.result else {
             return FieldCheck::Match;
         };
-        let result = call.result();
-        let matched = match result {
-            None => false,
-            Some(Value::String(text)) => pattern.is_match(text),
-            Some(other) => pattern.is_match(&canonical_json(other)),
-        };
+        let result = call.result_view();
+        let matched = result.is_some_and(|result| pattern.is_match(&result.match_text()));
         if matched {
             FieldCheck::Match
         } else {
@@ -399,28 +396,14 @@ impl ToolMatch {
 }
 
 /// Only strings are matched; any other value is a non-match.
-fn is_string_match(pattern: &Pattern, value: &Value) -> bool {
-    matches!(value, Value::String(text) if pattern.is_match(text))
+fn is_string_match(pattern: &Pattern, value: ValueRef<'_>) -> bool {
+    value.as_str().is_some_and(|text| pattern.is_match(&text))
 }
 
 /// A result as the `result` regex sees it: a string as is, anything else as compact JSON
 /// with sorted keys (`{"a":1,"b":[true,null]}`).
 pub fn result_text(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        other => canonical_json(other),
-    }
-}
-
-/// Compact JSON with object keys sorted, whatever order the trace wrote them in.
-///
-/// This is `serde_json`'s own compact form: its `Map` is a `BTreeMap`, sorted by key, as
-/// long as nothing in the build enables its `preserve_order` feature (the tests of this
-/// module would catch that).
-fn canonical_json(value: &Value) -> String {
-    // Writing a `Value` cannot fail: its keys are strings. `to_string` writes into a byte
-    // buffer, which is faster than `Display` through a `fmt::Formatter`.
-    serde_json::to_string(value).unwrap_or_default()
+    ValueRef::parsed(value).match_text().into_owned()
 }
 
 fn tool_text(call: &Call) -> String {

@@ -861,7 +861,7 @@ fn accuracy_run<'a>(
                 expected: expected(mismatch.expected),
                 call: mismatch.call.call,
                 tool: mismatch.call.tool.to_string(),
-                args: &mismatch.args,
+                args: mismatch.args.get(),
                 differing_keys: &mismatch.differing,
             })
             .collect(),

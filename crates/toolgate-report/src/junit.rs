@@ -262,7 +262,7 @@ fn accuracy_facts(test: &TestOutcome, outcome: &CallAccuracyOutcome) -> Vec<Stri
                 "incorrect {}: call {} has {}{keys}",
                 expected(mismatch.expected),
                 mismatch.call.call,
-                excerpt(&mismatch.args.to_string())
+                excerpt(&mismatch.args.get().to_string())
             ));
         }
         for index in &run.missed {

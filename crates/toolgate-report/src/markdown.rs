@@ -301,7 +301,7 @@ fn accuracy_facts(runs: &[RunInfo], outcome: &CallAccuracyOutcome) -> Vec<String
                 "incorrect {}: call {} has {}{keys}",
                 expected(mismatch.expected),
                 mismatch.call.call,
-                code(&cut(&mismatch.args.to_string()))
+                code(&cut(&mismatch.args.get().to_string()))
             ));
         }
         if !run.missed.is_empty() {

@@ -485,7 +485,7 @@ fn render_call_accuracy(
                 painter.paint(FAIL, "incorrect"),
                 expected(mismatch.expected),
                 mismatch.call.call,
-                excerpt(&mismatch.args.to_string())
+                excerpt(&mismatch.args.get().to_string())
             )?;
         }
         for index in &run.missed {

@@ -24,7 +24,7 @@ pub fn args_equal(a: &Value, b: &Value) -> bool {
 
 /// Integers compare exactly; anything with a fraction or exponent compares as a float, so
 /// `1` and `1.0` are equal.
-fn numbers_equal(x: &Number, y: &Number) -> bool {
+pub(crate) fn numbers_equal(x: &Number, y: &Number) -> bool {
     if let (Some(x), Some(y)) = (x.as_i64(), y.as_i64()) {
         return x == y;
     }

@@ -13,6 +13,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::error::MAX_NESTING_DEPTH;
+use crate::value_ref::{Member, ValueRef};
 
 /// How deep a value kept as text may nest: 123 levels.
 ///
@@ -44,6 +45,8 @@ enum Repr {
     Text {
         text: Box<RawValue>,
         value: OnceLock<Value>,
+        /// Where the members of an object are in the text, found on first use.
+        index: OnceLock<Option<Box<[Member]>>>,
     },
     /// A value built already.
     Value(Value),
@@ -71,6 +74,7 @@ impl LazyValue {
             Scan::Plain => Some(Self(Repr::Text {
                 text,
                 value: OnceLock::new(),
+                index: OnceLock::new(),
             })),
             Scan::Unsure => serde_json::from_str(text.get()).ok().map(Self::new),
             Scan::TooDeep => None,
@@ -81,10 +85,29 @@ impl LazyValue {
     pub fn get(&self) -> &Value {
         match &self.0 {
             Repr::Value(value) => value,
-            Repr::Text { text, value } => value.get_or_init(|| {
+            Repr::Text { text, value, .. } => value.get_or_init(|| {
                 // `from_text` kept only text that parses; `Null` is never reached.
                 serde_json::from_str(text.get()).unwrap_or(Value::Null)
             }),
+        }
+    }
+
+    /// A view that answers from the parsed value when there is one, and reads the text
+    /// otherwise, without parsing it: looking up a member, reading a string or comparing
+    /// with an expected value then costs one pass over the text and no allocation.
+    pub fn view(&self) -> ValueRef<'_> {
+        match &self.0 {
+            Repr::Value(value) => ValueRef::parsed(value),
+            Repr::Text { text, value, index } => {
+                if let Some(value) = value.get() {
+                    return ValueRef::parsed(value);
+                }
+                let text = text.get();
+                match index.get_or_init(|| Member::index(text)) {
+                    Some(members) => ValueRef::indexed(text, members),
+                    None => ValueRef::text(text),
+                }
+            }
         }
     }
 
@@ -92,7 +115,7 @@ impl LazyValue {
     pub fn into_value(self) -> Value {
         match self.0 {
             Repr::Value(value) => value,
-            Repr::Text { text, value } => match value.into_inner() {
+            Repr::Text { text, value, .. } => match value.into_inner() {
                 Some(value) => value,
                 None => serde_json::from_str(text.get()).unwrap_or(Value::Null),
             },
@@ -278,7 +301,7 @@ fn plain_number(token: &[u8]) -> bool {
 /// Skips a string from just after its opening quote; returns the position just after its
 /// closing quote. Sets `unsure` on a `\u` escape of a UTF-16 surrogate that is not a
 /// leading one followed at once by a trailing one, which a [`Value`] parse refuses.
-fn skip_string(bytes: &[u8], mut at: usize, unsure: &mut bool) -> usize {
+pub(crate) fn skip_string(bytes: &[u8], mut at: usize, unsure: &mut bool) -> usize {
     loop {
         at = find_quote_or_backslash(bytes, at);
         match bytes.get(at) {
@@ -315,7 +338,7 @@ fn skip_string(bytes: &[u8], mut at: usize, unsure: &mut bool) -> usize {
 /// word equals `b` when the word XOR `b` repeated has a zero byte there, and the lowest zero
 /// byte of `x` is the lowest byte set in `(x - 0x01..01) & !x & 0x80..80` (a borrow only
 /// reaches bytes above a zero byte).
-fn find_quote_or_backslash(bytes: &[u8], mut at: usize) -> usize {
+pub(crate) fn find_quote_or_backslash(bytes: &[u8], mut at: usize) -> usize {
     const ONES: u64 = u64::MAX / 255;
     const HIGH: u64 = ONES << 7;
     const QUOTES: u64 = ONES * b'"' as u64;

@@ -15,6 +15,7 @@ mod lazy_value;
 mod model;
 mod naming;
 mod read;
+mod value_ref;
 mod write;
 
 pub use crate::accuracy_input::{AccuracyInput, PlainCall, parse_accuracy_input};
@@ -33,6 +34,7 @@ pub use crate::read::{
     MAX_DOCUMENT_BYTES, MAX_LINE_BYTES, PART_RUNS, PartRuns, ReadOptions, TracePart, read_trace,
     read_trace_in_parts,
 };
+pub use crate::value_ref::ValueRef;
 pub use crate::write::write_run;
 
 #[cfg(test)]

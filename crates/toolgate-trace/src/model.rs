@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::lazy_value::LazyValue;
+use crate::value_ref::ValueRef;
 
 /// One recorded trajectory of one agent attempt.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -51,6 +52,16 @@ impl Call {
     /// The result, parsed on the first call, when one was recorded.
     pub fn result(&self) -> Option<&Value> {
         self.result.as_ref().map(LazyValue::get)
+    }
+
+    /// The arguments, read without parsing them ([`LazyValue::view`]).
+    pub fn args_view(&self) -> ValueRef<'_> {
+        self.args.view()
+    }
+
+    /// The result, read without parsing it, when one was recorded.
+    pub fn result_view(&self) -> Option<ValueRef<'_>> {
+        self.result.as_ref().map(LazyValue::view)
     }
 }
 

@@ -1,5 +1,5 @@
-//! Arguments and results kept as text by the trace reader are parsed only for the calls a
-//! grader looks into: those whose tool a matcher or an expected call names.
+//! Arguments and results kept as text by the trace reader are read by the graders from
+//! their text, members, strings and equality alike, and never parsed into `Value`s.
 
 use toolgate_expect::{RunSource, SuiteFile, TestEvaluator};
 use toolgate_trace::{LazyValue, parse_run};
@@ -35,7 +35,7 @@ const TRACE: &str = r#"{"tool_calls": [
 ]}"#;
 
 #[test]
-fn graders_parse_only_the_values_they_look_into() {
+fn graders_read_values_without_parsing_them() {
     let mut suite = SuiteFile::new("suite.yaml", SUITE.to_owned())
         .parse()
         .expect("the suite parses");
@@ -48,7 +48,14 @@ fn graders_parse_only_the_values_they_look_into() {
         line: None,
     };
     evaluator.add_run(source, &run);
-    evaluator.finish().expect("no command or path matchers");
+    let outcome = evaluator.finish().expect("no command or path matchers");
+    // The answers read from the text: `q` matched, `rm`'s result matched, `fetch`'s
+    // arguments are equal to the expected ones.
+    let tool_calls = outcome.tool_calls.expect("the grader ran");
+    assert_eq!(tool_calls.totals.unmet_entries, 0);
+    assert_eq!(tool_calls.totals.disallowed_calls, 1);
+    let accuracy = outcome.call_accuracy.expect("the grader ran");
+    assert_eq!(accuracy.counts.correct, 1);
     let parsed: Vec<(&str, bool, bool)> = run
         .calls
         .iter()
@@ -60,10 +67,10 @@ fn graders_parse_only_the_values_they_look_into() {
     assert_eq!(
         parsed,
         [
-            ("search", true, false),
+            ("search", false, false),
             ("get", false, false),
-            ("fetch", true, false),
-            ("rm", false, true),
+            ("fetch", false, false),
+            ("rm", false, false),
         ]
     );
 }

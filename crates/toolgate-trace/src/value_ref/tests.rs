@@ -1,0 +1,187 @@
+//! Unit tests of value views: every answer read from the text is the answer of the parse.
+
+use proptest::prelude::*;
+use rstest::rstest;
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+
+use crate::equality::args_equal;
+use crate::lazy_value::LazyValue;
+
+fn kept(text: &str) -> LazyValue {
+    let raw: Box<RawValue> = serde_json::from_str(text).unwrap();
+    let kept = LazyValue::from_text(raw).unwrap();
+    assert!(!kept.is_parsed(), "{text} is kept as text");
+    kept
+}
+
+/// Every question asked of the text view gets the parse's answer.
+#[track_caller]
+fn check_against_parse(text: &str, keys: &[&str], others: &[Value]) {
+    let parsed: Value = serde_json::from_str(text).unwrap();
+    let lazy = kept(text);
+    let view = lazy.view();
+    for key in keys {
+        assert_eq!(
+            view.get(key).map(|member| member.to_value().into_owned()),
+            parsed.get(key).filter(|_| parsed.is_object()).cloned(),
+            "member {key} of {text}"
+        );
+    }
+    assert_eq!(view.is_object(), parsed.is_object(), "{text}");
+    let members = view.members().map(|members| {
+        members
+            .into_iter()
+            .map(|(key, value)| (key.into_owned(), value.to_value().into_owned()))
+            .collect::<Vec<_>>()
+    });
+    let parsed_members = parsed.as_object().map(|object| {
+        object
+            .iter()
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(members, parsed_members, "members of {text}");
+    assert_eq!(view.as_str().as_deref(), parsed.as_str(), "{text}");
+    assert_eq!(
+        view.canonical_json(),
+        serde_json::to_string(&parsed).unwrap(),
+        "{text}"
+    );
+    assert!(view.equals(&parsed), "{text} equals its parse");
+    for other in others {
+        assert_eq!(
+            view.equals(other),
+            args_equal(other, &parsed),
+            "{text} against {other}"
+        );
+    }
+    assert!(!lazy.is_parsed(), "reading {text} did not parse it");
+}
+
+#[rstest]
+#[case::object(r#"{"command": "cargo test", "path": "src/a.rs"}"#)]
+#[case::compact_sorted(r#"{"a":1,"b":[true,null,"x"],"c":{"d":-5}}"#)]
+#[case::unsorted(r#"{"b":1,"a":2}"#)]
+#[case::spaced(r#"{ "a" : 1 }"#)]
+#[case::key_twice(r#"{"a":1,"b":2,"a":3}"#)]
+#[case::key_twice_equal_last(r#"{"a":[1],"a":{"x":1}}"#)]
+#[case::escaped_key(r#"{"com\u006dand": "ls", "a\"b": 1}"#)]
+#[case::escaped_string(r#""line\nbreak \u00e9""#)]
+#[case::plain_string(r#""cargo build""#)]
+#[case::numbers(
+    "[1, 1.0, 1.5, -0, 0, 1e2, 123456789012345678, 1234567890123456789, 18446744073709551615]"
+)]
+#[case::leading_space_number(" 7")]
+#[case::literals("[true,false,null]")]
+#[case::empty_object("{}")]
+#[case::empty_array("[]")]
+#[case::nested_twice(r#"{"a":{"k":1,"k":2}}"#)]
+fn views_answer_as_the_parse_does(#[case] text: &str) {
+    let others = [
+        json!({"a": 1, "b": 2}),
+        json!({"a": 3, "b": 2}),
+        json!({"a": 1}),
+        json!({"a": {"x": 1}}),
+        json!({"a": {"k": 2}}),
+        json!({"command": "cargo test", "path": "src/a.rs"}),
+        json!([1, 1, 1.5, 0, 0, 100, 123_456_789_012_345_678_u64]),
+        json!("cargo build"),
+        json!(7),
+        json!(7.0),
+        json!(null),
+        json!([]),
+        json!({}),
+    ];
+    check_against_parse(text, &["a", "b", "command", "k", "a\"b"], &others);
+}
+
+#[rstest]
+#[case::sorted_compact(r#"{"a":1,"b":"x"}"#, true)]
+#[case::unsorted(r#"{"b":1,"a":2}"#, false)]
+#[case::twice(r#"{"a":1,"a":1}"#, false)]
+#[case::space(r#"{"a": 1}"#, false)]
+#[case::escape(r#""a\nb""#, false)]
+#[case::fraction("1.5", false)]
+#[case::negative_zero("-0", false)]
+#[case::leading_zero_is_not_json_but_zero_is("0", true)]
+#[case::long_integer("1234567890123456789", false)]
+#[case::nested_objects_each_sorted(r#"{"b":{"y":1,"z":2},"c":[{"a":1},{"b":2}]}"#, true)]
+#[case::nested_unsorted(r#"{"b":{"z":1,"y":2}}"#, false)]
+fn canonical_text_is_returned_as_is(#[case] text: &str, #[case] as_is: bool) {
+    assert_eq!(super::is_canonical(text.as_bytes()), as_is, "{text}");
+    let lazy = kept(text);
+    let written = lazy.view().canonical_json();
+    let parsed: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(written, serde_json::to_string(&parsed).unwrap());
+    assert_eq!(matches!(written, std::borrow::Cow::Borrowed(_)), as_is);
+}
+
+#[test]
+fn a_parsed_value_is_viewed_as_parsed() {
+    let lazy = kept(r#"{"b":1,"a":{"c":"d"}}"#);
+    let _ = lazy.get();
+    let view = lazy.view();
+    assert_eq!(
+        view.get("a")
+            .and_then(|a| a.get("c"))
+            .and_then(super::ValueRef::as_str)
+            .as_deref(),
+        Some("d")
+    );
+    assert_eq!(view.canonical_json(), r#"{"a":{"c":"d"},"b":1}"#);
+}
+
+/// JSON text with keys in any order, some written twice, spaces or none, numbers in several
+/// spellings, and strings with escapes.
+fn json_text() -> impl Strategy<Value = String> {
+    let space = prop_oneof![Just(""), Just(" "), Just("\n  ")];
+    let scalar = prop_oneof![
+        Just("null".to_owned()),
+        Just("true".to_owned()),
+        Just("false".to_owned()),
+        Just("-0".to_owned()),
+        Just("1.0".to_owned()),
+        Just("1e1".to_owned()),
+        Just("10".to_owned()),
+        Just("1".to_owned()),
+        Just("12345678901234567890".to_owned()),
+        any::<i64>().prop_map(|n| n.to_string()),
+        "[a-c\"\\\\\n é]{0,4}".prop_map(|s| serde_json::to_string(&s).unwrap()),
+        Just(r#""\u0061""#.to_owned()),
+    ];
+    scalar.prop_recursive(4, 48, 5, move |inner| {
+        prop_oneof![
+            (prop::collection::vec(inner.clone(), 0..5), space.clone())
+                .prop_map(|(items, space)| format!("[{space}{}]", items.join(","))),
+            (
+                prop::collection::vec(
+                    (
+                        prop_oneof![Just("a"), Just("b"), Just("c"), Just("a\\\"b")],
+                        inner
+                    ),
+                    0..5
+                ),
+                space.clone()
+            )
+                .prop_map(|(members, space)| {
+                    let members: Vec<String> = members
+                        .into_iter()
+                        .map(|(key, value)| format!("\"{key}\"{space}:{space}{value}"))
+                        .collect();
+                    format!("{{{space}{}}}", members.join(","))
+                }),
+        ]
+    })
+}
+
+proptest! {
+    #[test]
+    fn every_view_answer_is_the_parse_answer(text in json_text(), others in prop::collection::vec(json_text(), 0..4)) {
+        let others: Vec<Value> = others
+            .iter()
+            .map(|text| serde_json::from_str(text).unwrap())
+            .collect();
+        check_against_parse(&text, &["a", "b", "c", "a\"b"], &others);
+    }
+}
