@@ -11,6 +11,8 @@
 //! position that the text path may word differently) is the one reported.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::ops::Range;
+use std::sync::Arc;
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
@@ -18,7 +20,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::error::{TRACE_SHAPE, TraceError};
-use crate::lazy_value::LazyValue;
+use crate::lazy_value::{Kept, LazyValue};
 use crate::model::{Call, Run, Status};
 
 /// Parses one run in toolgate's own shapes from a JSON document (`.json` file, or one line
@@ -33,29 +35,56 @@ pub fn parse_run(file: &str, text: &str, first_line: usize) -> Result<Run, Trace
 
 /// Toolgate's own shapes, with serde's positions on error.
 pub(crate) fn parse_native(text: &str) -> Result<Run, serde_json::Error> {
-    match serde_json::from_str::<Document<Text>>(text) {
-        Ok(document) => Ok(document.into_run()),
-        Err(_) => serde_json::from_str::<Document<Value>>(text).map(Document::into_run),
+    parse_native_shared(&Arc::new(text.to_owned()), 0..text.len())
+}
+
+/// [`parse_native`] of the text at `range` in `source`: the calls' arguments and results
+/// keep `source`, shared, instead of copies of their text (a part of a JSON Lines file
+/// holds many runs).
+pub(crate) fn parse_native_shared(
+    source: &Arc<String>,
+    range: Range<usize>,
+) -> Result<Run, serde_json::Error> {
+    let text = source.get(range).unwrap_or_default();
+    let base = source.as_ptr() as usize;
+    let keep = |value: Borrowed<'_>| match value {
+        Borrowed::Text(raw) => {
+            let start = (raw.get().as_ptr() as usize).checked_sub(base)?;
+            LazyValue::from_plain_shared(source, start..start + raw.get().len())
+        }
+        Borrowed::Parsed(value) => Some(LazyValue::new(value)),
+    };
+    let kept = serde_json::from_str::<Document<Borrowed<'_>>>(text)
+        .ok()
+        .and_then(|document| document.into_run_with(keep));
+    match kept {
+        Some(run) => Ok(run),
+        // The reference parse: its error, or the value that text could not keep.
+        None => serde_json::from_str::<Document<Value>>(text).map(|document| {
+            document
+                .into_run_with(|value| Some(LazyValue::new(value)))
+                .unwrap_or_default()
+        }),
     }
 }
 
-/// A call's arguments or result kept as JSON text. Every value of the document is checked
-/// as it is read, including those that end up unused (a result that completes no call),
-/// since the [`Value`] parse would refuse the whole document for any of them.
-struct Text(LazyValue);
+/// A call's arguments or result as JSON text borrowed from the document, checked as it is
+/// read ([`Kept::of`]): every value of the document, including those that end up unused
+/// (a result that completes no call), since the `Value` parse would refuse the whole
+/// document for any of them.
+enum Borrowed<'a> {
+    Text(&'a RawValue),
+    Parsed(Value),
+}
 
-impl<'de> Deserialize<'de> for Text {
+impl<'de> Deserialize<'de> for Borrowed<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = Box::<RawValue>::deserialize(deserializer)?;
-        LazyValue::from_text(text)
-            .map(Text)
-            .ok_or_else(|| D::Error::custom("a value that is not kept as text"))
-    }
-}
-
-impl From<Text> for LazyValue {
-    fn from(text: Text) -> Self {
-        text.0
+        let raw = <&RawValue>::deserialize(deserializer)?;
+        match Kept::of(raw.get()) {
+            Kept::Text => Ok(Self::Text(raw)),
+            Kept::Parsed(value) => Ok(Self::Parsed(value)),
+            Kept::Refused => Err(D::Error::custom("a value that is not kept as text")),
+        }
     }
 }
 
@@ -215,30 +244,84 @@ impl<V> TryFrom<EventFields<V>> for Event<V> {
     }
 }
 
-impl<V: Into<LazyValue>> Document<V> {
-    fn into_run(self) -> Run {
-        match self {
-            Self::CallList(calls) => Run {
-                calls: calls
-                    .into_iter()
-                    .map(|raw| Call {
+impl<V> Document<V> {
+    /// The run, with each value kept by `keep`; `None` when `keep` refuses one.
+    fn into_run_with(self, mut keep: impl FnMut(V) -> Option<LazyValue>) -> Option<Run> {
+        Some(match self {
+            Self::CallList(raw_calls) => {
+                // Made as large as it will be at once: a call is a few hundred bytes.
+                let mut calls = Vec::with_capacity(raw_calls.len());
+                for raw in raw_calls {
+                    calls.push(Call {
                         server: raw.server,
                         name: raw.name,
-                        args: raw.args.map_or_else(empty_args, Into::into),
+                        args: match raw.args {
+                            Some(args) => keep(args)?,
+                            None => empty_args(),
+                        },
                         args_raw: raw.args_raw,
-                        result: raw.result.map(Into::into),
+                        result: match raw.result {
+                            Some(result) => Some(keep(result)?),
+                            None => None,
+                        },
                         status: raw.status.unwrap_or_default(),
                         step: raw.step.unwrap_or(0),
                         // `toolgate convert` writes `completed: false` for a call without a
                         // result, so that its output reads back as it was read.
                         completed: raw.completed.unwrap_or(true),
-                    })
-                    .collect(),
-                format: "toolgate",
-                line: None,
+                    });
+                }
+                Run {
+                    calls,
+                    format: "toolgate",
+                    line: None,
+                }
+            }
+            Self::Events(events) => events_to_run(
+                events
+                    .into_iter()
+                    .map(|event| event.keep_with(&mut keep))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+        })
+    }
+}
+
+impl<V> Event<V> {
+    /// The event with its values kept by `keep`; `None` when `keep` refuses one.
+    fn keep_with(self, keep: &mut impl FnMut(V) -> Option<LazyValue>) -> Option<Event<LazyValue>> {
+        Some(match self {
+            Self::TurnStart => Event::TurnStart,
+            Self::ToolCall {
+                name,
+                id,
+                server,
+                arguments,
+            } => Event::ToolCall {
+                name,
+                id,
+                server,
+                arguments: match arguments {
+                    Some(arguments) => Some(keep(arguments)?),
+                    None => None,
+                },
             },
-            Self::Events(events) => events_to_run(events),
-        }
+            Self::ToolResult {
+                name,
+                id,
+                success,
+                result,
+            } => Event::ToolResult {
+                name,
+                id,
+                success,
+                result: match result {
+                    Some(result) => Some(keep(result)?),
+                    None => None,
+                },
+            },
+            Self::Other => Event::Other,
+        })
     }
 }
 

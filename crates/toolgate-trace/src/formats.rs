@@ -5,6 +5,9 @@
 //! a `.jsonl` file. It turns them into runs in toolgate's model: calls with server, name,
 //! arguments, result, status, step and completion, in trace order.
 
+use std::ops::Range;
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use crate::lazy_value::LazyValue;
@@ -67,6 +70,24 @@ pub(crate) trait Adapter: Sync {
     /// the lines can be parsed apart, on several threads ([`crate::read_trace_in_parts`]).
     fn one_run_per_line(&self) -> bool {
         false
+    }
+    /// The run of one line of a JSON Lines file, for a format whose lines convert alone
+    /// ([`one_run_per_line`](Self::one_run_per_line)): the line is the text at `range` in
+    /// `source`, which holds other lines too and which the run's values may share.
+    fn line_run(
+        &self,
+        source: &Arc<String>,
+        range: Range<usize>,
+        line: usize,
+    ) -> Result<Run, RecordError> {
+        let record = Record {
+            text: source.get(range).unwrap_or_default(),
+            line,
+            lines: true,
+        };
+        let mut runs = self.converter().record(&record)?;
+        // The format converts each line into exactly one run.
+        Ok(runs.pop().unwrap_or_default())
     }
 }
 

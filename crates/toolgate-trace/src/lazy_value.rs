@@ -4,13 +4,13 @@
 //! Most calls' arguments are never looked at (a grader reads them only for calls whose tool
 //! it is about), so toolgate's own shape keeps them as text and the parse of a trace costs
 //! little more than checking its syntax. What the text holds is checked when it is kept, so
-//! that the later parse cannot fail: see [`LazyValue::from_text`].
+//! that the later parse cannot fail: see [`LazyValue::from_shared`].
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 use crate::error::MAX_NESTING_DEPTH;
 use crate::value_ref::{Member, ValueRef};
@@ -43,7 +43,7 @@ pub struct LazyValue(Repr);
 enum Repr {
     /// JSON text that [`scan`] found plain, and its value once parsed.
     Text {
-        text: Box<RawValue>,
+        text: SharedText,
         value: OnceLock<Value>,
         /// Where the members of an object are in the text, found on first use.
         index: OnceLock<Option<Box<[Member]>>>,
@@ -58,27 +58,27 @@ impl LazyValue {
         Self(Repr::Value(value))
     }
 
-    /// Keeps JSON text as read, to be parsed on first use; `None` when the text nests deeper
-    /// than [`MAX_TEXT_DEPTH`], or when parsing it into a [`Value`] fails (a lone UTF-16
-    /// surrogate in a `\u` escape, a number out of range: what the syntax check of
-    /// [`RawValue`] lets through). A number that might be out of range is parsed here, so
-    /// that a value kept as text always parses.
-    pub(crate) fn from_text(text: Box<RawValue>) -> Option<Self> {
-        let bytes = text.get().as_bytes();
-        let found = if surely_plain(bytes) {
-            Scan::Plain
-        } else {
-            scan(bytes)
-        };
-        match found {
-            Scan::Plain => Some(Self(Repr::Text {
-                text,
-                value: OnceLock::new(),
-                index: OnceLock::new(),
-            })),
-            Scan::Unsure => serde_json::from_str(text.get()).ok().map(Self::new),
-            Scan::TooDeep => None,
+    /// Keeps a copy of JSON text as [`Kept::of`] says: as text, to be parsed on first use,
+    /// or parsed; `None` when it is refused.
+    #[cfg(test)]
+    pub(crate) fn from_text(text: &serde_json::value::RawValue) -> Option<Self> {
+        let text = text.get();
+        match Kept::of(text) {
+            Kept::Text => Self::from_plain_shared(&Arc::new(text.to_owned()), 0..text.len()),
+            Kept::Parsed(value) => Some(Self::new(value)),
+            Kept::Refused => None,
         }
+    }
+
+    /// Keeps the JSON text at `range` in `source`, which [`Kept::of`] found plain, to be
+    /// parsed on first use: it shares `source` with the other values read from it rather
+    /// than copying the text. `None` when `range` is not within `source`.
+    pub(crate) fn from_plain_shared(source: &Arc<String>, range: Range<usize>) -> Option<Self> {
+        Some(Self(Repr::Text {
+            text: SharedText::new(source, range)?,
+            value: OnceLock::new(),
+            index: OnceLock::new(),
+        }))
     }
 
     /// The value, parsed on the first call.
@@ -86,7 +86,7 @@ impl LazyValue {
         match &self.0 {
             Repr::Value(value) => value,
             Repr::Text { text, value, .. } => value.get_or_init(|| {
-                // `from_text` kept only text that parses; `Null` is never reached.
+                // `from_shared` kept only text that parses; `Null` is never reached.
                 serde_json::from_str(text.get()).unwrap_or(Value::Null)
             }),
         }
@@ -132,7 +132,7 @@ impl LazyValue {
     }
 
     /// Whether the value nests more than `limit` arrays and objects. Text is scanned, not
-    /// parsed; text kept by [`from_text`](Self::from_text) is known to be within
+    /// parsed; text kept by [`from_shared`](Self::from_shared) is known to be within
     /// [`MAX_TEXT_DEPTH`].
     pub(crate) fn nests_deeper_than(&self, limit: usize) -> bool {
         match &self.0 {
@@ -140,6 +140,60 @@ impl LazyValue {
             Repr::Text { .. } if limit >= MAX_TEXT_DEPTH => false,
             Repr::Text { text, .. } => text_depth(text.get().as_bytes()) > limit,
         }
+    }
+}
+
+/// How a value's JSON text is kept. Text is kept only when it surely parses into a
+/// [`Value`] (what the syntax check of [`RawValue`](serde_json::value::RawValue) lets
+/// through may not: a lone UTF-16 surrogate in a `\u` escape, a number out of range), so
+/// that reading it later cannot fail.
+pub(crate) enum Kept {
+    /// As text: it parses, within [`MAX_TEXT_DEPTH`].
+    Text,
+    /// Parsed already: a number that might be out of range was in it, and it parsed.
+    Parsed(Value),
+    /// Not at all: it nests deeper than [`MAX_TEXT_DEPTH`], or it does not parse.
+    Refused,
+}
+
+impl Kept {
+    /// How the JSON text of one value, whose syntax is valid, is kept.
+    pub(crate) fn of(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let found = if surely_plain(bytes) {
+            Scan::Plain
+        } else {
+            scan(bytes)
+        };
+        match found {
+            Scan::Plain => Self::Text,
+            Scan::Unsure => serde_json::from_str(text).map_or(Self::Refused, Self::Parsed),
+            Scan::TooDeep => Self::Refused,
+        }
+    }
+}
+
+/// JSON text shared with the other values read from the same text: where it is in that
+/// text.
+#[derive(Clone)]
+struct SharedText {
+    source: Arc<String>,
+    start: usize,
+    end: usize,
+}
+
+impl SharedText {
+    fn new(source: &Arc<String>, range: Range<usize>) -> Option<Self> {
+        source.get(range.clone())?;
+        Some(Self {
+            source: Arc::clone(source),
+            start: range.start,
+            end: range.end,
+        })
+    }
+
+    fn get(&self) -> &str {
+        self.source.get(self.start..self.end).unwrap_or_default()
     }
 }
 

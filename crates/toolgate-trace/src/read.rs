@@ -389,8 +389,22 @@ impl TracePart {
     /// The runs of the part, in order, parsed as they are taken; parsing stops at the
     /// first error.
     pub fn into_runs(self) -> PartRuns {
+        let part = match self.0 {
+            Part::Runs(runs) => Taken::Runs(runs),
+            Part::Lines(lines) => {
+                // Checked to be UTF-8 line by line when read; the runs' values share it.
+                let text = String::from_utf8(lines.text).unwrap_or_default();
+                Taken::Lines {
+                    text: Arc::new(text),
+                    records: lines.records,
+                    file: lines.file,
+                    adapter: lines.adapter,
+                    naming: lines.naming,
+                }
+            }
+        };
         PartRuns {
-            part: self.0,
+            part,
             next: 0,
             failed: false,
         }
@@ -399,9 +413,22 @@ impl TracePart {
 
 /// The runs of a [`TracePart`], parsed as they are taken.
 pub struct PartRuns {
-    part: Part,
+    part: Taken,
     next: usize,
     failed: bool,
+}
+
+/// A part whose runs are being taken: the lines' text is shared by the values of their
+/// runs.
+enum Taken {
+    Runs(Vec<Run>),
+    Lines {
+        text: Arc<String>,
+        records: Vec<(usize, usize)>,
+        file: Arc<str>,
+        adapter: &'static dyn Adapter,
+        naming: Arc<Naming>,
+    },
 }
 
 impl Iterator for PartRuns {
@@ -413,40 +440,35 @@ impl Iterator for PartRuns {
         }
         let index = self.next;
         self.next += 1;
-        let lines = match &mut self.part {
-            Part::Runs(runs) => return runs.get_mut(index).map(|run| Ok(std::mem::take(run))),
-            Part::Lines(lines) => &*lines,
+        let (text, records, file, adapter, naming) = match &mut self.part {
+            Taken::Runs(runs) => return runs.get_mut(index).map(|run| Ok(std::mem::take(run))),
+            Taken::Lines {
+                text,
+                records,
+                file,
+                adapter,
+                naming,
+            } => (&*text, &*records, &**file, *adapter, &**naming),
         };
-        let &(end, line) = lines.records.get(index)?;
+        let &(end, line) = records.get(index)?;
         let start = index
             .checked_sub(1)
-            .and_then(|before| lines.records.get(before))
+            .and_then(|before| records.get(before))
             .map_or(0, |&(end, _)| end);
-        let result = lines.parse(start..end, line);
+        let result = adapter
+            .line_run(text, start..end, line)
+            .map_err(|error| {
+                // Cut at line breaks, which are ASCII.
+                let record = Record {
+                    text: text.get(start..end).unwrap_or_default(),
+                    line,
+                    lines: true,
+                };
+                record_error(file, &record, error, adapter.expects())
+            })
+            .and_then(|run| finish_run(run, adapter.name(), naming, file, Some(line)));
         self.failed = result.is_err();
         Some(result)
-    }
-}
-
-impl Lines {
-    /// Parses one line into its run.
-    fn parse(&self, range: std::ops::Range<usize>, line: usize) -> Result<Run, TraceError> {
-        // Checked to be UTF-8 when read, and cut at line breaks, which are ASCII.
-        let text = std::str::from_utf8(&self.text[range]).unwrap_or_default();
-        let record = Record {
-            text,
-            line,
-            lines: true,
-        };
-        let file = &*self.file;
-        let mut runs = self
-            .adapter
-            .converter()
-            .record(&record)
-            .map_err(|error| record_error(file, &record, error, self.adapter.expects()))?;
-        // The format converts each line into exactly one run.
-        let run = runs.pop().unwrap_or_default();
-        finish_run(run, self.adapter.name(), &self.naming, file, Some(line))
     }
 }
 

@@ -9,7 +9,11 @@ use crate::lazy_value::MAX_TEXT_DEPTH;
 
 /// The reference: every value parsed into a `Value`, as before values were kept as text.
 fn with_values(text: &str) -> Result<crate::Run, serde_json::Error> {
-    serde_json::from_str::<Document<Value>>(text).map(Document::into_run)
+    serde_json::from_str::<Document<Value>>(text).map(|document| {
+        document
+            .into_run_with(|value| Some(crate::LazyValue::new(value)))
+            .unwrap_or_default()
+    })
 }
 
 fn nested(depth: usize) -> String {

@@ -3,7 +3,10 @@
 
 use serde_json::Value;
 
-use crate::document::parse_native;
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::document::{parse_native, parse_native_shared};
 use crate::formats::{Adapter, Converter, Record, RecordError};
 use crate::model::Run;
 
@@ -51,6 +54,17 @@ impl Adapter for Native {
 
     fn one_run_per_line(&self) -> bool {
         true
+    }
+
+    fn line_run(
+        &self,
+        source: &Arc<String>,
+        range: Range<usize>,
+        line: usize,
+    ) -> Result<Run, RecordError> {
+        let mut run = parse_native_shared(source, range).map_err(RecordError::Json)?;
+        run.line = Some(line);
+        Ok(run)
     }
 }
 

@@ -26,7 +26,7 @@ fn check(text: &str, expected: Scan) {
         "{text}"
     );
     let direct = serde_json::from_str::<Value>(text);
-    match LazyValue::from_text(raw(text)) {
+    match LazyValue::from_text(&raw(text)) {
         Some(kept) => {
             assert_eq!(kept.is_parsed(), expected != Scan::Plain, "{text}");
             assert_eq!(kept.get(), &direct.unwrap(), "{text}");
@@ -77,14 +77,14 @@ fn quick_check(#[case] text: &str, #[case] plain: bool) {
 
 #[test]
 fn text_is_parsed_once_on_first_use() {
-    let value = LazyValue::from_text(raw(r#"{"b": 1, "a": [2]}"#)).unwrap();
+    let value = LazyValue::from_text(&raw(r#"{"b": 1, "a": [2]}"#)).unwrap();
     assert!(!value.is_parsed());
     let first: *const Value = value.get();
     assert!(value.is_parsed());
     assert!(std::ptr::eq(first, value.get()));
     assert_eq!(value.clone().into_value(), json!({"a": [2], "b": 1}));
     assert!(
-        !LazyValue::from_text(raw("[1]"))
+        !LazyValue::from_text(&raw("[1]"))
             .unwrap()
             .clone()
             .is_parsed()
@@ -93,7 +93,7 @@ fn text_is_parsed_once_on_first_use() {
 
 #[test]
 fn equality_and_debug_are_those_of_the_parsed_value() {
-    let text = LazyValue::from_text(raw(r#"{"b": 1.0, "a": "x"}"#)).unwrap();
+    let text = LazyValue::from_text(&raw(r#"{"b": 1.0, "a": "x"}"#)).unwrap();
     let value = LazyValue::new(json!({"a": "x", "b": 1.0}));
     assert_eq!(text, value);
     assert_eq!(text, json!({"a": "x", "b": 1.0}));
@@ -107,7 +107,7 @@ fn depth_is_measured_on_text_and_values_alike() {
     for depth in [0, 1, 5, MAX_TEXT_DEPTH] {
         let text = nested(depth);
         assert_eq!(text_depth(text.as_bytes()), depth);
-        let kept = LazyValue::from_text(raw(&text)).unwrap();
+        let kept = LazyValue::from_text(&raw(&text)).unwrap();
         let built = LazyValue::new(serde_json::from_str(&text).unwrap());
         for limit in [0, 1, 4, MAX_TEXT_DEPTH - 1, MAX_TEXT_DEPTH] {
             assert_eq!(

@@ -10,7 +10,7 @@ use crate::lazy_value::LazyValue;
 
 fn kept(text: &str) -> LazyValue {
     let raw: Box<RawValue> = serde_json::from_str(text).unwrap();
-    let kept = LazyValue::from_text(raw).unwrap();
+    let kept = LazyValue::from_text(&raw).unwrap();
     assert!(!kept.is_parsed(), "{text} is kept as text");
     kept
 }
