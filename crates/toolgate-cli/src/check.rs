@@ -3,12 +3,13 @@
 use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 
 use miette::Report;
 use toolgate_expect::{
-    LISTED_RUNS, MAX_SUITE_BYTES, PathSeg, Problem, RunOutcome, RunSource, SuiteError, SuiteFile,
-    SuiteOutcome, Test, TestEvaluator, grade_run, missing_argument_problems,
+    Detail, LISTED_RUNS, MAX_SUITE_BYTES, PathSeg, Problem, RunOutcome, RunSource, SuiteError,
+    SuiteFile, SuiteOutcome, Test, TestEvaluator, grade_run_as, missing_argument_problems,
 };
 use toolgate_report::{
     JsonRuns, ShardOrigin, TextOptions, render_github, render_json_runs, render_junit,
@@ -60,7 +61,15 @@ pub(crate) fn run(
         let mut too_long = TooLongRuns::default();
         let options = read_options(test, args, &naming);
         let threads = threads.unwrap_or_else(|| default_threads(&files));
-        score_runs(test, &files, &options, threads, |scored| {
+        // How many runs added so far have findings, for the threads that score later runs
+        // (`Detail::for_run`); the JSON report lists every run.
+        let findings = AtomicUsize::new(0);
+        let scoring = Scoring {
+            test,
+            findings: &findings,
+            every_run: json_runs.is_some(),
+        };
+        score_runs(&scoring, &files, &options, threads, |scored| {
             let Scored {
                 source,
                 limits,
@@ -77,6 +86,7 @@ pub(crate) fn run(
                 spill_error.get_or_insert(error);
             }
             evaluator.add(outcome);
+            findings.store(evaluator.runs_with_findings(), Ordering::Relaxed);
         })?;
         let problems = too_long.problems(test, &file);
         if !problems.is_empty() {
@@ -152,9 +162,21 @@ struct Scored {
 /// The runs of one part of a trace file, scored, and the error that stopped its parsing.
 type ScoredPart = (Vec<Scored>, Option<TraceError>);
 
+/// What scoring a test's runs on any thread needs.
+struct Scoring<'a> {
+    test: &'a Test,
+    /// How many of the runs added so far have findings.
+    findings: &'a AtomicUsize,
+    /// Whether every run is listed (the JSON report), so that every outcome is built whole.
+    every_run: bool,
+}
+
 /// Parses and scores the runs of one part; the first is run `first` of the test.
-fn score_part(test: &Test, label: &str, first: usize, part: TracePart) -> ScoredPart {
+fn score_part(scoring: &Scoring<'_>, label: &str, first: usize, part: TracePart) -> ScoredPart {
+    let test = scoring.test;
     let mut scored = Vec::with_capacity(part.len());
+    // Runs of this part with findings, which no other thread has added yet.
+    let mut part_findings = 0;
     for (number, run) in (first..).zip(part.into_runs()) {
         let run = match run {
             Ok(run) => run,
@@ -166,9 +188,16 @@ fn score_part(test: &Test, label: &str, first: usize, part: TracePart) -> Scored
         };
         let limits = Limits::of(test, &run);
         // A run past a limit is not scored: that is what the limit guards against.
+        let detail = if scoring.every_run {
+            Detail::Full
+        } else {
+            let added = scoring.findings.load(Ordering::Relaxed);
+            Detail::for_run(number, added.saturating_add(part_findings))
+        };
         let outcome = limits
             .hold()
-            .then(|| grade_run(test, number, source.clone(), &run));
+            .then(|| grade_run_as(test, number, source.clone(), &run, detail));
+        part_findings += usize::from(outcome.as_ref().is_some_and(RunOutcome::has_findings));
         scored.push(Scored {
             source,
             limits,
@@ -186,7 +215,7 @@ fn score_part(test: &Test, label: &str, first: usize, part: TracePart) -> Scored
 /// channel holds at most two parts, so memory stays bounded however far the reader could
 /// run ahead. The first error in file order wins, as with one thread.
 fn score_runs(
-    test: &Test,
+    scoring: &Scoring<'_>,
     files: &[TraceFile],
     options: &ReadOptions,
     threads: usize,
@@ -198,7 +227,7 @@ fn score_runs(
             read_parts(trace, options, |part| {
                 let first = next;
                 next += part.len();
-                let (scored, error) = score_part(test, &trace.label, first, part);
+                let (scored, error) = score_part(scoring, &trace.label, first, part);
                 scored.into_iter().for_each(&mut add);
                 error.map_or(Ok(()), Err)
             })?;
@@ -215,7 +244,7 @@ fn score_runs(
                 for (first, label, part) in part_receiver {
                     // A closed channel means that this thread stopped taking parts.
                     if scored_sender
-                        .send(score_part(test, label, first, part))
+                        .send(score_part(scoring, label, first, part))
                         .is_err()
                     {
                         break;

@@ -5,7 +5,7 @@ use serde_json::Value;
 use toolgate_core::{AccuracyCounts, AccuracyMetrics, Member, ToolId, ToolRef, pair_calls};
 use toolgate_trace::{LazyValue, Run, ValueRef};
 
-use crate::evaluate::CalledTool;
+use crate::evaluate::{CalledTool, Detail};
 use crate::model::Gate;
 
 /// One expected call: a tool (a member, SPEC section 3) and its arguments.
@@ -48,6 +48,9 @@ pub struct RunAccuracy {
     pub correct: Vec<(usize, CalledTool)>,
     /// Expected calls made with other arguments.
     pub incorrect: Vec<Mismatch>,
+    /// How many expected calls were made with other arguments: the length of
+    /// `incorrect`, also when the outcome was built without it ([`Detail::Counts`]).
+    pub mismatched: usize,
     /// Expected calls not made, by position.
     pub missed: Vec<usize>,
     /// Calls paired with nothing expected, in trace order.
@@ -61,6 +64,12 @@ pub struct RunAccuracy {
 impl CallAccuracyGrader {
     /// Grades one run; every call counts, completed or not.
     pub fn grade(&self, run: &Run) -> RunAccuracy {
+        self.grade_as(run, Detail::Full)
+    }
+
+    /// [`grade`](Self::grade), to the `detail` given: without it, the pairs and extra
+    /// calls are not listed, only counted.
+    pub fn grade_as(&self, run: &Run, detail: Detail) -> RunAccuracy {
         let calls = &run.calls;
         let pairing = pair_calls(
             self.expected.len(),
@@ -79,7 +88,20 @@ impl CallAccuracyGrader {
             tool: ToolId::new(calls[a].server.clone(), calls[a].name.clone()),
         };
         let counts = AccuracyCounts::of(&pairing, self.expected.len(), calls.len());
+        let mismatched = pairing.incorrect.len();
+        if detail == Detail::Counts {
+            return RunAccuracy {
+                correct: Vec::new(),
+                incorrect: Vec::new(),
+                mismatched,
+                missed: Vec::new(),
+                extra: Vec::new(),
+                counts,
+                metrics: counts.metrics(),
+            };
+        }
         RunAccuracy {
+            mismatched,
             correct: pairing
                 .correct
                 .iter()

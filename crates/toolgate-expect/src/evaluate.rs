@@ -265,7 +265,14 @@ impl<'t> TestEvaluator<'t> {
     /// Scores the next run without adding it: its number is one more than the runs added
     /// so far. Hand it to [`add`](Self::add) next.
     pub fn grade(&self, source: RunSource, run: &Run) -> RunOutcome {
-        grade_run(self.test, self.run_count + 1, source, run)
+        let number = self.run_count + 1;
+        let detail = Detail::for_run(number, self.runs_with_findings);
+        grade_run_as(self.test, number, source, run, detail)
+    }
+
+    /// How many of the runs added so far have findings: what [`Detail::for_run`] takes.
+    pub fn runs_with_findings(&self) -> usize {
+        self.runs_with_findings
     }
 
     /// Folds a run scored by [`grade`](Self::grade) into the sums, and keeps it when the
@@ -287,7 +294,7 @@ impl<'t> TestEvaluator<'t> {
         }
         if let Some(run) = &outcome.call_accuracy {
             self.accuracy = [self.accuracy, run.counts].into_iter().sum();
-            self.accuracy_incorrect += run.incorrect.len() as u64;
+            self.accuracy_incorrect += run.mismatched as u64;
         }
         for missing in outcome.missing.drain(..) {
             self.missing.push(missing);
@@ -416,24 +423,67 @@ impl<'t> TestEvaluator<'t> {
     }
 }
 
+/// How much of a run's outcome to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything a report may list about the run.
+    Full,
+    /// What the test's sums and [`RunOutcome::has_findings`] need, and no list of calls
+    /// that a report shows: for a run that no report lists, whose outcome is only added up.
+    /// It leaves out the selection's unexpected and repeated calls, tool correctness's and
+    /// call accuracy's extra calls, call accuracy's correct and incorrect pairs, and the
+    /// near misses of unmet `required` entries; the counts are those of [`Detail::Full`].
+    Counts,
+}
+
+impl Detail {
+    /// The detail run `number` (1-based) of a test needs when at least `runs_with_findings`
+    /// of the runs before it have findings: [`Detail::Full`] when the outcome may list it
+    /// (it is among the first [`LISTED_RUNS`], or fewer than [`LISTED_RUNS`] runs before it
+    /// have findings), [`Detail::Counts`] otherwise. A count lower than the true one only
+    /// asks for more detail than is needed, so a thread may pass the count of the runs added
+    /// so far while runs before this one are still being scored elsewhere.
+    pub fn for_run(number: usize, runs_with_findings: usize) -> Self {
+        if number <= LISTED_RUNS || runs_with_findings < LISTED_RUNS {
+            Self::Full
+        } else {
+            Self::Counts
+        }
+    }
+}
+
 /// Scores one run of `test` under every grader of the test, as run `number` (1-based) of
 /// the test: what [`TestEvaluator::grade`] does, without an evaluator, so that runs can be
 /// scored on several threads and added in order afterwards.
 pub fn grade_run(test: &Test, number: usize, source: RunSource, run: &Run) -> RunOutcome {
+    grade_run_as(test, number, source, run, Detail::Full)
+}
+
+/// [`grade_run`], building the outcome to the `detail` given.
+pub fn grade_run_as(
+    test: &Test,
+    number: usize,
+    source: RunSource,
+    run: &Run,
+    detail: Detail,
+) -> RunOutcome {
     let mut missing = Vec::new();
     let tool_calls = test
         .tool_calls
         .as_ref()
-        .map(|grader| grader.grade(run, number, &source.to_string(), &mut missing));
+        .map(|grader| grader.grade_as(run, number, &source.to_string(), &mut missing, detail));
     let tool_correctness = test
         .tool_correctness
         .as_ref()
-        .map(|grader| grader.grade(run));
-    let call_accuracy = test.call_accuracy.as_ref().map(|grader| grader.grade(run));
+        .map(|grader| grader.grade_as(run, detail));
+    let call_accuracy = test
+        .call_accuracy
+        .as_ref()
+        .map(|grader| grader.grade_as(run, detail));
     let selection = test
         .equal_function_sets
         .as_ref()
-        .map(|efs| select(efs, run));
+        .map(|efs| select(efs, run, detail));
     RunOutcome {
         info: RunInfo {
             number,
@@ -461,7 +511,7 @@ fn listed(first: Vec<RunOutcome>, flagged: Vec<RunOutcome>, count: usize) -> Vec
 
 /// The equal-function-set block's findings in one run. Equal-function sets count every
 /// call, completed or not (SPEC section 2).
-fn select(efs: &EqualFunctionSets, run: &Run) -> RunSelectionOutcome {
+fn select(efs: &EqualFunctionSets, run: &Run, detail: Detail) -> RunSelectionOutcome {
     let mut selector = Selector::with_capacity(&efs.classes, run.calls.len());
     for call in &run.calls {
         selector.push_ref(toolgate_core::ToolRef::new(
@@ -480,7 +530,12 @@ fn select(efs: &EqualFunctionSets, run: &Run) -> RunSelectionOutcome {
     };
     let mut unexpected = Vec::new();
     let mut repeats = Vec::new();
-    for (index, outcome) in selection.calls.iter().enumerate() {
+    let listed = if detail == Detail::Full {
+        selection.calls.as_slice()
+    } else {
+        &[]
+    };
+    for (index, outcome) in listed.iter().enumerate() {
         match *outcome {
             CallOutcome::Unexpected => unexpected.push(called(index)),
             CallOutcome::Repeat(class) => repeats.push((called(index), class)),

@@ -20,8 +20,8 @@ pub use crate::call_accuracy::{
 };
 pub use crate::error::{Problem, SuiteError, SuiteSource};
 pub use crate::evaluate::{
-    CalledTool, GateOutcome, LISTED_RUNS, RunInfo, RunOutcome, RunSelectionOutcome, RunSource,
-    SelectionOutcome, SuiteOutcome, TestEvaluator, TestOutcome, grade_run,
+    CalledTool, Detail, GateOutcome, LISTED_RUNS, RunInfo, RunOutcome, RunSelectionOutcome,
+    RunSource, SelectionOutcome, SuiteOutcome, TestEvaluator, TestOutcome, grade_run, grade_run_as,
 };
 pub use crate::model::{
     Block, EqualFunctionSets, Gate, Op, Shard, ShardError, Suite, Target, Test, TracePattern, slug,

@@ -1490,3 +1490,94 @@ fn kept_runs_stay_bounded() {
     assert_eq!(outcome.runs[0].number, 3);
     assert_eq!(outcome.selection.unwrap().counts.false_positives, 3_333);
 }
+
+/// Runs of every flavour for a test with all four blocks: some perfect, most with findings.
+fn flavoured_runs(count: usize) -> Vec<Run> {
+    let flavours = [
+        "brave.web_search http.get",
+        "brave.web_search shell.exec http.get",
+        "google.search google.search shell.exec",
+        "http.get",
+        "brave.web_search http.get brave.web_search shell.exec shell.exec",
+    ];
+    let text = |calls: &str| {
+        let entries: Vec<String> = calls
+            .split_whitespace()
+            .enumerate()
+            .map(|(index, id)| {
+                let (server, name) = id.split_once('.').unwrap();
+                format!(
+                    r#"{{"server": "{server}", "name": "{name}", "args": {{"q": "{}"}}, "result": "r{index}"}}"#,
+                    index % 2
+                )
+            })
+            .collect();
+        format!(r#"{{"tool_calls": [{}]}}"#, entries.join(", "))
+    };
+    (0..count)
+        .map(|number| {
+            let flavour = flavours[(number * 7 + number / 3) % flavours.len()];
+            parse_run("run.json", &text(flavour), 1).unwrap()
+        })
+        .collect()
+}
+
+/// A run graded with only the counts adds up as the same run graded in full; the evaluator
+/// asks for only the counts once no report can list the run, and a lower count of the runs
+/// with findings before a run (another thread's view) only asks for more.
+#[test]
+fn runs_graded_for_their_counts_give_the_outcome_of_runs_graded_in_full() {
+    let suite = yaml(&[
+        "tests:",
+        "  - name: t",
+        "    equal_function_sets:",
+        "      classes:",
+        "        - {name: search, members: [brave.web_search, google.search]}",
+        "        - {name: fetch, members: [http.get]}",
+        "    graders:",
+        "      - type: tool-calls",
+        "        config:",
+        "          required: [{name: \"^web_search$\", args: {q: \"1\"}}]",
+        "          disallowed: [{name: \"^exec$\"}]",
+        "          sequence: [{name: search}, {name: get}]",
+        "      - type: tool-correctness",
+        "        config:",
+        "          expected_tools: [brave.web_search, http.get]",
+        "      - type: call-accuracy",
+        "        config:",
+        "          expected:",
+        "            - {tool: brave.web_search, args: {q: \"0\"}}",
+        "            - {tool: http.get, args: {q: \"1\"}}",
+    ]);
+    let test = parse_one(&suite);
+    let runs = flavoured_runs(200);
+    let source = |number: usize| RunSource {
+        file: "traces/runs.jsonl".to_owned(),
+        line: Some(number),
+    };
+    let mut full = TestEvaluator::new(&test);
+    let mut by_evaluator = TestEvaluator::new(&test);
+    let mut lagging = TestEvaluator::new(&test);
+    let mut counts_only = 0;
+    for (index, run) in runs.iter().enumerate() {
+        let number = index + 1;
+        full.add(crate::grade_run(&test, number, source(number), run));
+        by_evaluator.add_run(source(number), run);
+        // A thread that has seen only half of the runs with findings before this one.
+        let seen = lagging.runs_with_findings() / 2;
+        let detail = crate::Detail::for_run(number, seen);
+        counts_only += usize::from(detail == crate::Detail::Counts);
+        lagging.add(crate::grade_run_as(
+            &test,
+            number,
+            source(number),
+            run,
+            detail,
+        ));
+    }
+    assert!(counts_only > 100, "most runs were graded for their counts");
+    let full = full.finish().unwrap();
+    assert!(full.runs_with_findings > 2 * crate::LISTED_RUNS);
+    assert_eq!(by_evaluator.finish().unwrap(), full);
+    assert_eq!(lagging.finish().unwrap(), full);
+}

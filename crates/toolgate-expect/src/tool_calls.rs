@@ -12,6 +12,7 @@ use toolgate_trace::{Call, Run, ValueRef};
 use std::collections::BTreeMap;
 
 use crate::error::Problem;
+use crate::evaluate::Detail;
 use crate::model::{Gate, Test};
 use crate::parse::{PathSeg, SuiteFile};
 
@@ -451,6 +452,19 @@ impl ToolCallsGrader {
         source: &str,
         missing: &mut Vec<MissingArgument>,
     ) -> RunToolCalls {
+        self.grade_as(run, run_number, source, missing, Detail::Full)
+    }
+
+    /// [`grade`](Self::grade), to the `detail` given: without it, unmet entries carry no
+    /// near miss.
+    pub fn grade_as(
+        &self,
+        run: &Run,
+        run_number: usize,
+        source: &str,
+        missing: &mut Vec<MissingArgument>,
+        detail: Detail,
+    ) -> RunToolCalls {
         let last = run.calls.len().checked_sub(1);
         let mut counts = vec![0_u32; self.required.len()];
         // The call that got furthest through an entry's conditions so far, if any.
@@ -539,12 +553,14 @@ impl ToolCallsGrader {
             .into_iter()
             .enumerate()
             .map(|(entry, near)| {
-                near.filter(|_| counts[entry] < self.required[entry].min_count)
-                    .map(|(index, call, miss)| NearMiss {
-                        call: index + 1,
-                        tool: tool_text(call),
-                        miss: miss.to_miss(),
-                    })
+                near.filter(|_| {
+                    detail == Detail::Full && counts[entry] < self.required[entry].min_count
+                })
+                .map(|(index, call, miss)| NearMiss {
+                    call: index + 1,
+                    tool: tool_text(call),
+                    miss: miss.to_miss(),
+                })
             })
             .collect();
         let unmet = self.unmet(counts, near);

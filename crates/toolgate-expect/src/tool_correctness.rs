@@ -4,7 +4,7 @@
 use toolgate_core::{Member, Percent, ToolRef, longest_common_subsequence, maximum_matching};
 use toolgate_trace::Run;
 
-use crate::evaluate::CalledTool;
+use crate::evaluate::{CalledTool, Detail};
 use crate::model::Gate;
 
 /// A test's `tool-correctness` grader, checked.
@@ -36,6 +36,11 @@ impl ToolCorrectnessGrader {
 
     /// Grades one run; every call counts, completed or not.
     pub fn grade(&self, run: &Run) -> RunCorrectness {
+        self.grade_as(run, Detail::Full)
+    }
+
+    /// [`grade`](Self::grade), to the `detail` given: without it, no extra calls.
+    pub fn grade_as(&self, run: &Run, detail: Detail) -> RunCorrectness {
         let calls = &run.calls;
         let ids: Vec<ToolRef<'_>> = calls
             .iter()
@@ -70,7 +75,10 @@ impl ToolCorrectnessGrader {
         };
         RunCorrectness {
             matched: pairs.iter().map(|pair| pair.map(called)).collect(),
-            extra: (0..ids.len()).filter(|&c| !used[c]).map(called).collect(),
+            extra: match detail {
+                Detail::Full => (0..ids.len()).filter(|&c| !used[c]).map(called).collect(),
+                Detail::Counts => Vec::new(),
+            },
             exact,
             score: match exact {
                 Some(true) => Percent::FULL,
