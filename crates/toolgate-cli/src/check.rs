@@ -177,10 +177,12 @@ fn score_part(scoring: &Scoring<'_>, label: &str, first: usize, part: TracePart)
     let mut scored = Vec::with_capacity(part.len());
     // Runs of this part with findings, which no other thread has added yet.
     let mut part_findings = 0;
-    for (number, run) in (first..).zip(part.into_runs()) {
-        let run = match run {
-            Ok(run) => run,
-            Err(error) => return (scored, Some(error)),
+    let mut runs = part.into_runs();
+    for number in first.. {
+        let run = match runs.next() {
+            None => break,
+            Some(Ok(run)) => run,
+            Some(Err(error)) => return (scored, Some(error)),
         };
         let source = RunSource {
             file: label.to_owned(),
@@ -203,6 +205,8 @@ fn score_part(scoring: &Scoring<'_>, label: &str, first: usize, part: TracePart)
             limits,
             outcome,
         });
+        // The next line is read over this run.
+        runs.recycle(run);
     }
     (scored, None)
 }

@@ -68,6 +68,19 @@ pub(crate) fn parse_native_shared(
     }
 }
 
+/// [`parse_native_shared`] into `run`, reusing its calls and their buffers when the text
+/// is a plain call list; `run` is replaced whole otherwise.
+pub(crate) fn parse_native_into(
+    run: &mut Run,
+    source: &Arc<String>,
+    range: Range<usize>,
+) -> Result<(), serde_json::Error> {
+    if !call_list::read_call_list_into(run, source, range.clone()) {
+        *run = parse_native_shared(source, range)?;
+    }
+    Ok(())
+}
+
 /// A call's arguments or result as JSON text borrowed from the document, checked as it is
 /// read ([`Kept::of`]): every value of the document, including those that end up unused
 /// (a result that completes no call), since the `Value` parse would refuse the whole
@@ -408,5 +421,6 @@ fn events_to_run<V: Into<LazyValue>>(events: Vec<Event<V>>) -> Run {
     }
 }
 
+mod call_list;
 #[cfg(test)]
 mod tests;

@@ -89,6 +89,17 @@ pub(crate) trait Adapter: Sync {
         // The format converts each line into exactly one run.
         Ok(runs.pop().unwrap_or_default())
     }
+    /// [`line_run`](Self::line_run) into `run`, which a format may reuse the buffers of.
+    fn line_run_into(
+        &self,
+        run: &mut Run,
+        source: &Arc<String>,
+        range: Range<usize>,
+        line: usize,
+    ) -> Result<(), RecordError> {
+        *run = self.line_run(source, range, line)?;
+        Ok(())
+    }
 }
 
 /// Turns the records of one file into runs.

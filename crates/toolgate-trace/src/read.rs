@@ -2,7 +2,7 @@
 //! split tool names by the naming scheme, and hand each run over as soon as it is complete.
 
 use std::io::{self, BufRead, Read};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use miette::{NamedSource, SourceSpan};
 use serde_json::Value;
@@ -262,7 +262,7 @@ impl State {
             file: Arc::from(file),
             adapter,
             naming: Arc::clone(&naming),
-            text: Vec::with_capacity(PART_BYTES),
+            text: spare_text(),
             records: Vec::new(),
         });
         Ok(Self {
@@ -366,7 +366,7 @@ impl Lines {
             file: Arc::clone(&self.file),
             adapter: self.adapter,
             naming: Arc::clone(&self.naming),
-            text: std::mem::replace(&mut self.text, Vec::with_capacity(PART_BYTES)),
+            text: std::mem::replace(&mut self.text, spare_text()),
             records: std::mem::take(&mut self.records),
         }
     }
@@ -407,15 +407,74 @@ impl TracePart {
             part,
             next: 0,
             failed: false,
+            spare: Run::default(),
         }
     }
 }
 
 /// The runs of a [`TracePart`], parsed as they are taken.
+///
+/// A run handed back with [`recycle`](Self::recycle) once it is done with is read over
+/// by the next line: its calls and their names' buffers are reused.
 pub struct PartRuns {
     part: Taken,
     next: usize,
     failed: bool,
+    spare: Run,
+}
+
+impl PartRuns {
+    /// Hands a run taken from this part back, to be read over by the next one.
+    pub fn recycle(&mut self, run: Run) {
+        self.spare = run;
+    }
+}
+
+impl Drop for PartRuns {
+    /// Gives the part's text back for another part, unless a value read from it is still
+    /// held somewhere.
+    fn drop(&mut self) {
+        self.spare = Run::default();
+        if let Taken::Lines { text, .. } =
+            std::mem::replace(&mut self.part, Taken::Runs(Vec::new()))
+            && let Ok(text) = Arc::try_unwrap(text)
+        {
+            give_back(text.into_bytes());
+        }
+    }
+}
+
+/// Part texts given back once their runs are read, for the reader to fill again: a buffer
+/// of half a megabyte made on the reading thread and freed on another would otherwise be
+/// fresh memory each time, which the system maps and zeroes anew. At most [`SPARE_TEXTS`]
+/// are kept; they hold no data of a trace once cleared.
+static SPARE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+
+/// How many part texts [`SPARE`] keeps: a few more than are in flight between the reading
+/// thread and the threads that parse.
+const SPARE_TEXTS: usize = 8;
+
+/// A part text to fill: one given back, or a new one.
+fn spare_text() -> Vec<u8> {
+    SPARE
+        .lock()
+        .ok()
+        .and_then(|mut spare| spare.pop())
+        .unwrap_or_else(|| Vec::with_capacity(PART_BYTES))
+}
+
+/// Keeps a part text for [`spare_text`], cleared, if there is room and it is of the usual
+/// size (a part that held a very long line is let go).
+fn give_back(mut text: Vec<u8>) {
+    if text.capacity() > 2 * PART_BYTES {
+        return;
+    }
+    text.clear();
+    if let Ok(mut spare) = SPARE.lock()
+        && spare.len() < SPARE_TEXTS
+    {
+        spare.push(text);
+    }
 }
 
 /// A part whose runs are being taken: the lines' text is shared by the values of their
@@ -455,8 +514,9 @@ impl Iterator for PartRuns {
             .checked_sub(1)
             .and_then(|before| records.get(before))
             .map_or(0, |&(end, _)| end);
+        let mut run = std::mem::take(&mut self.spare);
         let result = adapter
-            .line_run(text, start..end, line)
+            .line_run_into(&mut run, text, start..end, line)
             .map_err(|error| {
                 // Cut at line breaks, which are ASCII.
                 let record = Record {
@@ -466,7 +526,7 @@ impl Iterator for PartRuns {
                 };
                 record_error(file, &record, error, adapter.expects())
             })
-            .and_then(|run| finish_run(run, adapter.name(), naming, file, Some(line)));
+            .and_then(|()| finish_run(run, adapter.name(), naming, file, Some(line)));
         self.failed = result.is_err();
         Some(result)
     }

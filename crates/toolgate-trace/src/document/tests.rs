@@ -4,7 +4,7 @@
 use rstest::rstest;
 use serde_json::Value;
 
-use super::{Document, parse_native};
+use super::{Document, parse_native, parse_native_into};
 use crate::lazy_value::MAX_TEXT_DEPTH;
 
 /// The reference: every value parsed into a `Value`, as before values were kept as text.
@@ -30,10 +30,36 @@ fn events(fields: &str) -> String {
     )
 }
 
+/// A run read before, with more calls than most cases, servers, results and fields set,
+/// which the reading of the next line reuses.
+fn used_run() -> crate::Run {
+    let text = r#"{"tool_calls": [
+        {"name": "old", "server": "s", "args": {"x": 1}, "result": "r", "status": "error", "step": 3},
+        {"name": "older", "server": "t", "args_raw": "{", "completed": false},
+        {"name": "oldest", "args": [1], "result": {"y": 2}},
+        {"name": "four"}, {"name": "five", "server": "u"}
+    ]}"#;
+    parse_native(text).unwrap()
+}
+
 /// `parse_native` and the reference agree: the same run, or an error with the same message
-/// at the same line and column. Returns whether it was a run.
+/// at the same line and column; and reading the text over a used run gives the same.
+/// Returns whether it was a run.
 #[track_caller]
 fn check(text: &str) -> bool {
+    let source = std::sync::Arc::new(format!("[pad]{text}[pad]"));
+    let range = 5..5 + text.len();
+    let mut reused = used_run();
+    match (
+        parse_native_into(&mut reused, &source, range),
+        with_values(text),
+    ) {
+        (Ok(()), Ok(reference)) => assert_eq!(reused, reference, "read over a run: {text}"),
+        (Err(error), Err(reference)) => {
+            assert_eq!(error.to_string(), reference.to_string(), "{text}");
+        }
+        (got, reference) => panic!("read over a run: {text}: {got:?} against {reference:?}"),
+    }
     match (parse_native(text), with_values(text)) {
         (Ok(run), Ok(reference)) => {
             assert_eq!(run, reference, "{text}");
@@ -77,6 +103,31 @@ fn check(text: &str) -> bool {
 #[case::unused_data_args(&events(r#"{"type": "tool_call", "toolName": "b", "args": 1, "data": {"args": [1e999]}}"#), false)]
 #[case::other_event_args(&events(r#"{"type": "note", "arguments": "\ud800"}"#), false)]
 #[case::unknown_field_is_not_parsed(&call_list(r#"1, "extra": "\ud800""#), true)]
+#[case::every_field(
+    r#"{"x": [1], "tool_calls": [{"step": 2, "name": "a", "server": "s", "arguments": {"q": 1}, "result": [true], "status": "ok", "args_raw": "{", "completed": false, "extra": {"n": null}}], "y": 2}"#,
+    true
+)]
+#[case::server_null(
+    r#"{"tool_calls": [{"name": "a", "server": null, "status": null, "step": null}]}"#,
+    true
+)]
+#[case::escaped_name(r#"{"tool_calls": [{"name": "a\u0062", "server": "s\n"}]}"#, true)]
+#[case::no_calls(r#"{"tool_calls": []}"#, true)]
+#[case::name_twice(r#"{"tool_calls": [{"name": "a", "name": "b"}]}"#, false)]
+#[case::args_and_arguments(
+    r#"{"tool_calls": [{"name": "a", "args": {}, "arguments": {}}]}"#,
+    false
+)]
+#[case::calls_twice(r#"{"tool_calls": [], "tool_calls": []}"#, false)]
+#[case::calls_null_and_events(r#"{"tool_calls": null, "events": []}"#, true)]
+#[case::calls_and_events(r#"{"tool_calls": [], "events": []}"#, false)]
+#[case::no_name(r#"{"tool_calls": [{"server": "s"}]}"#, false)]
+#[case::name_not_a_string(r#"{"tool_calls": [{"name": 1}]}"#, false)]
+#[case::bad_status(r#"{"tool_calls": [{"name": "a", "status": "fine"}]}"#, false)]
+#[case::negative_step(r#"{"tool_calls": [{"name": "a", "step": -1}]}"#, false)]
+#[case::call_not_an_object(r#"{"tool_calls": [1]}"#, false)]
+#[case::not_an_object("[1]", false)]
+#[case::trailing_text(r#"{"tool_calls": []} x"#, false)]
 #[case::shape_error_after_a_kept_value(
     r#"{"tool_calls": [{"name": "a", "args": {"q": 1}}, {"name": 5}]}"#,
     false

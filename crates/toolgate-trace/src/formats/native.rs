@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::document::{parse_native, parse_native_shared};
+use crate::document::{parse_native, parse_native_into, parse_native_shared};
 use crate::formats::{Adapter, Converter, Record, RecordError};
 use crate::model::Run;
 
@@ -65,6 +65,18 @@ impl Adapter for Native {
         let mut run = parse_native_shared(source, range).map_err(RecordError::Json)?;
         run.line = Some(line);
         Ok(run)
+    }
+
+    fn line_run_into(
+        &self,
+        run: &mut Run,
+        source: &Arc<String>,
+        range: Range<usize>,
+        line: usize,
+    ) -> Result<(), RecordError> {
+        parse_native_into(run, source, range).map_err(RecordError::Json)?;
+        run.line = Some(line);
+        Ok(())
     }
 }
 
