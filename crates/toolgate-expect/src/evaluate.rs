@@ -471,7 +471,7 @@ pub fn grade_run_as(
     let tool_calls = test
         .tool_calls
         .as_ref()
-        .map(|grader| grader.grade_as(run, number, &source.to_string(), &mut missing, detail));
+        .map(|grader| grader.grade_as(run, number, &source, &mut missing, detail));
     let tool_correctness = test
         .tool_correctness
         .as_ref()

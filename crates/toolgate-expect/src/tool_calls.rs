@@ -452,7 +452,7 @@ impl ToolCallsGrader {
         source: &str,
         missing: &mut Vec<MissingArgument>,
     ) -> RunToolCalls {
-        self.grade_as(run, run_number, source, missing, Detail::Full)
+        self.grade_as(run, run_number, &source, missing, Detail::Full)
     }
 
     /// [`grade`](Self::grade), to the `detail` given: without it, unmet entries carry no
@@ -461,7 +461,7 @@ impl ToolCallsGrader {
         &self,
         run: &Run,
         run_number: usize,
-        source: &str,
+        source: &dyn fmt::Display,
         missing: &mut Vec<MissingArgument>,
         detail: Detail,
     ) -> RunToolCalls {
@@ -478,7 +478,7 @@ impl ToolCallsGrader {
                 entry,
                 field,
                 run: run_number,
-                source: source.to_owned(),
+                source: source.to_string(),
                 call: index + 1,
                 tool: tool_text(call),
             });

@@ -266,8 +266,17 @@ fn surely_plain(bytes: &[u8]) -> bool {
     };
     let is_open = |byte: u8| u8::from(byte == b'[' || byte == b'{');
     let is_digit = |byte: u8| u8::from(byte.wrapping_sub(b'0') < 10);
-    let (mut opens, mut digits) = (usize::from(is_open(first)), usize::from(is_digit(first)));
     let mut refused = u8::from(first == b'\\');
+    if bytes.len() < 2 * (MAX_TEXT_DEPTH + 1) && bytes.len() <= MAX_PLAIN_DIGITS {
+        // Too short to nest too deep (each level takes two brackets) or to hold too many
+        // digits, as most arguments are: only escapes and exponents are looked for.
+        for (&before, &byte) in bytes.iter().zip(rest) {
+            let signed = is_digit(byte) | u8::from(byte == b'+') | u8::from(byte == b'-');
+            refused |= u8::from(byte == b'\\') | (u8::from((before | 0x20) == b'e') & signed);
+        }
+        return refused == 0;
+    }
+    let (mut opens, mut digits) = (usize::from(is_open(first)), usize::from(is_digit(first)));
     for (before, block) in bytes.chunks(BLOCK).zip(rest.chunks(BLOCK)) {
         let (mut block_opens, mut block_digits) = (0_u8, 0_u8);
         for (&before, &byte) in before.iter().zip(block) {

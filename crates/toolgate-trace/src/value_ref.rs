@@ -235,7 +235,7 @@ impl<'a> ValueRef<'a> {
                     .strip_prefix('"')
                     .and_then(|rest| rest.strip_suffix('"'));
                 if let Some(inner) = inner
-                    && !inner.contains(['"', '\\'])
+                    && !has_quote_or_backslash(inner)
                 {
                     // A string without escapes, as most are.
                     return Some(Cow::Borrowed(inner));
@@ -285,12 +285,19 @@ impl<'a> ValueRef<'a> {
                 let Some(expected) = expected.as_object() else {
                     return false;
                 };
+                let equal = |member: &Member| {
+                    expected
+                        .get(member.key(text))
+                        .is_some_and(|expected| Self::text(member.value(text)).equals(expected))
+                };
+                let nested = |member: &&Member| {
+                    matches!(member.value(text).as_bytes().first(), Some(b'{' | b'['))
+                };
+                // Members that compare in place first: a difference there is found without
+                // reading a nested value.
                 members.len() == expected.len()
-                    && members.iter().all(|member| {
-                        expected
-                            .get(member.key(text))
-                            .is_some_and(|expected| Self::text(member.value(text)).equals(expected))
-                    })
+                    && members.iter().filter(|member| !nested(member)).all(equal)
+                    && members.iter().filter(nested).all(equal)
             }
             Repr::Text(text) => {
                 // A string without escapes, as most are, compares as it is.
@@ -298,9 +305,15 @@ impl<'a> ValueRef<'a> {
                     text.strip_prefix('"')
                         .and_then(|rest| rest.strip_suffix('"')),
                     expected,
-                ) && !inner.contains(['"', '\\'])
+                ) && !has_quote_or_backslash(inner)
                 {
                     return inner == expected;
+                }
+                // So does an integer that fits in an `i64`.
+                if let (Ok(read), Value::Number(expected)) = (text.parse::<i64>(), expected)
+                    && expected.is_i64()
+                {
+                    return expected.as_i64() == Some(read);
                 }
                 let mut de = serde_json::Deserializer::from_str(text);
                 match EqualTo(expected).deserialize(&mut de) {
@@ -337,6 +350,11 @@ pub(crate) fn canonical_json(value: &Value) -> String {
 /// Text kept as a value always parses; `Null` is never reached.
 fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
+}
+
+/// Whether a string's text has a `"` or a `\\` (an escape), searched a word at a time.
+fn has_quote_or_backslash(text: &str) -> bool {
+    find_quote_or_backslash(text.as_bytes(), 0) < text.len()
 }
 
 fn first_byte(text: &str) -> Option<u8> {

@@ -68,7 +68,9 @@ fn texts(#[case] text: &str, #[case] expected: Scan) {
 #[case::letter_e_in_text(r#"{"the": "one 2"}"#, true)]
 #[case::many_digits(&format!("[{}]", "1,".repeat(300) + "1"), false)]
 #[case::digits_at_the_limit(&format!("\"{}\"", "1".repeat(300)), true)]
-#[case::brackets_in_strings(&format!("\"{}\"", "[".repeat(MAX_TEXT_DEPTH + 1)), false)]
+#[case::brackets_in_a_short_string(&format!("\"{}\"", "[".repeat(MAX_TEXT_DEPTH + 1)), true)]
+#[case::brackets_in_strings(&format!("\"{}\"", "[".repeat(2 * MAX_TEXT_DEPTH)), false)]
+#[case::digits_in_a_short_text(&format!("[{}]", "1,".repeat(120) + "1"), true)]
 #[case::brackets_at_the_limit(&format!("[\"{}\"]", "{".repeat(MAX_TEXT_DEPTH - 1)), true)]
 #[case::long_text(&format!("\"{}\"", "abc ".repeat(1000)), true)]
 fn quick_check(#[case] text: &str, #[case] plain: bool) {
