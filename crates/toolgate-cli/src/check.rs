@@ -211,6 +211,10 @@ fn score_part(scoring: &Scoring<'_>, label: &str, first: usize, part: TracePart)
     (scored, None)
 }
 
+/// How many parts each channel between the threads holds: enough that a worker rarely
+/// waits for the main thread to take a part another worker is still scoring.
+const IN_FLIGHT: usize = 4;
+
 /// Reads, parses and scores the runs of `files` in order, and hands each to `add` in that
 /// order. With one thread, this one does everything. With more, a reading thread splits
 /// the files into parts of at most [`PART_RUNS`](toolgate_trace::PART_RUNS) runs and deals them in turn to `threads`
@@ -242,8 +246,8 @@ fn score_runs(
         let mut parts = Vec::with_capacity(threads);
         let mut scored = Vec::with_capacity(threads);
         for _ in 0..threads {
-            let (part_sender, part_receiver) = sync_channel::<(usize, &str, TracePart)>(2);
-            let (scored_sender, scored_receiver) = sync_channel::<ScoredPart>(2);
+            let (part_sender, part_receiver) = sync_channel::<(usize, &str, TracePart)>(IN_FLIGHT);
+            let (scored_sender, scored_receiver) = sync_channel::<ScoredPart>(IN_FLIGHT);
             scope.spawn(move || {
                 for (first, label, part) in part_receiver {
                     // A closed channel means that this thread stopped taking parts.

@@ -51,7 +51,8 @@ impl Member {
             return None;
         }
         at = skip_space(bytes, at + 1);
-        let mut members = Vec::new();
+        // Most objects have a few members: they are gathered here, and copied once.
+        let mut members = Gathered::default();
         while bytes.get(at) == Some(&b'"') {
             let key_start = at + 1;
             let key_end = find_quote_or_backslash(bytes, key_start);
@@ -72,13 +73,23 @@ impl Member {
                 at = skip_space(bytes, at + 1);
             }
         }
+        let members = members.as_slice();
         let key = |member: &Self| bytes.get(member.key.0 as usize..member.key.1 as usize);
-        let mut keys: Vec<_> = members.iter().map(key).collect();
-        keys.sort_unstable();
-        if keys.windows(2).any(|pair| pair[0] == pair[1]) {
+        let twice = if members.len() <= FEW_MEMBERS {
+            members.iter().enumerate().any(|(index, member)| {
+                members[..index]
+                    .iter()
+                    .any(|before| key(before) == key(member))
+            })
+        } else {
+            let mut keys: Vec<_> = members.iter().map(key).collect();
+            keys.sort_unstable();
+            keys.windows(2).any(|pair| pair[0] == pair[1])
+        };
+        if twice {
             return None;
         }
-        Some(members.into_boxed_slice())
+        Some(Box::from(members))
     }
 
     fn key(self, text: &str) -> &str {
@@ -89,6 +100,49 @@ impl Member {
     fn value(self, text: &str) -> &str {
         text.get(self.value.0 as usize..self.value.1 as usize)
             .unwrap_or_default()
+    }
+}
+
+/// How many members an object may have to be gathered on the stack and checked for a key
+/// written twice pair by pair.
+const FEW_MEMBERS: usize = 16;
+
+/// The members of an object as they are found: on the stack while they are few.
+struct Gathered {
+    few: [Member; FEW_MEMBERS],
+    count: usize,
+    many: Vec<Member>,
+}
+
+impl Default for Gathered {
+    fn default() -> Self {
+        let none = Member {
+            key: (0, 0),
+            value: (0, 0),
+        };
+        Self {
+            few: [none; FEW_MEMBERS],
+            count: 0,
+            many: Vec::new(),
+        }
+    }
+}
+
+impl Gathered {
+    fn push(&mut self, member: Member) {
+        if let Some(slot) = self.few.get_mut(self.count) {
+            *slot = member;
+        } else {
+            if self.many.is_empty() {
+                self.many.extend_from_slice(&self.few);
+            }
+            self.many.push(member);
+        }
+        self.count += 1;
+    }
+
+    fn as_slice(&self) -> &[Member] {
+        self.few.get(..self.count).unwrap_or(&self.many)
     }
 }
 
@@ -367,30 +421,31 @@ fn first_byte(text: &str) -> Option<u8> {
 /// strictly increasing byte order (so none twice). Anything else, which may or may not be
 /// canonical, answers `false`, and the caller writes the parse.
 fn is_canonical(bytes: &[u8]) -> bool {
-    // For each open object: the end of its last key so far, and where that key starts.
-    let mut last_keys: Vec<Option<(usize, usize)>> = Vec::new();
+    /// How deep the text may nest to be looked at; deeper text answers `false`.
+    const DEPTH: usize = 32;
+    // For each open array or object: whether it is an object, and where the last key read
+    // in it is.
+    let mut open: [(bool, Option<(usize, usize)>); DEPTH] = [(false, None); DEPTH];
+    let mut depth = 0_usize;
     // Whether the next string is a key: just after `{` or after a `,` in an object.
     let mut expect_key = false;
-    let mut stack_is_object: Vec<bool> = Vec::new();
     let mut at = 0;
     while let Some(&byte) = bytes.get(at) {
         match byte {
             b'"' => {
                 let start = at + 1;
-                let Some(len) = bytes[start..].iter().position(|&b| b == b'"' || b == b'\\') else {
-                    return false;
-                };
-                if bytes[start + len] == b'\\' {
+                let end = find_quote_or_backslash(bytes, start);
+                if bytes.get(end) != Some(&b'"') {
                     return false;
                 }
-                let end = start + len;
                 if expect_key {
-                    let key = &bytes[start..end];
-                    let Some(last) = last_keys.last_mut() else {
+                    let Some((_, last)) = depth.checked_sub(1).and_then(|top| open.get_mut(top))
+                    else {
                         return false;
                     };
+                    // Keys in strictly increasing order, so none twice.
                     if let Some((from, to)) = *last
-                        && bytes[from..to] >= *key
+                        && bytes[from..to] >= bytes[start..end]
                     {
                         return false;
                     }
@@ -399,27 +454,24 @@ fn is_canonical(bytes: &[u8]) -> bool {
                 }
                 at = end + 1;
             }
-            b'{' => {
-                stack_is_object.push(true);
-                last_keys.push(None);
-                expect_key = true;
+            b'{' | b'[' => {
+                let Some(slot) = open.get_mut(depth) else {
+                    return false;
+                };
+                *slot = (byte == b'{', None);
+                depth += 1;
+                expect_key = byte == b'{';
                 at += 1;
             }
-            b'[' => {
-                stack_is_object.push(false);
-                at += 1;
-            }
-            b'}' => {
-                stack_is_object.pop();
-                last_keys.pop();
-                at += 1;
-            }
-            b']' => {
-                stack_is_object.pop();
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
                 at += 1;
             }
             b',' => {
-                expect_key = stack_is_object.last() == Some(&true);
+                expect_key = depth
+                    .checked_sub(1)
+                    .and_then(|top| open.get(top))
+                    .is_some_and(|&(object, _)| object);
                 at += 1;
             }
             b':' => at += 1,

@@ -59,6 +59,16 @@ fn check_against_parse(text: &str, keys: &[&str], others: &[Value]) {
     assert!(!lazy.is_parsed(), "reading {text} did not parse it");
 }
 
+/// An object of more members than are gathered on the stack, `a` and `b` last, and then
+/// `extra` members.
+fn many_members(extra: &[&str]) -> String {
+    let mut members: Vec<String> = (0..20).map(|n| format!("\"k{n}\": {n}")).collect();
+    members.push(r#""a": 1"#.to_owned());
+    members.push(r#""b": {"c": [2]}"#.to_owned());
+    members.extend(extra.iter().map(|member| (*member).to_owned()));
+    format!("{{{}}}", members.join(", "))
+}
+
 #[rstest]
 #[case::object(r#"{"command": "cargo test", "path": "src/a.rs"}"#)]
 #[case::compact_sorted(r#"{"a":1,"b":[true,null,"x"],"c":{"d":-5}}"#)]
@@ -77,6 +87,8 @@ fn check_against_parse(text: &str, keys: &[&str], others: &[Value]) {
 #[case::empty_object("{}")]
 #[case::empty_array("[]")]
 #[case::nested_twice(r#"{"a":{"k":1,"k":2}}"#)]
+#[case::many_members(&many_members(&[]))]
+#[case::many_members_one_twice(&many_members(&["\"a\": 9"]))]
 fn views_answer_as_the_parse_does(#[case] text: &str) {
     let others = [
         json!({"a": 1, "b": 2}),
@@ -108,6 +120,9 @@ fn views_answer_as_the_parse_does(#[case] text: &str) {
 #[case::long_integer("1234567890123456789", false)]
 #[case::nested_objects_each_sorted(r#"{"b":{"y":1,"z":2},"c":[{"a":1},{"b":2}]}"#, true)]
 #[case::nested_unsorted(r#"{"b":{"z":1,"y":2}}"#, false)]
+#[case::empty_key_first(r#"{"":1,"a":2}"#, true)]
+#[case::empty_key_twice(r#"{"":1,"":2}"#, false)]
+#[case::deeper_than_looked_at(&format!("{}1{}", "[".repeat(40), "]".repeat(40)), false)]
 fn canonical_text_is_returned_as_is(#[case] text: &str, #[case] as_is: bool) {
     assert_eq!(super::is_canonical(text.as_bytes()), as_is, "{text}");
     let lazy = kept(text);
