@@ -153,3 +153,50 @@ fn arguments_and_results_are_kept_as_text() {
     assert!(run.calls[1].args.is_parsed());
     assert!(run.calls[0].args.is_parsed());
 }
+
+/// A call-list document of entries made of field snippets, right and wrong: names and
+/// servers with escapes or of the wrong type, both spellings of the arguments, fields twice,
+/// nulls, unknown fields, values that cannot be kept as text.
+fn call_list_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let field = prop_oneof![
+        Just(r#""name": "a""#),
+        Just(r#""name": "b\u0063""#),
+        Just(r#""name": 1"#),
+        Just(r#""server": "s""#),
+        Just(r#""server": null"#),
+        Just(r#""server": "t\n""#),
+        Just(r#""args": {"q": "x", "n": [1, 2.5]}"#),
+        Just(r#""args": null"#),
+        Just(r#""arguments": "text""#),
+        Just(r#""args": {"q": "\ud800"}"#),
+        Just(r#""result": [1e400]"#),
+        Just(r#""result": {"r": true}"#),
+        Just(r#""status": "ok""#),
+        Just(r#""status": "maybe""#),
+        Just(r#""step": 4"#),
+        Just(r#""step": -1"#),
+        Just(r#""args_raw": "{""#),
+        Just(r#""completed": false"#),
+        Just(r#""other": {"deep": [[]]}"#),
+    ];
+    let call =
+        prop::collection::vec(field, 0..5).prop_map(|fields| format!("{{{}}}", fields.join(", ")));
+    let top = prop_oneof![
+        Just(""),
+        Just(r#""meta": 1, "#),
+        Just(r#""events": [], "#),
+        Just(r#""tool_calls": [], "#),
+    ];
+    (top, prop::collection::vec(call, 0..4))
+        .prop_map(|(top, calls)| format!(r#"{{{top}"tool_calls": [{}]}}"#, calls.join(", ")))
+}
+
+proptest::proptest! {
+    /// Reading over a used run, through the call-list visitor or the derived parse it
+    /// leaves a document to, gives the reference's run or error.
+    #[test]
+    fn reading_over_a_run_gives_the_reference(text in call_list_text()) {
+        check(&text);
+    }
+}
