@@ -189,13 +189,13 @@ fn score_part(scoring: &Scoring<'_>, label: &str, first: usize, part: TracePart)
             line: run.line,
         };
         let limits = Limits::of(test, &run);
-        // A run past a limit is not scored: that is what the limit guards against.
         let detail = if scoring.every_run {
             Detail::Full
         } else {
             let added = scoring.findings.load(Ordering::Relaxed);
             Detail::for_run(number, added.saturating_add(part_findings))
         };
+        // A run past a limit is not scored: that is what the limit guards against.
         let outcome = limits
             .hold()
             .then(|| grade_run_as(test, number, source.clone(), &run, detail));
@@ -220,7 +220,7 @@ const IN_FLIGHT: usize = 4;
 /// the files into parts of at most [`PART_RUNS`](toolgate_trace::PART_RUNS) runs and deals them in turn to `threads`
 /// workers, which parse and score them; this thread takes the scored parts back in the
 /// same turn, so the runs arrive in file order whatever the number of threads, and every
-/// channel holds at most two parts, so memory stays bounded however far the reader could
+/// channel holds at most [`IN_FLIGHT`] parts, so memory stays bounded however far the reader could
 /// run ahead. The first error in file order wins, as with one thread.
 fn score_runs(
     scoring: &Scoring<'_>,
