@@ -503,7 +503,7 @@ fn is_canonical(bytes: &[u8]) -> bool {
 }
 
 /// A string, borrowed from the text when it has no escapes.
-struct CowText<'a>(Cow<'a, str>);
+pub(crate) struct CowText<'a>(pub(crate) Cow<'a, str>);
 
 /// Reads a [`CowText`].
 struct CowStr;

@@ -8,7 +8,6 @@
 //! value of the wrong type or one that is not kept as text) is left to the derived parse,
 //! whose run or error is the reference.
 
-use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
@@ -18,6 +17,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use super::{Borrowed, empty_args};
 use crate::lazy_value::LazyValue;
 use crate::model::{Call, Run, Status};
+use crate::value_ref::CowText;
 
 /// Reads the call list at `range` in `source` into `run`, reusing its calls; `false`, with
 /// `run` in any state, when the text is not one this reading takes.
@@ -87,7 +87,7 @@ impl<'de> Visitor<'de> for DocumentVisitor<'_, '_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
         let mut read = false;
-        while let Some(key) = map.next_key::<Key<'de>>()? {
+        while let Some(key) = map.next_key::<CowText<'de>>()? {
             match &*key.0 {
                 "tool_calls" if !read => {
                     map.next_value_seed(CallsSeed {
@@ -211,17 +211,17 @@ impl<'de> Visitor<'de> for CallSeed<'_, '_> {
         let mut step = None;
         let mut args_raw = None;
         let mut completed = None;
-        while let Some(key) = map.next_key::<Key<'de>>()? {
+        while let Some(key) = map.next_key::<CowText<'de>>()? {
             match &*key.0 {
                 "name" => {
                     once(NAME)?;
-                    let name = map.next_value::<Key<'de>>()?;
+                    let name = map.next_value::<CowText<'de>>()?;
                     call.name.clear();
                     call.name.push_str(&name.0);
                 }
                 "server" => {
                     once(SERVER)?;
-                    server = map.next_value::<Option<Key<'de>>>()?;
+                    server = map.next_value::<Option<CowText<'de>>>()?;
                 }
                 "args" | "arguments" => {
                     once(ARGS)?;
@@ -276,32 +276,5 @@ impl<'de> Visitor<'de> for CallSeed<'_, '_> {
         // its output reads back as it was read.
         call.completed = completed.unwrap_or(true);
         Ok(())
-    }
-}
-
-/// A string, borrowed from the text unless it has escapes.
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de> de::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_str(KeyVisitor)
-    }
-}
-
-struct KeyVisitor;
-
-impl<'de> Visitor<'de> for KeyVisitor {
-    type Value = Key<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Key<'de>, E> {
-        Ok(Key(Cow::Borrowed(text)))
-    }
-
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<Key<'de>, E> {
-        Ok(Key(Cow::Owned(text.to_owned())))
     }
 }
