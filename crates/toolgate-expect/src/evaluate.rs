@@ -431,8 +431,9 @@ pub enum Detail {
     /// What the test's sums and [`RunOutcome::has_findings`] need, and no list of calls
     /// that a report shows: for a run that no report lists, whose outcome is only added up.
     /// It leaves out the selection's unexpected and repeated calls, tool correctness's and
-    /// call accuracy's extra calls, call accuracy's correct and incorrect pairs, and the
-    /// near misses of unmet `required` entries; the counts are those of [`Detail::Full`].
+    /// call accuracy's extra calls, call accuracy's correct and incorrect pairs and missed
+    /// calls, and the near misses of unmet `required` entries; the counts are those of
+    /// [`Detail::Full`].
     Counts,
 }
 
@@ -530,12 +531,12 @@ fn select(efs: &EqualFunctionSets, run: &Run, detail: Detail) -> RunSelectionOut
     };
     let mut unexpected = Vec::new();
     let mut repeats = Vec::new();
-    let listed = if detail == Detail::Full {
-        selection.calls.as_slice()
-    } else {
-        &[]
-    };
-    for (index, outcome) in listed.iter().enumerate() {
+    // Only an outcome a report may list names the unexpected and repeated calls.
+    let listed = selection
+        .calls
+        .iter()
+        .take_while(|_| detail == Detail::Full);
+    for (index, outcome) in listed.enumerate() {
         match *outcome {
             CallOutcome::Unexpected => unexpected.push(called(index)),
             CallOutcome::Repeat(class) => repeats.push((called(index), class)),

@@ -357,7 +357,7 @@ impl ToolMatch {
             // and the matcher is not at fault, so this is a miss, not a configuration error.
             return FieldCheck::Miss(MissAt::NotJson(raw));
         }
-        // Read from the arguments' text, which is parsed only if a grader needs the whole.
+        // Read from the arguments' text, which is parsed only if a report shows it.
         let args = call.args_view();
         let named = [
             ("command", Field::Command, &self.command),

@@ -46,17 +46,9 @@ pub(crate) fn parse_native_shared(
     range: Range<usize>,
 ) -> Result<Run, serde_json::Error> {
     let text = source.get(range).unwrap_or_default();
-    let base = source.as_ptr() as usize;
-    let keep = |value: Borrowed<'_>| match value {
-        Borrowed::Text(raw) => {
-            let start = (raw.get().as_ptr() as usize).checked_sub(base)?;
-            LazyValue::from_plain_shared(source, start..start + raw.get().len())
-        }
-        Borrowed::Parsed(value) => Some(LazyValue::new(value)),
-    };
     let kept = serde_json::from_str::<Document<Borrowed<'_>>>(text)
         .ok()
-        .and_then(|document| document.into_run_with(keep));
+        .and_then(|document| document.into_run_with(|value| value.keep(source)));
     match kept {
         Some(run) => Ok(run),
         // The reference parse: its error, or the value that text could not keep.
@@ -88,6 +80,20 @@ pub(crate) fn parse_native_into(
 enum Borrowed<'a> {
     Text(&'a RawValue),
     Parsed(Value),
+}
+
+impl Borrowed<'_> {
+    /// The value kept: a range of `source`, the text it was borrowed from, or the value
+    /// parsed when [`Kept::of`] said so. `None` when the text is not part of `source`.
+    fn keep(self, source: &Arc<String>) -> Option<LazyValue> {
+        match self {
+            Self::Text(raw) => {
+                let start = (raw.get().as_ptr() as usize).checked_sub(source.as_ptr() as usize)?;
+                LazyValue::from_plain_shared(source, start..start + raw.get().len())
+            }
+            Self::Parsed(value) => Some(LazyValue::new(value)),
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for Borrowed<'de> {
@@ -273,10 +279,7 @@ impl<V> Document<V> {
                             None => empty_args(),
                         },
                         args_raw: raw.args_raw,
-                        result: match raw.result {
-                            Some(result) => Some(keep(result)?),
-                            None => None,
-                        },
+                        result: keep_present(raw.result, &mut keep).ok()?,
                         status: raw.status.unwrap_or_default(),
                         step: raw.step.unwrap_or(0),
                         // `toolgate convert` writes `completed: false` for a call without a
@@ -314,10 +317,7 @@ impl<V> Event<V> {
                 name,
                 id,
                 server,
-                arguments: match arguments {
-                    Some(arguments) => Some(keep(arguments)?),
-                    None => None,
-                },
+                arguments: keep_present(arguments, keep).ok()?,
             },
             Self::ToolResult {
                 name,
@@ -328,15 +328,23 @@ impl<V> Event<V> {
                 name,
                 id,
                 success,
-                result: match result {
-                    Some(result) => Some(keep(result)?),
-                    None => None,
-                },
+                result: keep_present(result, keep).ok()?,
             },
             Self::Other => Event::Other,
         })
     }
 }
+
+/// A value that may be absent, kept by `keep`; an error when `keep` refuses it.
+fn keep_present<V>(
+    value: Option<V>,
+    keep: &mut impl FnMut(V) -> Option<LazyValue>,
+) -> Result<Option<LazyValue>, Refused> {
+    value.map(|value| keep(value).ok_or(Refused)).transpose()
+}
+
+/// A value `keep` refused.
+struct Refused;
 
 fn empty_args() -> LazyValue {
     LazyValue::new(Value::Object(Map::new()))

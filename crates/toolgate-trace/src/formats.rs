@@ -71,25 +71,10 @@ pub(crate) trait Adapter: Sync {
     fn one_run_per_line(&self) -> bool {
         false
     }
-    /// The run of one line of a JSON Lines file, for a format whose lines convert alone
-    /// ([`one_run_per_line`](Self::one_run_per_line)): the line is the text at `range` in
-    /// `source`, which holds other lines too and which the run's values may share.
-    fn line_run(
-        &self,
-        source: &Arc<String>,
-        range: Range<usize>,
-        line: usize,
-    ) -> Result<Run, RecordError> {
-        let record = Record {
-            text: source.get(range).unwrap_or_default(),
-            line,
-            lines: true,
-        };
-        let mut runs = self.converter().record(&record)?;
-        // The format converts each line into exactly one run.
-        Ok(runs.pop().unwrap_or_default())
-    }
-    /// [`line_run`](Self::line_run) into `run`, which a format may reuse the buffers of.
+    /// Reads one line of a JSON Lines file into `run`, for a format whose lines convert
+    /// alone ([`one_run_per_line`](Self::one_run_per_line)): the line is the text at
+    /// `range` in `source`, which holds other lines too. A format may share `source` with
+    /// the run's values and reuse the buffers of `run`, the run read before.
     fn line_run_into(
         &self,
         run: &mut Run,
@@ -97,7 +82,13 @@ pub(crate) trait Adapter: Sync {
         range: Range<usize>,
         line: usize,
     ) -> Result<(), RecordError> {
-        *run = self.line_run(source, range, line)?;
+        let record = Record {
+            text: source.get(range).unwrap_or_default(),
+            line,
+            lines: true,
+        };
+        // The format converts each line into exactly one run.
+        *run = self.converter().record(&record)?.pop().unwrap_or_default();
         Ok(())
     }
 }

@@ -4,7 +4,7 @@
 //! Most calls' arguments are never looked at (a grader reads them only for calls whose tool
 //! it is about), so toolgate's own shape keeps them as text and the parse of a trace costs
 //! little more than checking its syntax. What the text holds is checked when it is kept, so
-//! that the later parse cannot fail: see [`LazyValue::from_shared`].
+//! that the later parse cannot fail: see [`Kept::of`].
 
 use std::fmt;
 use std::ops::Range;
@@ -41,11 +41,11 @@ pub struct LazyValue(Repr);
 
 #[derive(Clone)]
 enum Repr {
-    /// JSON text that [`scan`] found plain, and its value once parsed.
+    /// JSON text that [`Kept::of`] found plain, its value once parsed, and the index of
+    /// its members once looked into.
     Text {
         text: SharedText,
         value: OnceLock<Value>,
-        /// Where the members of an object are in the text, found on first use.
         index: OnceLock<Option<Box<[Member]>>>,
     },
     /// A value built already.
@@ -86,7 +86,7 @@ impl LazyValue {
         match &self.0 {
             Repr::Value(value) => value,
             Repr::Text { text, value, .. } => value.get_or_init(|| {
-                // `from_shared` kept only text that parses; `Null` is never reached.
+                // Only text that `Kept::of` found plain is kept; `Null` is never reached.
                 serde_json::from_str(text.get()).unwrap_or(Value::Null)
             }),
         }
@@ -132,7 +132,7 @@ impl LazyValue {
     }
 
     /// Whether the value nests more than `limit` arrays and objects. Text is scanned, not
-    /// parsed; text kept by [`from_shared`](Self::from_shared) is known to be within
+    /// parsed; text kept as text ([`Kept::Text`]) is known to be within
     /// [`MAX_TEXT_DEPTH`].
     pub(crate) fn nests_deeper_than(&self, limit: usize) -> bool {
         match &self.0 {
@@ -291,7 +291,7 @@ fn surely_plain(bytes: &[u8]) -> bool {
     opens <= MAX_TEXT_DEPTH && digits <= MAX_PLAIN_DIGITS && refused == 0
 }
 
-/// One linear pass over JSON text whose syntax is valid (as a [`RawValue`] is): the nesting
+/// One linear pass over JSON text whose syntax is valid (as a [`RawValue`](serde_json::value::RawValue) is): the nesting
 /// of brackets outside strings, and what a [`Value`] parse could refuse.
 fn scan(bytes: &[u8]) -> Scan {
     let mut depth = 0_usize;

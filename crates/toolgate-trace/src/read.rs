@@ -2,6 +2,7 @@
 //! split tool names by the naming scheme, and hand each run over as soon as it is complete.
 
 use std::io::{self, BufRead, Read};
+use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
 use miette::{NamedSource, SourceSpan};
@@ -391,16 +392,10 @@ impl TracePart {
     pub fn into_runs(self) -> PartRuns {
         let part = match self.0 {
             Part::Runs(runs) => Taken::Runs(runs),
-            Part::Lines(lines) => {
+            Part::Lines(mut lines) => {
                 // Checked to be UTF-8 line by line when read; the runs' values share it.
-                let text = String::from_utf8(lines.text).unwrap_or_default();
-                Taken::Lines {
-                    text: Arc::new(text),
-                    records: lines.records,
-                    file: lines.file,
-                    adapter: lines.adapter,
-                    naming: lines.naming,
-                }
+                let text = String::from_utf8(std::mem::take(&mut lines.text)).unwrap_or_default();
+                Taken::Lines(Arc::new(text), lines)
             }
         };
         PartRuns {
@@ -435,8 +430,7 @@ impl Drop for PartRuns {
     /// held somewhere.
     fn drop(&mut self) {
         self.spare = Run::default();
-        if let Taken::Lines { text, .. } =
-            std::mem::replace(&mut self.part, Taken::Runs(Vec::new()))
+        if let Taken::Lines(text, _) = std::mem::replace(&mut self.part, Taken::Runs(Vec::new()))
             && let Ok(text) = Arc::try_unwrap(text)
         {
             give_back(text.into_bytes());
@@ -477,17 +471,11 @@ fn give_back(mut text: Vec<u8>) {
     }
 }
 
-/// A part whose runs are being taken: the lines' text is shared by the values of their
-/// runs.
+/// A part whose runs are being taken: the lines' text, moved out of the [`Lines`], is
+/// shared by the values of their runs.
 enum Taken {
     Runs(Vec<Run>),
-    Lines {
-        text: Arc<String>,
-        records: Vec<(usize, usize)>,
-        file: Arc<str>,
-        adapter: &'static dyn Adapter,
-        naming: Arc<Naming>,
-    },
+    Lines(Arc<String>, Lines),
 }
 
 impl Iterator for PartRuns {
@@ -499,36 +487,44 @@ impl Iterator for PartRuns {
         }
         let index = self.next;
         self.next += 1;
-        let (text, records, file, adapter, naming) = match &mut self.part {
+        let (text, lines) = match &mut self.part {
             Taken::Runs(runs) => return runs.get_mut(index).map(|run| Ok(std::mem::take(run))),
-            Taken::Lines {
-                text,
-                records,
-                file,
-                adapter,
-                naming,
-            } => (&*text, &*records, &**file, *adapter, &**naming),
+            Taken::Lines(text, lines) => (&*text, &*lines),
         };
-        let &(end, line) = records.get(index)?;
+        let &(end, line) = lines.records.get(index)?;
         let start = index
             .checked_sub(1)
-            .and_then(|before| records.get(before))
+            .and_then(|before| lines.records.get(before))
             .map_or(0, |&(end, _)| end);
-        let mut run = std::mem::take(&mut self.spare);
-        let result = adapter
-            .line_run_into(&mut run, text, start..end, line)
+        let run = std::mem::take(&mut self.spare);
+        let result = lines.parse(run, text, start..end, line);
+        self.failed = result.is_err();
+        Some(result)
+    }
+}
+
+impl Lines {
+    /// Parses one line, the text at `range` in `text`, over `run`.
+    fn parse(
+        &self,
+        mut run: Run,
+        text: &Arc<String>,
+        range: Range<usize>,
+        line: usize,
+    ) -> Result<Run, TraceError> {
+        let file = &*self.file;
+        self.adapter
+            .line_run_into(&mut run, text, range.clone(), line)
             .map_err(|error| {
                 // Cut at line breaks, which are ASCII.
                 let record = Record {
-                    text: text.get(start..end).unwrap_or_default(),
+                    text: text.get(range).unwrap_or_default(),
                     line,
                     lines: true,
                 };
-                record_error(file, &record, error, adapter.expects())
-            })
-            .and_then(|()| finish_run(run, adapter.name(), naming, file, Some(line)));
-        self.failed = result.is_err();
-        Some(result)
+                record_error(file, &record, error, self.adapter.expects())
+            })?;
+        finish_run(run, self.adapter.name(), &self.naming, file, Some(line))
     }
 }
 

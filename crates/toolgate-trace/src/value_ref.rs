@@ -74,7 +74,7 @@ impl Member {
             }
         }
         let members = members.as_slice();
-        let key = |member: &Self| bytes.get(member.key.0 as usize..member.key.1 as usize);
+        let key = |member: &Self| member.key(text);
         let twice = if members.len() <= FEW_MEMBERS {
             members.iter().enumerate().any(|(index, member)| {
                 members[..index]
@@ -285,13 +285,7 @@ impl<'a> ValueRef<'a> {
             Repr::Parsed(value) => value.as_str().map(Cow::Borrowed),
             Repr::Indexed(..) => None,
             Repr::Text(text) => {
-                let inner = text
-                    .strip_prefix('"')
-                    .and_then(|rest| rest.strip_suffix('"'));
-                if let Some(inner) = inner
-                    && !has_quote_or_backslash(inner)
-                {
-                    // A string without escapes, as most are.
+                if let Some(inner) = unescaped_string(text) {
                     return Some(Cow::Borrowed(inner));
                 }
                 if first_byte(text) != Some(b'"') {
@@ -355,12 +349,7 @@ impl<'a> ValueRef<'a> {
             }
             Repr::Text(text) => {
                 // A string without escapes, as most are, compares as it is.
-                if let (Some(inner), Value::String(expected)) = (
-                    text.strip_prefix('"')
-                        .and_then(|rest| rest.strip_suffix('"')),
-                    expected,
-                ) && !has_quote_or_backslash(inner)
-                {
+                if let (Some(inner), Value::String(expected)) = (unescaped_string(text), expected) {
                     return inner == expected;
                 }
                 // So does an integer that fits in an `i64`.
@@ -406,9 +395,11 @@ fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
 }
 
-/// Whether a string's text has a `"` or a `\\` (an escape), searched a word at a time.
-fn has_quote_or_backslash(text: &str) -> bool {
-    find_quote_or_backslash(text.as_bytes(), 0) < text.len()
+/// The contents of JSON text that is a string without escapes, as most are: read as they
+/// stand. The quote and backslash are searched a word at a time.
+fn unescaped_string(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix('"')?.strip_suffix('"')?;
+    (find_quote_or_backslash(inner.as_bytes(), 0) == inner.len()).then_some(inner)
 }
 
 fn first_byte(text: &str) -> Option<u8> {

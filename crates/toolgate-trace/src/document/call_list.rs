@@ -15,7 +15,6 @@ use std::sync::Arc;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::{Borrowed, empty_args};
-use crate::lazy_value::LazyValue;
 use crate::model::{Call, Run, Status};
 use crate::value_ref::CowText;
 
@@ -29,13 +28,9 @@ pub(super) fn read_call_list_into(
     let Some(text) = source.get(range) else {
         return false;
     };
-    let context = Context {
-        source,
-        base: source.as_ptr() as usize,
-    };
     let mut de = serde_json::Deserializer::from_str(text);
     let read = de.deserialize_map(DocumentVisitor {
-        context: &context,
+        source,
         calls: &mut run.calls,
     });
     if !matches!(read, Ok(true)) || de.end().is_err() {
@@ -46,26 +41,6 @@ pub(super) fn read_call_list_into(
     true
 }
 
-/// The text values are borrowed from.
-struct Context<'s> {
-    source: &'s Arc<String>,
-    base: usize,
-}
-
-impl Context<'_> {
-    /// The value kept: shared text, or the value parsed when [`Kept`](crate::lazy_value::Kept)
-    /// said so.
-    fn keep(&self, value: Borrowed<'_>) -> Option<LazyValue> {
-        match value {
-            Borrowed::Text(raw) => {
-                let start = (raw.get().as_ptr() as usize).checked_sub(self.base)?;
-                LazyValue::from_plain_shared(self.source, start..start + raw.get().len())
-            }
-            Borrowed::Parsed(value) => Some(LazyValue::new(value)),
-        }
-    }
-}
-
 /// A refusal: the derived parse reads the document instead.
 fn refuse<E: de::Error>() -> E {
     E::custom("left to the derived parse")
@@ -73,12 +48,13 @@ fn refuse<E: de::Error>() -> E {
 
 /// The top-level object: `tool_calls`, once; any other key is skipped, and `events` is
 /// refused.
-struct DocumentVisitor<'c, 's> {
-    context: &'c Context<'s>,
+struct DocumentVisitor<'c> {
+    /// The text values are borrowed from.
+    source: &'c Arc<String>,
     calls: &'c mut Vec<Call>,
 }
 
-impl<'de> Visitor<'de> for DocumentVisitor<'_, '_> {
+impl<'de> Visitor<'de> for DocumentVisitor<'_> {
     type Value = bool;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -91,7 +67,7 @@ impl<'de> Visitor<'de> for DocumentVisitor<'_, '_> {
             match &*key.0 {
                 "tool_calls" if !read => {
                     map.next_value_seed(CallsSeed {
-                        context: self.context,
+                        source: self.source,
                         calls: &mut *self.calls,
                     })?;
                     read = true;
@@ -107,12 +83,13 @@ impl<'de> Visitor<'de> for DocumentVisitor<'_, '_> {
 }
 
 /// The `tool_calls` list, read into the calls kept from the run before.
-struct CallsSeed<'c, 's> {
-    context: &'c Context<'s>,
+struct CallsSeed<'c> {
+    /// The text values are borrowed from.
+    source: &'c Arc<String>,
     calls: &'c mut Vec<Call>,
 }
 
-impl<'de> DeserializeSeed<'de> for CallsSeed<'_, '_> {
+impl<'de> DeserializeSeed<'de> for CallsSeed<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -120,7 +97,7 @@ impl<'de> DeserializeSeed<'de> for CallsSeed<'_, '_> {
     }
 }
 
-impl<'de> Visitor<'de> for CallsSeed<'_, '_> {
+impl<'de> Visitor<'de> for CallsSeed<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -137,7 +114,7 @@ impl<'de> Visitor<'de> for CallsSeed<'_, '_> {
                 return Err(refuse());
             };
             let seed = CallSeed {
-                context: self.context,
+                source: self.source,
                 call,
             };
             if seq.next_element_seed(seed)?.is_none() {
@@ -164,12 +141,13 @@ fn blank_call() -> Call {
 }
 
 /// One entry of the list, read over a call kept from an earlier run.
-struct CallSeed<'c, 's> {
-    context: &'c Context<'s>,
+struct CallSeed<'c> {
+    /// The text values are borrowed from.
+    source: &'c Arc<String>,
     call: &'c mut Call,
 }
 
-impl<'de> DeserializeSeed<'de> for CallSeed<'_, '_> {
+impl<'de> DeserializeSeed<'de> for CallSeed<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -177,7 +155,7 @@ impl<'de> DeserializeSeed<'de> for CallSeed<'_, '_> {
     }
 }
 
-impl<'de> Visitor<'de> for CallSeed<'_, '_> {
+impl<'de> Visitor<'de> for CallSeed<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -263,7 +241,7 @@ impl<'de> Visitor<'de> for CallSeed<'_, '_> {
             }
             (Some(server), kept) => *kept = Some(server.0.into_owned()),
         }
-        let keep = |value| self.context.keep(value).ok_or_else(refuse::<A::Error>);
+        let keep = |value: Borrowed<'_>| value.keep(self.source).ok_or_else(refuse::<A::Error>);
         call.args = match args {
             Some(args) => keep(args)?,
             None => empty_args(),

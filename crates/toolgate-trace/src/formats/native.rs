@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::document::{parse_native, parse_native_into, parse_native_shared};
+use crate::document::{parse_native, parse_native_into};
 use crate::formats::{Adapter, Converter, Record, RecordError};
 use crate::model::Run;
 
@@ -54,17 +54,6 @@ impl Adapter for Native {
 
     fn one_run_per_line(&self) -> bool {
         true
-    }
-
-    fn line_run(
-        &self,
-        source: &Arc<String>,
-        range: Range<usize>,
-        line: usize,
-    ) -> Result<Run, RecordError> {
-        let mut run = parse_native_shared(source, range).map_err(RecordError::Json)?;
-        run.line = Some(line);
-        Ok(run)
     }
 
     fn line_run_into(
