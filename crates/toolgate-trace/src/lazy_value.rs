@@ -343,7 +343,7 @@ fn text_depth(bytes: &[u8]) -> usize {
 
 /// Whether a number token is short enough, with a short enough exponent, to be within the
 /// range of an `f64` for certain.
-fn plain_number(token: &[u8]) -> bool {
+pub(crate) fn plain_number(token: &[u8]) -> bool {
     if token.len() > MAX_TEXT_NUMBER {
         return false;
     }

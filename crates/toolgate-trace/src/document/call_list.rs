@@ -1,22 +1,30 @@
-//! The call-list shape read straight into a [`Run`] that is reused from line to line: the
-//! calls' vector and their names' buffers are kept, so reading a line of a large JSON Lines
-//! trace allocates next to nothing. Values are borrowed from the shared text, as by
+//! The call-list shape read straight into a [`Run`] that is reused from line to line, by
+//! one pass over the text: the calls' vector and their names' buffers are kept, so reading
+//! a line of a large JSON Lines trace allocates next to nothing, and each byte is looked at
+//! once. Values are ranges of the shared text, as by
 //! [`parse_native_shared`](super::parse_native_shared).
 //!
-//! This reads only what the derived [`Document`](super::Document) reads the same way: a
-//! document it does not take (the event shape, a field written twice, a missing `name`, a
-//! value of the wrong type or one that is not kept as text) is left to the derived parse,
-//! whose run or error is the reference.
+//! The pass checks the syntax as `serde_json` does (the grammar of RFC 8259: no trailing
+//! comma, no control character in a string, only the escapes JSON has, numbers without a
+//! leading zero) and what [`Kept::of`](crate::lazy_value::Kept::of) checks of a value kept
+//! as text (its depth, surrogate escapes in pairs, numbers surely in range), in the same
+//! pass. It takes only what it reads the same way as the derived
+//! [`Document`](super::Document): a document it does not take (the event shape, a field
+//! written twice, a missing `name`, a value of the wrong type, a key with an escape, a
+//! value that is not kept as text, anything it cannot check) is left to the derived parse,
+//! whose run or error is the reference. Leaving a document costs time, never a different
+//! answer.
 
-use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde::de::value::BorrowedStrDeserializer;
 
-use super::{Borrowed, empty_args};
+use super::empty_args;
+use crate::LazyValue;
+use crate::lazy_value::{MAX_TEXT_DEPTH, plain_number};
 use crate::model::{Call, Run, Status};
-use crate::value_ref::CowText;
 
 /// Reads the call list at `range` in `source` into `run`, reusing its calls; `false`, with
 /// `run` in any state, when the text is not one this reading takes.
@@ -25,15 +33,17 @@ pub(super) fn read_call_list_into(
     source: &Arc<String>,
     range: Range<usize>,
 ) -> bool {
-    let Some(text) = source.get(range) else {
+    let Some(text) = source.get(range.clone()) else {
         return false;
     };
-    let mut de = serde_json::Deserializer::from_str(text);
-    let read = de.deserialize_map(DocumentVisitor {
+    let mut reader = Reader {
+        text,
+        bytes: text.as_bytes(),
+        at: 0,
+        base: range.start,
         source,
-        calls: &mut run.calls,
-    });
-    if !matches!(read, Ok(true)) || de.end().is_err() {
+    };
+    if reader.document(&mut run.calls).is_none() {
         return false;
     }
     run.format = "toolgate";
@@ -41,89 +51,442 @@ pub(super) fn read_call_list_into(
     true
 }
 
-/// A refusal: the derived parse reads the document instead.
-fn refuse<E: de::Error>() -> E {
-    E::custom("left to the derived parse")
+/// Where the pass is in the text of one document. Every step gives `None` when the
+/// document is not one this reading takes, whether it is valid or not.
+struct Reader<'t> {
+    text: &'t str,
+    bytes: &'t [u8],
+    at: usize,
+    /// Where `text` starts in `source`.
+    base: usize,
+    /// The text values are kept from.
+    source: &'t Arc<String>,
 }
 
-/// The top-level object: `tool_calls`, once; any other key is skipped, and `events` is
-/// refused.
-struct DocumentVisitor<'c> {
-    /// The text values are borrowed from.
-    source: &'c Arc<String>,
-    calls: &'c mut Vec<Call>,
+/// A string of the document: where its content is (without the quotes), and whether it has
+/// an escape.
+#[derive(Clone, Copy)]
+struct Text {
+    start: usize,
+    end: usize,
+    escaped: bool,
 }
 
-impl<'de> Visitor<'de> for DocumentVisitor<'_> {
-    type Value = bool;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a trace object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+impl<'t> Reader<'t> {
+    /// The top-level object: `tool_calls`, once; any other key is skipped, and `events`
+    /// is refused.
+    fn document(&mut self, calls: &mut Vec<Call>) -> Option<()> {
+        self.skip_space();
         let mut read = false;
-        while let Some(key) = map.next_key::<CowText<'de>>()? {
-            match &*key.0 {
-                "tool_calls" if !read => {
-                    map.next_value_seed(CallsSeed {
-                        source: self.source,
-                        calls: &mut *self.calls,
-                    })?;
-                    read = true;
-                }
-                "tool_calls" | "events" => return Err(refuse()),
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+        self.object(|reader, key| match key {
+            b"tool_calls" if !read => {
+                read = true;
+                reader.calls(calls)
             }
-        }
-        Ok(read)
-    }
-}
-
-/// The `tool_calls` list, read into the calls kept from the run before.
-struct CallsSeed<'c> {
-    /// The text values are borrowed from.
-    source: &'c Arc<String>,
-    calls: &'c mut Vec<Call>,
-}
-
-impl<'de> DeserializeSeed<'de> for CallsSeed<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for CallsSeed<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a list of calls")
+            b"tool_calls" | b"events" => None,
+            _ => reader.value(0, false),
+        })?;
+        self.skip_space();
+        (read && self.at == self.bytes.len()).then_some(())
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+    /// The `tool_calls` list, read into the calls kept from the run before.
+    fn calls(&mut self, calls: &mut Vec<Call>) -> Option<()> {
+        self.expect(b'[')?;
+        self.skip_space();
         let mut count = 0;
-        loop {
-            if count == self.calls.len() {
-                self.calls.push(blank_call());
+        if self.peek() == Some(b']') {
+            self.at += 1;
+        } else {
+            loop {
+                if count == calls.len() {
+                    calls.push(blank_call());
+                }
+                self.call(calls.get_mut(count)?)?;
+                count += 1;
+                self.skip_space();
+                match self.peek()? {
+                    b',' => {
+                        self.at += 1;
+                        self.skip_space();
+                    }
+                    b']' => {
+                        self.at += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
             }
-            let Some(call) = self.calls.get_mut(count) else {
-                return Err(refuse());
-            };
-            let seed = CallSeed {
-                source: self.source,
-                call,
-            };
-            if seq.next_element_seed(seed)?.is_none() {
-                break;
-            }
-            count += 1;
         }
-        self.calls.truncate(count);
-        Ok(())
+        calls.truncate(count);
+        Some(())
+    }
+
+    /// One entry of the list, read over a call kept from an earlier run.
+    fn call(&mut self, call: &mut Call) -> Option<()> {
+        const NAME: u8 = 1;
+        const SERVER: u8 = 2;
+        const ARGS: u8 = 4;
+        const RESULT: u8 = 8;
+        const STATUS: u8 = 16;
+        const STEP: u8 = 32;
+        const ARGS_RAW: u8 = 64;
+        const COMPLETED: u8 = 128;
+        let mut seen = 0_u8;
+        let mut once = |field: u8| {
+            let first = seen & field == 0;
+            seen |= field;
+            first.then_some(())
+        };
+        let mut server = None;
+        let mut args = None;
+        let mut result = None;
+        let mut status = None;
+        let mut step = None;
+        let mut args_raw = None;
+        let mut completed = None;
+        self.object(|reader, key| {
+            match key {
+                b"name" => {
+                    once(NAME)?;
+                    let name = reader.string_value()?;
+                    call.name.clear();
+                    call.name.push_str(&reader.unescaped(name)?);
+                }
+                b"server" => {
+                    once(SERVER)?;
+                    reader.null_or(&mut server, Self::string_value)?;
+                }
+                b"args" | b"arguments" => {
+                    once(ARGS)?;
+                    reader.null_or(&mut args, Self::kept_value)?;
+                }
+                b"result" => {
+                    once(RESULT)?;
+                    reader.null_or(&mut result, Self::kept_value)?;
+                }
+                b"status" => {
+                    once(STATUS)?;
+                    reader.null_or(&mut status, Self::status)?;
+                }
+                b"step" => {
+                    once(STEP)?;
+                    reader.null_or(&mut step, Self::step)?;
+                }
+                b"args_raw" => {
+                    once(ARGS_RAW)?;
+                    reader.null_or(&mut args_raw, Self::string_value)?;
+                }
+                b"completed" => {
+                    once(COMPLETED)?;
+                    reader.null_or(&mut completed, Self::boolean)?;
+                }
+                _ => reader.value(0, false)?,
+            }
+            Some(())
+        })?;
+        if seen & NAME == 0 {
+            return None;
+        }
+        match (server, &mut call.server) {
+            (None, kept) => *kept = None,
+            (Some(server), Some(kept)) => {
+                kept.clear();
+                kept.push_str(&self.unescaped(server)?);
+            }
+            (Some(server), kept) => *kept = Some(self.unescaped(server)?.into_owned()),
+        }
+        call.args = match args {
+            Some(range) => self.keep(range)?,
+            None => empty_args(),
+        };
+        call.result = match result {
+            Some(range) => Some(self.keep(range)?),
+            None => None,
+        };
+        call.args_raw = match args_raw {
+            Some(raw) => Some(self.unescaped(raw)?.into_owned()),
+            None => None,
+        };
+        call.status = status.unwrap_or_default();
+        call.step = step.unwrap_or(0);
+        // `toolgate convert` writes `completed: false` for a call without a result, so that
+        // its output reads back as it was read.
+        call.completed = completed.unwrap_or(true);
+        Some(())
+    }
+
+    /// An object, each member's value read by `member` given its key, which has no escape.
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &'t [u8]) -> Option<()>) -> Option<()> {
+        self.expect(b'{')?;
+        self.skip_space();
+        if self.peek() == Some(b'}') {
+            self.at += 1;
+            return Some(());
+        }
+        loop {
+            let key = self.string()?;
+            if key.escaped {
+                return None;
+            }
+            self.skip_space();
+            self.expect(b':')?;
+            self.skip_space();
+            member(self, self.bytes.get(key.start..key.end)?)?;
+            self.skip_space();
+            match self.peek()? {
+                b',' => {
+                    self.at += 1;
+                    self.skip_space();
+                }
+                b'}' => {
+                    self.at += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Any value, checked; `kept` when it is a call's arguments or result (or part of
+    /// them), whose numbers must be surely in range. `depth` is how many arrays and objects
+    /// of that value enclose it.
+    fn value(&mut self, depth: usize, kept: bool) -> Option<()> {
+        match self.peek()? {
+            b'"' => self.string().map(|_| ()),
+            b'{' | b'[' if depth >= MAX_TEXT_DEPTH => None,
+            b'{' => self.object(|reader, _| reader.value(depth + 1, kept)),
+            b'[' => {
+                self.at += 1;
+                self.skip_space();
+                if self.peek() == Some(b']') {
+                    self.at += 1;
+                    return Some(());
+                }
+                loop {
+                    self.value(depth + 1, kept)?;
+                    self.skip_space();
+                    match self.peek()? {
+                        b',' => {
+                            self.at += 1;
+                            self.skip_space();
+                        }
+                        b']' => {
+                            self.at += 1;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            _ => {
+                let number = self.number()?;
+                (!kept || plain_number(self.bytes.get(number)?)).then_some(())
+            }
+        }
+    }
+
+    /// A call's arguments or result: where its text is.
+    fn kept_value(&mut self) -> Option<Range<usize>> {
+        let start = self.at;
+        self.value(0, true)?;
+        Some(start..self.at)
+    }
+
+    /// A value kept as text: a range of the shared text.
+    fn keep(&self, range: Range<usize>) -> Option<LazyValue> {
+        LazyValue::from_plain_shared(self.source, self.base + range.start..self.base + range.end)
+    }
+
+    /// `null`, which leaves `slot` empty, or the value `read` reads into it.
+    fn null_or<T>(
+        &mut self,
+        slot: &mut Option<T>,
+        read: impl FnOnce(&mut Self) -> Option<T>,
+    ) -> Option<()> {
+        if self.peek()? == b'n' {
+            self.literal(b"null")
+        } else {
+            *slot = Some(read(self)?);
+            Some(())
+        }
+    }
+
+    /// A value that must be a string.
+    fn string_value(&mut self) -> Option<Text> {
+        if self.peek()? == b'"' {
+            self.string()
+        } else {
+            None
+        }
+    }
+
+    /// A string's content: borrowed when it has no escape, decoded by `serde_json` when it
+    /// has.
+    fn unescaped(&self, text: Text) -> Option<std::borrow::Cow<'t, str>> {
+        if text.escaped {
+            let quoted = self.text.get(text.start - 1..text.end + 1)?;
+            serde_json::from_str::<String>(quoted).ok().map(Into::into)
+        } else {
+            self.text.get(text.start..text.end).map(Into::into)
+        }
+    }
+
+    /// A call's status, a string read as the derived parse reads it.
+    fn status(&mut self) -> Option<Status> {
+        let text = self.string_value()?;
+        if text.escaped {
+            return None;
+        }
+        let name = self.text.get(text.start..text.end)?;
+        Status::deserialize(BorrowedStrDeserializer::<serde::de::value::Error>::new(
+            name,
+        ))
+        .ok()
+    }
+
+    /// A step: an integer from 0 to `u32::MAX`, written with digits only.
+    fn step(&mut self) -> Option<u32> {
+        let number = self.number()?;
+        let digits = self.text.get(number)?;
+        if !digits.bytes().all(|byte| byte.is_ascii_digit()) {
+            return None;
+        }
+        digits.parse().ok()
+    }
+
+    fn boolean(&mut self) -> Option<bool> {
+        match self.peek()? {
+            b't' => self.literal(b"true").map(|()| true),
+            b'f' => self.literal(b"false").map(|()| false),
+            _ => None,
+        }
+    }
+
+    /// A string, from its opening quote: no control character, only JSON's escapes, and
+    /// a `\u` escape of a UTF-16 surrogate only as a leading one followed at once by a
+    /// trailing one (a `Value` parse refuses a lone one).
+    fn string(&mut self) -> Option<Text> {
+        self.expect(b'"')?;
+        let start = self.at;
+        let mut escaped = false;
+        loop {
+            self.at = string_stop(self.bytes, self.at);
+            match self.peek()? {
+                b'"' => {
+                    let end = self.at;
+                    self.at += 1;
+                    return Some(Text {
+                        start,
+                        end,
+                        escaped,
+                    });
+                }
+                b'\\' => {
+                    escaped = true;
+                    self.escape()?;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// One escape, from its backslash.
+    fn escape(&mut self) -> Option<()> {
+        match self.bytes.get(self.at + 1)? {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.at += 2,
+            b'u' => {
+                let unit = hex4(self.bytes, self.at + 2)?;
+                self.at += 6;
+                match unit {
+                    0xD800..=0xDBFF => {
+                        if self.bytes.get(self.at..self.at + 2) != Some(b"\\u") {
+                            return None;
+                        }
+                        let trailing = hex4(self.bytes, self.at + 2)?;
+                        if !(0xDC00..=0xDFFF).contains(&trailing) {
+                            return None;
+                        }
+                        self.at += 6;
+                    }
+                    0xDC00..=0xDFFF => return None,
+                    _ => {}
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    /// A number by JSON's grammar: `-`, then `0` or digits not starting with `0`, then
+    /// an optional fraction and exponent. Where it is.
+    fn number(&mut self) -> Option<Range<usize>> {
+        let start = self.at;
+        if self.peek() == Some(b'-') {
+            self.at += 1;
+        }
+        match self.peek()? {
+            b'0' => self.at += 1,
+            b'1'..=b'9' => self.skip_digits(),
+            _ => return None,
+        }
+        if self.peek() == Some(b'.') {
+            self.at += 1;
+            self.digits()?;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.at += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.at += 1;
+            }
+            self.digits()?;
+        }
+        Some(start..self.at)
+    }
+
+    /// One digit or more.
+    fn digits(&mut self) -> Option<()> {
+        self.peek().filter(u8::is_ascii_digit)?;
+        self.skip_digits();
+        Some(())
+    }
+
+    fn skip_digits(&mut self) {
+        while self.peek().is_some_and(|byte| byte.is_ascii_digit()) {
+            self.at += 1;
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        if self.bytes.get(self.at..self.at + word.len())? == word {
+            self.at += word.len();
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        if self.peek()? == byte {
+            self.at += 1;
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    /// JSON's whitespace: space, tab, line feed, carriage return.
+    fn skip_space(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.at += 1;
+        }
     }
 }
 
@@ -140,119 +503,53 @@ fn blank_call() -> Call {
     }
 }
 
-/// One entry of the list, read over a call kept from an earlier run.
-struct CallSeed<'c> {
-    /// The text values are borrowed from.
-    source: &'c Arc<String>,
-    call: &'c mut Call,
+/// The position of the first `"`, `\\` or control character at or after `at`, or the
+/// length of `bytes`: where a plain stretch of a string ends.
+///
+/// Strings are most of a call's text, so they are searched a word at a time: a byte of a
+/// word equals `b` when the word XOR `b` repeated has a zero byte there; the lowest byte
+/// below `n` (at most 128) in `x` is the lowest byte set in `(x - n..n) & !x & 0x80..80`,
+/// since a borrow only reaches bytes above such a byte.
+fn string_stop(bytes: &[u8], mut at: usize) -> usize {
+    const ONES: u64 = u64::MAX / 255;
+    const HIGH: u64 = ONES << 7;
+    const QUOTES: u64 = ONES * b'"' as u64;
+    const BACKSLASHES: u64 = ONES * b'\\' as u64;
+    const SPACES: u64 = ONES * 0x20;
+    let rest = bytes.get(at..).unwrap_or_default();
+    let mut words = rest.chunks_exact(8);
+    for word in &mut words {
+        let mut eight = [0; 8];
+        eight.copy_from_slice(word);
+        let word = u64::from_le_bytes(eight);
+        let quote = word ^ QUOTES;
+        let backslash = word ^ BACKSLASHES;
+        let found = ((quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (word.wrapping_sub(SPACES) & !word))
+            & HIGH;
+        if found != 0 {
+            return at + (found.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    for &byte in words.remainder() {
+        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+            return at;
+        }
+        at += 1;
+    }
+    at
 }
 
-impl<'de> DeserializeSeed<'de> for CallSeed<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for CallSeed<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a call")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        const NAME: u8 = 1;
-        const SERVER: u8 = 2;
-        const ARGS: u8 = 4;
-        const RESULT: u8 = 8;
-        const STATUS: u8 = 16;
-        const STEP: u8 = 32;
-        const ARGS_RAW: u8 = 64;
-        const COMPLETED: u8 = 128;
-        let call = self.call;
-        let mut seen = 0_u8;
-        let mut once = |field: u8| {
-            let first = seen & field == 0;
-            seen |= field;
-            if first {
-                Ok(())
-            } else {
-                Err(refuse::<A::Error>())
-            }
-        };
-        let mut server = None;
-        let mut args = None;
-        let mut result = None;
-        let mut status = None;
-        let mut step = None;
-        let mut args_raw = None;
-        let mut completed = None;
-        while let Some(key) = map.next_key::<CowText<'de>>()? {
-            match &*key.0 {
-                "name" => {
-                    once(NAME)?;
-                    let name = map.next_value::<CowText<'de>>()?;
-                    call.name.clear();
-                    call.name.push_str(&name.0);
-                }
-                "server" => {
-                    once(SERVER)?;
-                    server = map.next_value::<Option<CowText<'de>>>()?;
-                }
-                "args" | "arguments" => {
-                    once(ARGS)?;
-                    args = map.next_value::<Option<Borrowed<'de>>>()?;
-                }
-                "result" => {
-                    once(RESULT)?;
-                    result = map.next_value::<Option<Borrowed<'de>>>()?;
-                }
-                "status" => {
-                    once(STATUS)?;
-                    status = map.next_value::<Option<Status>>()?;
-                }
-                "step" => {
-                    once(STEP)?;
-                    step = map.next_value::<Option<u32>>()?;
-                }
-                "args_raw" => {
-                    once(ARGS_RAW)?;
-                    args_raw = map.next_value::<Option<String>>()?;
-                }
-                "completed" => {
-                    once(COMPLETED)?;
-                    completed = map.next_value::<Option<bool>>()?;
-                }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        if seen & NAME == 0 {
-            return Err(refuse());
-        }
-        match (server, &mut call.server) {
-            (None, kept) => *kept = None,
-            (Some(server), Some(kept)) => {
-                kept.clear();
-                kept.push_str(&server.0);
-            }
-            (Some(server), kept) => *kept = Some(server.0.into_owned()),
-        }
-        let keep = |value: Borrowed<'_>| value.keep(self.source).ok_or_else(refuse::<A::Error>);
-        call.args = match args {
-            Some(args) => keep(args)?,
-            None => empty_args(),
-        };
-        call.result = result.map(keep).transpose()?;
-        call.args_raw = args_raw;
-        call.status = status.unwrap_or_default();
-        call.step = step.unwrap_or(0);
-        // `toolgate convert` writes `completed: false` for a call without a result, so that
-        // its output reads back as it was read.
-        call.completed = completed.unwrap_or(true);
-        Ok(())
-    }
+/// The four hex digits at `at`, as a UTF-16 code unit; `None` unless all four are hex
+/// digits.
+fn hex4(bytes: &[u8], at: usize) -> Option<u16> {
+    bytes
+        .get(at..at + 4)?
+        .iter()
+        .try_fold(0_u16, |unit, &byte| {
+            let digit = char::from(byte).to_digit(16)?;
+            Some(unit << 4 | u16::try_from(digit).ok()?)
+        })
 }

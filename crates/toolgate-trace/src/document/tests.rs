@@ -128,6 +128,23 @@ fn check(text: &str) -> bool {
 #[case::call_not_an_object(r#"{"tool_calls": [1]}"#, false)]
 #[case::not_an_object("[1]", false)]
 #[case::trailing_text(r#"{"tool_calls": []} x"#, false)]
+#[case::spaces_everywhere(
+    " \t{ \"tool_calls\" :\r\n[ { \"name\" : \"a\" , \"args\" : { \"q\" : [ 1 , 2 ] } } ] }\n ",
+    true
+)]
+#[case::step_written_as_a_float(r#"{"tool_calls": [{"name": "a", "step": 1.0}]}"#, false)]
+#[case::step_out_of_range(r#"{"tool_calls": [{"name": "a", "step": 4294967296}]}"#, false)]
+#[case::escaped_key(r#"{"tool_calls": [{"n\u0061me": "a"}]}"#, true)]
+#[case::escaped_top_level_key(r#"{"tool_c\u0061lls": [{"name": "a"}]}"#, true)]
+#[case::bad_hex_escape(&call_list(r#""\u+041""#), false)]
+#[case::unknown_escape(&call_list(r#""\x41""#), false)]
+#[case::control_character_in_an_unknown_field(
+    "{\"tool_calls\": [{\"name\": \"a\", \"note\": \"a\u{1}b\"}]}",
+    false
+)]
+#[case::status_as_an_object(r#"{"tool_calls": [{"name": "a", "status": {"ok": null}}]}"#, true)]
+#[case::fraction_without_digits(&call_list("[1.]"), false)]
+#[case::exponent_without_digits(&call_list("[1e+]"), false)]
 #[case::shape_error_after_a_kept_value(
     r#"{"tool_calls": [{"name": "a", "args": {"q": 1}}, {"name": 5}]}"#,
     false
@@ -179,6 +196,17 @@ fn call_list_text() -> impl proptest::strategy::Strategy<Value = String> {
         Just(r#""args_raw": "{""#),
         Just(r#""completed": false"#),
         Just(r#""other": {"deep": [[]]}"#),
+        Just(r#""args": {"n": -0.5e+10, "s": "a\"b\\c\/\b\f\n\r\t\u0041", "e": [ 0 , -1E-2 ] }"#),
+        Just(r#""result": "\ud83d\ude00""#),
+        Just(r#""result": {"k": 1, "k": [true, false, null]}"#),
+        Just(r#""status": "error""#),
+        Just(r#""status": "unknown""#),
+        Just(r#""step": 0"#),
+        Just(r#""step": 4294967296"#),
+        Just(r#""step": 1.0"#),
+        Just(r#""completed": null"#),
+        Just(r#""args_raw": "a\"b""#),
+        Just(r#""other": "\udc00""#),
     ];
     let call =
         prop::collection::vec(field, 0..5).prop_map(|fields| format!("{{{}}}", fields.join(", ")));
@@ -199,4 +227,55 @@ proptest::proptest! {
     fn reading_over_a_run_gives_the_reference(text in call_list_text()) {
         check(&text);
     }
+
+    /// The same with a few bytes inserted or deleted anywhere: text that is no longer JSON,
+    /// or is JSON of another shape, is refused or read exactly as the reference reads it.
+    #[test]
+    fn reading_edited_text_gives_the_reference(text in edited_call_list_text()) {
+        check(&text);
+    }
+}
+
+/// A [`call_list_text`] with one to four edits, each inserting a snippet of JSON's syntax
+/// at some byte, after deleting that byte or not.
+fn edited_call_list_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let snippet = prop::sample::select(vec![
+        "",
+        ",",
+        "]",
+        "}",
+        "[",
+        "{",
+        "\"",
+        "\\",
+        "\t",
+        "\u{1}",
+        "0",
+        "1",
+        "-",
+        ".",
+        "e",
+        "+",
+        " ",
+        ":",
+        "n",
+        "null",
+        "\\u",
+        "d800",
+        "tool_calls",
+        "events",
+    ]);
+    let edit = (any::<prop::sample::Index>(), snippet, any::<bool>());
+    (call_list_text(), prop::collection::vec(edit, 1..5)).prop_map(|(mut text, edits)| {
+        for (at, snippet, delete) in edits {
+            // The text is ASCII: every byte is a character boundary.
+            let at = at.index(text.len() + 1);
+            if delete && at < text.len() {
+                text.remove(at);
+            }
+            text.insert_str(at, snippet);
+        }
+        text
+    })
 }
