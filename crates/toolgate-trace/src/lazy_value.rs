@@ -81,6 +81,20 @@ impl LazyValue {
         }))
     }
 
+    /// [`from_plain_shared`](Self::from_plain_shared), with the index of its members that
+    /// the reader found as it read the text: what [`Member::index`] gives of it.
+    pub(crate) fn from_plain_indexed(
+        source: &Arc<String>,
+        range: Range<usize>,
+        index: Option<Box<[Member]>>,
+    ) -> Option<Self> {
+        Some(Self(Repr::Text {
+            text: SharedText::new(source, range)?,
+            value: OnceLock::new(),
+            index: OnceLock::from(index),
+        }))
+    }
+
     /// The value, parsed on the first call.
     pub fn get(&self) -> &Value {
         match &self.0 {
@@ -119,6 +133,18 @@ impl LazyValue {
                 Some(value) => value,
                 None => serde_json::from_str(text.get()).unwrap_or(Value::Null),
             },
+        }
+    }
+
+    /// Whether the index of members held, if any, is the one [`Member::index`] finds in the
+    /// text: for tests of readers that gather it as they read.
+    #[cfg(test)]
+    pub(crate) fn index_is_the_texts(&self) -> bool {
+        match &self.0 {
+            Repr::Value(_) => true,
+            Repr::Text { text, index, .. } => index
+                .get()
+                .is_none_or(|index| *index == Member::index(text.get())),
         }
     }
 

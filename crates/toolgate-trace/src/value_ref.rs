@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -45,7 +46,6 @@ impl Member {
     /// text is read as it comes, [`Repr::Text`]). `text` is valid JSON.
     pub(crate) fn index(text: &str) -> Option<Box<[Self]>> {
         let bytes = text.as_bytes();
-        let offset = |at: usize| u32::try_from(at).ok();
         let mut at = skip_space(bytes, 0);
         if bytes.get(at) != Some(&b'{') {
             return None;
@@ -64,22 +64,36 @@ impl Member {
             at = skip_space(bytes, at + 1);
             let value_start = at;
             at = skip_value(bytes, at);
-            members.push(Self {
-                key: (offset(key_start)?, offset(key_end)?),
-                value: (offset(value_start)?, offset(at)?),
-            });
+            members.push(Self::new(key_start..key_end, value_start..at)?);
             at = skip_space(bytes, at);
             if bytes.get(at) == Some(&b',') {
                 at = skip_space(bytes, at + 1);
             }
         }
-        let members = members.as_slice();
+        Self::distinct(members.as_slice(), text)
+    }
+
+    /// A member whose key (without its quotes) and value are at these ranges of the
+    /// object's text; `None` past 4 GiB.
+    pub(crate) fn new(key: Range<usize>, value: Range<usize>) -> Option<Self> {
+        let offset = |at: usize| u32::try_from(at).ok();
+        Some(Self {
+            key: (offset(key.start)?, offset(key.end)?),
+            value: (offset(value.start)?, offset(value.end)?),
+        })
+    }
+
+    /// The index of an object of `text` with these members, whose keys have no escapes;
+    /// `None` when a key is written twice.
+    pub(crate) fn distinct(members: &[Self], text: &str) -> Option<Box<[Self]>> {
         let key = |member: &Self| member.key(text);
+        // Keys of different lengths differ: most pairs are told apart without reading them.
+        let len = |member: &Self| member.key.1 - member.key.0;
         let twice = if members.len() <= FEW_MEMBERS {
             members.iter().enumerate().any(|(index, member)| {
                 members[..index]
                     .iter()
-                    .any(|before| key(before) == key(member))
+                    .any(|before| len(before) == len(member) && key(before) == key(member))
             })
         } else {
             let mut keys: Vec<_> = members.iter().map(key).collect();

@@ -25,6 +25,7 @@ use super::empty_args;
 use crate::LazyValue;
 use crate::lazy_value::{MAX_TEXT_DEPTH, plain_number};
 use crate::model::{Call, Run, Status};
+use crate::value_ref::Member;
 
 /// Reads the call list at `range` in `source` into `run`, reusing its calls; `false`, with
 /// `run` in any state, when the text is not one this reading takes.
@@ -42,6 +43,7 @@ pub(super) fn read_call_list_into(
         at: 0,
         base: range.start,
         source,
+        members: Vec::new(),
     };
     if reader.document(&mut run.calls).is_none() {
         return false;
@@ -61,6 +63,15 @@ struct Reader<'t> {
     base: usize,
     /// The text values are kept from.
     source: &'t Arc<String>,
+    /// The members of the arguments being read, reused from call to call.
+    members: Vec<Member>,
+}
+
+/// A value kept as text: where it is in the document, and the index of its members when
+/// it was gathered.
+struct KeptText {
+    range: Range<usize>,
+    index: Option<Box<[Member]>>,
 }
 
 /// A string of the document: where its content is (without the quotes), and whether it has
@@ -78,7 +89,7 @@ impl<'t> Reader<'t> {
     fn document(&mut self, calls: &mut Vec<Call>) -> Option<()> {
         self.skip_space();
         let mut read = false;
-        self.object(|reader, key| match key {
+        self.object(|reader, key| match reader.bytes_of(key) {
             b"tool_calls" if !read => {
                 read = true;
                 reader.calls(calls)
@@ -146,7 +157,7 @@ impl<'t> Reader<'t> {
         let mut args_raw = None;
         let mut completed = None;
         self.object(|reader, key| {
-            match key {
+            match reader.bytes_of(key) {
                 b"name" => {
                     once(NAME)?;
                     let name = reader.string_value()?;
@@ -159,11 +170,18 @@ impl<'t> Reader<'t> {
                 }
                 b"args" | b"arguments" => {
                     once(ARGS)?;
-                    reader.null_or(&mut args, Self::kept_value)?;
+                    reader.null_or(&mut args, Self::indexed_value)?;
                 }
                 b"result" => {
                     once(RESULT)?;
-                    reader.null_or(&mut result, Self::kept_value)?;
+                    reader.null_or(&mut result, |reader| {
+                        let start = reader.at;
+                        reader.value(0, true)?;
+                        Some(KeptText {
+                            range: start..reader.at,
+                            index: None,
+                        })
+                    })?;
                 }
                 b"status" => {
                     once(STATUS)?;
@@ -197,11 +215,11 @@ impl<'t> Reader<'t> {
             (Some(server), kept) => *kept = Some(self.unescaped(server)?.into_owned()),
         }
         call.args = match args {
-            Some(range) => self.keep(range)?,
+            Some(kept) => self.keep(kept)?,
             None => empty_args(),
         };
         call.result = match result {
-            Some(range) => Some(self.keep(range)?),
+            Some(kept) => Some(self.keep(kept)?),
             None => None,
         };
         call.args_raw = match args_raw {
@@ -217,7 +235,7 @@ impl<'t> Reader<'t> {
     }
 
     /// An object, each member's value read by `member` given its key, which has no escape.
-    fn object(&mut self, mut member: impl FnMut(&mut Self, &'t [u8]) -> Option<()>) -> Option<()> {
+    fn object(&mut self, mut member: impl FnMut(&mut Self, Text) -> Option<()>) -> Option<()> {
         self.expect(b'{')?;
         self.skip_space();
         if self.peek() == Some(b'}') {
@@ -232,7 +250,7 @@ impl<'t> Reader<'t> {
             self.skip_space();
             self.expect(b':')?;
             self.skip_space();
-            member(self, self.bytes.get(key.start..key.end)?)?;
+            member(self, key)?;
             self.skip_space();
             match self.peek()? {
                 b',' => {
@@ -289,16 +307,50 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// A call's arguments or result: where its text is.
-    fn kept_value(&mut self) -> Option<Range<usize>> {
+    /// A call's arguments: where their text is, and, when they are an object, the index
+    /// of its members, gathered as they are read. Graders look up arguments by name in
+    /// many calls; a result's index is left to be found when it is looked into.
+    fn indexed_value(&mut self) -> Option<KeptText> {
         let start = self.at;
-        self.value(0, true)?;
-        Some(start..self.at)
+        if self.peek()? != b'{' {
+            self.value(0, true)?;
+            return Some(KeptText {
+                range: start..self.at,
+                index: None,
+            });
+        }
+        let mut members = std::mem::take(&mut self.members);
+        members.clear();
+        self.object(|reader, key| {
+            let value = reader.at;
+            reader.value(1, true)?;
+            members.push(Member::new(
+                key.start - start..key.end - start,
+                value - start..reader.at - start,
+            )?);
+            Some(())
+        })?;
+        let index = Member::distinct(&members, self.text.get(start..self.at)?);
+        self.members = members;
+        Some(KeptText {
+            range: start..self.at,
+            index,
+        })
     }
 
-    /// A value kept as text: a range of the shared text.
-    fn keep(&self, range: Range<usize>) -> Option<LazyValue> {
-        LazyValue::from_plain_shared(self.source, self.base + range.start..self.base + range.end)
+    /// A value kept as text: a range of the shared text, with the index of its members
+    /// when it was gathered.
+    fn keep(&self, kept: KeptText) -> Option<LazyValue> {
+        let range = self.base + kept.range.start..self.base + kept.range.end;
+        match kept.index {
+            Some(index) => LazyValue::from_plain_indexed(self.source, range, Some(index)),
+            None => LazyValue::from_plain_shared(self.source, range),
+        }
+    }
+
+    /// The bytes of a string without escapes.
+    fn bytes_of(&self, text: Text) -> &'t [u8] {
+        self.bytes.get(text.start..text.end).unwrap_or_default()
     }
 
     /// `null`, which leaves `slot` empty, or the value `read` reads into it.

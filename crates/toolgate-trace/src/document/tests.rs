@@ -54,7 +54,17 @@ fn check(text: &str) -> bool {
         parse_native_into(&mut reused, &source, range),
         with_values(text),
     ) {
-        (Ok(()), Ok(reference)) => assert_eq!(reused, reference, "read over a run: {text}"),
+        (Ok(()), Ok(reference)) => {
+            assert_eq!(reused, reference, "read over a run: {text}");
+            let values = reused
+                .calls
+                .iter()
+                .flat_map(|call| [Some(&call.args), call.result.as_ref()]);
+            assert!(
+                values.flatten().all(crate::LazyValue::index_is_the_texts),
+                "an index gathered in reading differs from the text's: {text}"
+            );
+        }
         (Err(error), Err(reference)) => {
             assert_eq!(error.to_string(), reference.to_string(), "{text}");
         }
