@@ -574,16 +574,40 @@ pub(crate) enum Limited {
 
 /// Reads one line, with its line break, onto the end of `buffer`, refusing a line whose text (without
 /// the line break) is longer than `limit` bytes. At most `limit` bytes and the line break
-/// are read (with the standard library's fast search for the break); on refusal the buffer
-/// holds at most the limit.
+/// are read (the break searched for by `memchr`, many bytes at a time); on refusal the
+/// buffer holds at most the limit.
 pub(crate) fn read_line_limited(
     reader: &mut impl BufRead,
     buffer: &mut Vec<u8>,
     limit: usize,
 ) -> io::Result<Limited> {
     let start = buffer.len();
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    if reader.take(cap).read_until(b'\n', buffer)? == 0 {
+    let cap = limit.saturating_add(1);
+    loop {
+        let room = cap - (buffer.len() - start);
+        if room == 0 {
+            break;
+        }
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        let window = available.get(..room).unwrap_or(available);
+        if window.is_empty() {
+            break;
+        }
+        let (used, ended) = match memchr::memchr(b'\n', window) {
+            Some(at) => (at + 1, true),
+            None => (window.len(), false),
+        };
+        buffer.extend_from_slice(window.get(..used).unwrap_or_default());
+        reader.consume(used);
+        if ended {
+            break;
+        }
+    }
+    if buffer.len() == start {
         return Ok(Limited::End);
     }
     if buffer.ends_with(b"\n") || buffer.len() - start <= limit {
