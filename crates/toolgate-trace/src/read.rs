@@ -107,14 +107,20 @@ pub fn read_trace_in_parts(
             match read {
                 Ok(true) => {
                     if part.is_full() {
-                        on_part(TracePart(Part::Lines(part.take())))?;
+                        let (full, error) = part.take(file);
+                        on_part(full)?;
+                        if let Some(error) = error {
+                            return Err(error);
+                        }
                     }
                     continue;
                 }
                 Ok(false) => break,
                 Err(error) => {
-                    on_part(TracePart(Part::Lines(part.take())))?;
-                    return Err(error);
+                    // A line before this one may not be UTF-8: that error comes first.
+                    let (before, earlier) = part.take(file);
+                    on_part(before)?;
+                    return Err(earlier.unwrap_or(error));
                 }
             }
         }
@@ -212,7 +218,11 @@ impl State {
         mut on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
     ) -> Result<&'static str, TraceError> {
         if let Some(part) = &mut self.lines {
-            on_part(TracePart(Part::Lines(part.take())))?;
+            let (last, error) = part.take(file);
+            on_part(last)?;
+            if let Some(error) = error {
+                return Err(error);
+            }
         }
         for run in self.converter.finish() {
             let line = run.line;
@@ -283,16 +293,18 @@ pub struct TracePart(Part);
 
 enum Part {
     Runs(Vec<Run>),
-    Lines(Lines),
+    /// The lines' text, checked to be UTF-8, and the lines.
+    Lines(String, Lines),
 }
 
 /// Lines of a JSON Lines file whose format converts each line alone into one run: their
-/// text, checked to be UTF-8 and not blank, and what parsing them needs.
+/// text, without blank lines, and what parsing them needs.
 struct Lines {
     file: Arc<str>,
     adapter: &'static dyn Adapter,
     naming: Arc<Naming>,
-    /// The lines, one after the other, without their line breaks.
+    /// The lines, one after the other, without their line breaks; checked to be UTF-8 when
+    /// the part is taken ([`Lines::take`]), in one pass over the part.
     text: Vec<u8>,
     /// Where each line ends in `text`, and its 1-based line in the file.
     records: Vec<(usize, usize)>,
@@ -329,21 +341,24 @@ impl Lines {
             }
             Ok(Limited::Read) => {}
         }
-        let added = &self.text[start..];
-        let text = match std::str::from_utf8(added) {
-            Ok(text) => text,
-            Err(error) => {
-                let error = not_utf8(file, added, line, error.valid_up_to());
-                self.text.truncate(start);
-                return Err(error);
-            }
+        let added = self.text.get(start..).unwrap_or_default();
+        let kept = without_breaks(added);
+        // Blank as `str::trim` sees it: what is left after whitespace, which in ASCII is
+        // tab to carriage return and space. Only a line that starts with a non-ASCII
+        // character after its spaces needs decoding to tell.
+        let blank = match kept.iter().find(|&&byte| !is_ascii_white_space(byte)) {
+            None => true,
+            Some(byte) if byte.is_ascii() => false,
+            Some(_) => match std::str::from_utf8(kept) {
+                Ok(text) => text.trim().is_empty(),
+                Err(error) => {
+                    let error = not_utf8(file, kept, line, error.valid_up_to());
+                    self.text.truncate(start);
+                    return Err(error);
+                }
+            },
         };
-        let kept = text.trim_end_matches(['\n', '\r']);
-        let end = if kept.trim().is_empty() {
-            start
-        } else {
-            start + kept.len()
-        };
+        let end = if blank { start } else { start + kept.len() };
         self.text.truncate(end);
         if end > start {
             self.records.push((end, line));
@@ -361,15 +376,38 @@ impl Lines {
         self.records.len() >= PART_RUNS || self.text.len() >= PART_BYTES
     }
 
-    /// The lines so far, leaving this part empty.
-    fn take(&mut self) -> Self {
-        Self {
+    /// The lines so far, checked to be UTF-8 in one pass, leaving this part empty. When a
+    /// line is not UTF-8, the part holds the lines before it, and its error comes with it.
+    fn take(&mut self, file: &str) -> (TracePart, Option<TraceError>) {
+        let mut records = std::mem::take(&mut self.records);
+        let (text, error) = match String::from_utf8(std::mem::replace(&mut self.text, spare_text()))
+        {
+            Ok(text) => (text, None),
+            Err(error) => {
+                let valid = error.utf8_error().valid_up_to();
+                let mut bytes = error.into_bytes();
+                let bad = records.partition_point(|&(end, _)| end <= valid);
+                let start = bad
+                    .checked_sub(1)
+                    .and_then(|before| records.get(before))
+                    .map_or(0, |&(end, _)| end);
+                let (end, line) = records.get(bad).copied().unwrap_or((bytes.len(), 0));
+                let bad_line = bytes.get(start..end).unwrap_or_default();
+                let error = not_utf8(file, bad_line, line, valid - start);
+                records.truncate(bad);
+                bytes.truncate(start);
+                // The lines before the bad one are valid UTF-8.
+                (String::from_utf8(bytes).unwrap_or_default(), Some(error))
+            }
+        };
+        let lines = Self {
             file: Arc::clone(&self.file),
             adapter: self.adapter,
             naming: Arc::clone(&self.naming),
-            text: std::mem::replace(&mut self.text, spare_text()),
-            records: std::mem::take(&mut self.records),
-        }
+            text: Vec::new(),
+            records,
+        };
+        (TracePart(Part::Lines(text, lines)), error)
     }
 }
 
@@ -378,7 +416,7 @@ impl TracePart {
     pub fn len(&self) -> usize {
         match &self.0 {
             Part::Runs(runs) => runs.len(),
-            Part::Lines(lines) => lines.records.len(),
+            Part::Lines(_, lines) => lines.records.len(),
         }
     }
 
@@ -392,11 +430,8 @@ impl TracePart {
     pub fn into_runs(self) -> PartRuns {
         let part = match self.0 {
             Part::Runs(runs) => Taken::Runs(runs),
-            Part::Lines(mut lines) => {
-                // Checked to be UTF-8 line by line when read; the runs' values share it.
-                let text = String::from_utf8(std::mem::take(&mut lines.text)).unwrap_or_default();
-                Taken::Lines(Arc::new(text), lines)
-            }
+            // Checked to be UTF-8 when the part was taken; the runs' values share it.
+            Part::Lines(text, lines) => Taken::Lines(Arc::new(text), lines),
         };
         PartRuns {
             part,
@@ -633,6 +668,21 @@ pub(crate) fn read_document_limited(
     } else {
         Limited::Read
     })
+}
+
+/// A line without the line breaks at its end, `\n` and `\r`.
+fn without_breaks(line: &[u8]) -> &[u8] {
+    let kept = line
+        .iter()
+        .rposition(|&byte| byte != b'\n' && byte != b'\r')
+        .map_or(0, |last| last + 1);
+    line.get(..kept).unwrap_or_default()
+}
+
+/// Whether an ASCII byte is white space to `str::trim`: tab, line feed, vertical tab, form
+/// feed, carriage return or space.
+fn is_ascii_white_space(byte: u8) -> bool {
+    matches!(byte, b'\t'..=b'\r' | b' ')
 }
 
 /// The error for text that is not UTF-8: the line and column of the first bad byte.

@@ -313,3 +313,50 @@ fn many_runs_stream_one_at_a_time() {
     .unwrap();
     assert_eq!((seen, calls), (RUNS, RUNS));
 }
+
+#[test]
+fn the_first_line_that_is_not_utf8_is_the_error_whatever_follows_it() {
+    // Lines are checked to be UTF-8 a part at a time: the bad line may be anywhere in a
+    // part, and a line too long after it, in the same part, must not hide it.
+    let good = "{\"tool_calls\": [{\"name\": \"a\"}]}\n";
+    for before in [1, PART_RUNS - 1, PART_RUNS, 2 * PART_RUNS + 3] {
+        let mut prefix = good.repeat(before).into_bytes();
+        prefix.extend_from_slice(b"  {\"tool_calls\": [{\"name\": \"\xc3(\"}]}\n");
+        prefix.extend_from_slice(good.repeat(3).as_bytes());
+        let len = (prefix.len() + MAX_LINE_BYTES + 10) as u64;
+        let mut reader = Generated::new("", b' ', len);
+        reader.prefix = prefix;
+        let mut runs = Vec::new();
+        let error = read_trace(
+            "bad.jsonl",
+            &mut reader,
+            true,
+            &ReadOptions::default(),
+            |run| {
+                runs.push(run);
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "cannot read trace `bad.jsonl`: line {}, byte 29: the text is not valid UTF-8 \
+                 (a trace is JSON, which is UTF-8)",
+                before + 1
+            ),
+            "{before} lines before"
+        );
+        assert_eq!(runs.len(), before, "the runs before the bad line are read");
+    }
+}
+
+#[test]
+fn lines_of_white_space_are_skipped_as_str_trim_sees_it() {
+    let good = "{\"tool_calls\": [{\"name\": \"a\"}]}";
+    // An ideographic space, a vertical tab (white space to `str::trim`, not to
+    // `u8::is_ascii_whitespace`), a carriage return alone.
+    let text = format!("{good}\n\u{3000}\n \u{b} \n\r\n{good}\n\t\u{a0}\n{good}");
+    let runs = read_all("blank.jsonl", text.as_bytes(), true).unwrap();
+    assert_eq!(runs.len(), 3);
+    assert_eq!(runs[2].line, Some(7));
+}
