@@ -1,6 +1,8 @@
 //! Equal-function classes and the index that finds, for a call, the classes it can satisfy.
 
 use std::collections::BTreeMap;
+
+use crate::lookup::LookupMap;
 use std::fmt;
 
 use crate::id::{Member, ToolId, ToolRef};
@@ -58,17 +60,21 @@ pub struct ClassSet {
     classes: Vec<Class>,
     /// The members, by tool name: most calls name a tool no class has, and one look-up
     /// settles them.
-    by_tool: BTreeMap<String, ToolClasses>,
+    by_tool: LookupMap<String, ToolClasses>,
 }
 
+/// The classes of one tool's members as [`ClassSet::new`] gathers them: of the bare
+/// members, and of the qualified ones by server.
+type GatheredClasses = (Vec<ClassIndex>, BTreeMap<String, Vec<ClassIndex>>);
+
 /// The classes whose members name one tool.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct ToolClasses {
     /// Of the bare members: classes, ascending.
     bare: Vec<ClassIndex>,
     /// Of the qualified members: server -> classes, ascending, merged with `bare`, so that
     /// one look-up gives a call's classes.
-    by_server: BTreeMap<String, Vec<ClassIndex>>,
+    by_server: LookupMap<String, Vec<ClassIndex>>,
 }
 
 impl ClassSet {
@@ -95,13 +101,13 @@ impl ClassSet {
             seen.insert(class.name.as_str(), index);
         }
 
-        let mut by_tool: BTreeMap<String, ToolClasses> = BTreeMap::new();
+        let mut gathered: BTreeMap<String, GatheredClasses> = BTreeMap::new();
         for (index, class) in classes.iter().enumerate() {
             for member in &class.members {
-                let tool = by_tool.entry(member.tool().to_owned()).or_default();
+                let (bare, by_server) = gathered.entry(member.tool().to_owned()).or_default();
                 let slot = match member.server() {
-                    None => &mut tool.bare,
-                    Some(server) => tool.by_server.entry(server.to_owned()).or_default(),
+                    None => bare,
+                    Some(server) => by_server.entry(server.to_owned()).or_default(),
                 };
                 // Classes are visited in ascending order, so a duplicate member of one class
                 // can only repeat the last entry.
@@ -110,11 +116,16 @@ impl ClassSet {
                 }
             }
         }
-        for tool in by_tool.values_mut() {
-            for qualified in tool.by_server.values_mut() {
-                *qualified = merge_ascending(&tool.bare, qualified);
-            }
-        }
+        let by_tool = gathered
+            .into_iter()
+            .map(|(tool, (bare, by_server))| {
+                let by_server = by_server
+                    .into_iter()
+                    .map(|(server, qualified)| (server, merge_ascending(&bare, &qualified)))
+                    .collect();
+                (tool, ToolClasses { bare, by_server })
+            })
+            .collect();
         Ok(Self { classes, by_tool })
     }
 

@@ -51,6 +51,7 @@
 
 mod class;
 mod id;
+pub mod lookup;
 mod matching;
 mod percent;
 mod selection;

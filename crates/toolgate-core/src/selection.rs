@@ -1,6 +1,6 @@
 //! The maximum assignment of calls to classes, built one call at a time.
 
-use std::collections::BTreeMap;
+use crate::lookup::LookupMap;
 
 use crate::class::{ClassIndex, ClassSet};
 use crate::id::{ToolId, ToolRef};
@@ -72,7 +72,7 @@ pub struct Selector<'c> {
     /// Distinct sets of candidate classes seen so far, each with its number. Calls with the
     /// same candidates have the same edges, whatever their identity, so they share one
     /// number; the sets are borrowed from the class index, so nothing is copied per call.
-    interned: BTreeMap<&'c [ClassIndex], usize>,
+    interned: LookupMap<&'c [ClassIndex], usize>,
     candidates: Vec<&'c [ClassIndex]>,
     /// Candidate sets from which an augmenting path was once not found. By Berge's lemma
     /// none will be found later either, and a call with the same candidates has the same
@@ -90,7 +90,7 @@ impl<'c> Selector<'c> {
     pub fn new(classes: &'c ClassSet) -> Self {
         Self {
             classes,
-            interned: BTreeMap::new(),
+            interned: LookupMap::new(),
             candidates: Vec::new(),
             dead: Vec::new(),
             call_ids: Vec::new(),
@@ -117,7 +117,7 @@ impl<'c> Selector<'c> {
     pub fn push_ref(&mut self, call: ToolRef<'_>) {
         let candidates = self.classes.candidates_of(call);
         let next = self.candidates.len();
-        let id = *self.interned.entry(candidates).or_insert(next);
+        let id = *self.interned.get_or_insert_with(candidates, || next);
         if id == next {
             self.dead.push(candidates.is_empty());
             self.candidates.push(candidates);

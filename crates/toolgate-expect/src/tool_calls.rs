@@ -7,6 +7,7 @@ use std::ops::Range;
 use regex::Regex;
 use serde_json::Value;
 use toolgate_core::Percent;
+use toolgate_core::lookup::LookupMap;
 use toolgate_trace::{Call, Run, ValueRef};
 
 use std::collections::BTreeMap;
@@ -414,6 +415,44 @@ fn tool_text(call: &Call) -> String {
     }
 }
 
+/// How many tool names a run's grading remembers the matching entries of: far more than a
+/// run calls tools, in practice.
+const REMEMBERED_NAMES: usize = 256;
+
+/// The entries each tool name of a run matches. A run calls a few tools many times each:
+/// each name is matched against the entries' name patterns once per run, not once per call,
+/// and the entries found for all the names share one vector. At most [`REMEMBERED_NAMES`]
+/// names are remembered, in a map whose fast hash is not keyed: the calls of a run of more
+/// tools are matched one by one past that, so that no run can crowd the map with colliding
+/// names.
+#[derive(Default)]
+struct NamesSeen<'r> {
+    by_name: LookupMap<&'r str, NamedEntries>,
+    found: Vec<usize>,
+    /// Where the entries of the last name, not remembered, start in `found`.
+    forgotten: Option<usize>,
+}
+
+impl<'r> NamesSeen<'r> {
+    /// Where the entries that `name` matches are in `found`.
+    fn entries(&mut self, grader: &ToolCallsGrader, name: &'r str) -> NamedEntries {
+        if let Some(start) = self.forgotten.take() {
+            self.found.truncate(start);
+        }
+        if let Some(named) = self.by_name.get(name) {
+            return named.clone();
+        }
+        let start = self.found.len();
+        let named = grader.entries_named(name, &mut self.found);
+        if self.by_name.len() < REMEMBERED_NAMES {
+            self.by_name.insert(name, named.clone());
+        } else {
+            self.forgotten = Some(start);
+        }
+        named
+    }
+}
+
 /// Where the entries of each list whose `name` pattern a tool name matches are, in list
 /// order, in the entries found for all the names of a run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -483,17 +522,12 @@ impl ToolCallsGrader {
                 tool: tool_text(call),
             });
         };
-        // A run calls a few tools many times each: each name is matched against the
-        // entries' name patterns once per run, not once per call. The entries found for
-        // all the names share one vector.
-        let mut by_name: BTreeMap<&str, NamedEntries> = BTreeMap::new();
-        let mut found = Vec::new();
+        let mut seen = NamesSeen::default();
 
         // Only completed calls are graded (SPEC section 2).
         for (index, call) in run.calls.iter().enumerate().filter(|(_, c)| c.completed) {
-            let named = by_name
-                .entry(call.name.as_str())
-                .or_insert_with(|| self.entries_named(&call.name, &mut found));
+            let named = seen.entries(self, &call.name);
+            let found = &seen.found;
             for &entry in &found[named.required.clone()] {
                 let required = &self.required[entry];
                 let miss = match required.matcher.check_fields(call) {

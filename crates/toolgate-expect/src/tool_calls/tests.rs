@@ -829,3 +829,36 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_run_of_more_tools_than_are_remembered_is_graded_call_by_call_alike() {
+    // Each name's matching entries are remembered for the first `REMEMBERED_NAMES` names
+    // of a run; the calls of later names are matched one by one, with the same verdicts.
+    let names = super::REMEMBERED_NAMES + 40;
+    let mut calls: Vec<String> = (0..names)
+        .map(|n| format!(r#"{{"name": "t{n}"}}"#))
+        .collect();
+    // Late names, called again: once remembered, once not.
+    calls.push(r#"{"name": "t3"}"#.to_owned());
+    calls.push(format!(r#"{{"name": "t{}"}}"#, names - 1));
+    let trace = format!(r#"{{"tool_calls": [{}]}}"#, calls.join(", "));
+    let last = names - 1;
+    let config = format!(
+        "{{required: [{{name: '^t3$', min_count: 2}}, {{name: '^t{last}$', min_count: 2}}, \
+         {{name: '^t{last}$', min_count: 3}}], disallowed: ['^t28[0-9]$', '^t1$'], \
+         sequence: ['^t2$', '^t{last}$', '^t{last}$']}}"
+    );
+    let (verdict, missing) = grade(&config, &trace);
+    assert!(missing.is_empty());
+    let unmet: Vec<(usize, u32)> = verdict.unmet.iter().map(|u| (u.entry, u.found)).collect();
+    assert_eq!(unmet, vec![(2, 2)]);
+    let violations: Vec<(usize, usize)> = verdict
+        .violations
+        .iter()
+        .map(|v| (v.entry, v.call))
+        .collect();
+    let mut expected: Vec<(usize, usize)> = vec![(1, 2)];
+    expected.extend((280..290).map(|n| (0, n + 1)));
+    assert_eq!(violations, expected);
+    assert_eq!(verdict.sequence_stopped_at, None);
+}
