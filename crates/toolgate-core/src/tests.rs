@@ -457,7 +457,10 @@ fn a_lookup_map_looks_up_and_lists_nothing() {
     assert_eq!(map.insert("a".to_owned(), 1), None);
     assert_eq!(*map.get_or_insert_with("a".to_owned(), || 9), 1);
     assert_eq!(*map.get_or_insert_with("c".to_owned(), || 3), 3);
-    assert_eq!((map.get("a"), map.get("b"), map.get("d")), (Some(&1), Some(&2), None));
+    assert_eq!(
+        (map.get("a"), map.get("b"), map.get("d")),
+        (Some(&1), Some(&2), None)
+    );
     assert_eq!(map.len(), 3);
     // Its entries would show in hash order: `Debug` gives the count only.
     assert_eq!(format!("{map:?}"), "LookupMap(3 entries)");

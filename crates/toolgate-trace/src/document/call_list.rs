@@ -37,9 +37,15 @@ pub(super) fn read_call_list_into(
     let Some(text) = source.get(range.clone()) else {
         return false;
     };
+    let bytes = text.as_bytes();
     let mut reader = Reader {
         text,
-        bytes: text.as_bytes(),
+        bytes,
+        // One pass that the compiler vectorizes (it has no early exit).
+        controls: bytes
+            .iter()
+            .fold(0_u8, |found, &byte| found | u8::from(byte < 0x20))
+            != 0,
         at: 0,
         base: range.start,
         source,
@@ -58,6 +64,10 @@ pub(super) fn read_call_list_into(
 struct Reader<'t> {
     text: &'t str,
     bytes: &'t [u8],
+    /// Whether the text has a control character anywhere (as whitespace between tokens,
+    /// or in a string, which is an error): without one, strings are searched for their
+    /// end without looking for one.
+    controls: bool,
     at: usize,
     /// Where `text` starts in `source`.
     base: usize,
@@ -421,12 +431,33 @@ impl<'t> Reader<'t> {
     /// A string, from its opening quote: no control character, only JSON's escapes, and
     /// a `\u` escape of a UTF-16 surrogate only as a leading one followed at once by a
     /// trailing one (a `Value` parse refuses a lone one).
+    ///
+    /// Most strings have no escape and end within a word or two of their start: that case
+    /// is inlined, the rest is [`Self::string_from`].
+    #[inline]
     fn string(&mut self) -> Option<Text> {
         self.expect(b'"')?;
         let start = self.at;
+        self.at = string_stop(self.bytes, self.at, self.controls);
+        if self.peek()? == b'"' {
+            let end = self.at;
+            self.at += 1;
+            return Some(Text {
+                start,
+                end,
+                escaped: false,
+            });
+        }
+        self.string_from(start)
+    }
+
+    /// The rest of a string that starts at `start`, from a backslash or a control
+    /// character.
+    #[cold]
+    #[inline(never)]
+    fn string_from(&mut self, start: usize) -> Option<Text> {
         let mut escaped = false;
         loop {
-            self.at = string_stop(self.bytes, self.at);
             match self.peek()? {
                 b'"' => {
                     let end = self.at;
@@ -443,6 +474,7 @@ impl<'t> Reader<'t> {
                 }
                 _ => return None,
             }
+            self.at = string_stop(self.bytes, self.at, self.controls);
         }
     }
 
@@ -555,14 +587,16 @@ fn blank_call() -> Call {
     }
 }
 
-/// The position of the first `"`, `\\` or control character at or after `at`, or the
-/// length of `bytes`: where a plain stretch of a string ends.
+/// The position of the first `"`, `\\` or (when `controls` says the text may hold one)
+/// control character at or after `at`, or the length of `bytes`: where a plain stretch of
+/// a string ends.
 ///
 /// Strings are most of a call's text, so they are searched a word at a time: a byte of a
 /// word equals `b` when the word XOR `b` repeated has a zero byte there; the lowest byte
 /// below `n` (at most 128) in `x` is the lowest byte set in `(x - n..n) & !x & 0x80..80`,
 /// since a borrow only reaches bytes above such a byte.
-fn string_stop(bytes: &[u8], mut at: usize) -> usize {
+#[inline]
+fn string_stop(bytes: &[u8], mut at: usize, controls: bool) -> usize {
     const ONES: u64 = u64::MAX / 255;
     const HIGH: u64 = ONES << 7;
     const QUOTES: u64 = ONES * b'"' as u64;
@@ -576,10 +610,12 @@ fn string_stop(bytes: &[u8], mut at: usize) -> usize {
         let word = u64::from_le_bytes(eight);
         let quote = word ^ QUOTES;
         let backslash = word ^ BACKSLASHES;
-        let found = ((quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash)
-            | (word.wrapping_sub(SPACES) & !word))
-            & HIGH;
+        let mut found =
+            (quote.wrapping_sub(ONES) & !quote) | (backslash.wrapping_sub(ONES) & !backslash);
+        if controls {
+            found |= word.wrapping_sub(SPACES) & !word;
+        }
+        found &= HIGH;
         if found != 0 {
             return at + (found.trailing_zeros() / 8) as usize;
         }
