@@ -125,6 +125,20 @@ impl LazyValue {
         }
     }
 
+    /// [`view`](Self::view), without indexing an object's members first: for a value read
+    /// whole, as [`ValueRef::match_text`] reads it, where the index would go unused. An
+    /// index made already, or the parsed value, is used.
+    pub fn whole_view(&self) -> ValueRef<'_> {
+        match &self.0 {
+            Repr::Value(value) => ValueRef::parsed(value),
+            Repr::Text { text, value, index } => match (value.get(), index.get()) {
+                (Some(value), _) => ValueRef::parsed(value),
+                (None, Some(Some(members))) => ValueRef::indexed(text.get(), members),
+                (None, _) => ValueRef::text(text.get()),
+            },
+        }
+    }
+
     /// The value, parsed if it was not yet.
     pub fn into_value(self) -> Value {
         match self.0 {

@@ -59,9 +59,10 @@ impl Call {
         self.args.view()
     }
 
-    /// The result, read without parsing it, when one was recorded.
+    /// The result, read without parsing it, when one was recorded: read whole
+    /// ([`LazyValue::whole_view`]), as a `result` pattern reads it.
     pub fn result_view(&self) -> Option<ValueRef<'_>> {
-        self.result.as_ref().map(LazyValue::view)
+        self.result.as_ref().map(LazyValue::whole_view)
     }
 }
 

@@ -130,3 +130,30 @@ fn a_lazy_value_is_send_and_sync() {
     shared::<LazyValue>();
     shared::<crate::Call>();
 }
+
+#[rstest]
+#[case::object(r#"{"status": 503, "body": "x"}"#)]
+#[case::canonical_object(r#"{"body":"x","status":503}"#)]
+#[case::key_twice(r#"{"a": 1, "a": 2}"#)]
+#[case::string(r#""text \u0041""#)]
+#[case::array("[1, {\"b\": true}]")]
+fn a_whole_view_reads_as_a_view_does_without_an_index(#[case] text: &str) {
+    let whole = LazyValue::from_text(&raw(text)).unwrap();
+    let indexed = LazyValue::from_text(&raw(text)).unwrap();
+    assert_eq!(
+        whole.whole_view().match_text(),
+        indexed.view().match_text(),
+        "{text}"
+    );
+    assert_eq!(
+        whole.whole_view().get("a"),
+        indexed.view().get("a"),
+        "{text}"
+    );
+    // The whole view made no index: a later view makes it.
+    assert!(matches!(&whole.0, super::Repr::Text { index, .. } if index.get().is_none()));
+    // A view made already, or a parse, is used.
+    assert_eq!(indexed.whole_view().match_text(), whole.view().match_text());
+    whole.get();
+    assert_eq!(whole.whole_view().match_text(), indexed.view().match_text());
+}
