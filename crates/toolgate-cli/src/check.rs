@@ -1,8 +1,10 @@
 //! `toolgate check`: read the suite, find and stream each test's runs, score, gate, report.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::Path;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 
@@ -211,17 +213,20 @@ fn score_part(scoring: &Scoring<'_>, label: &str, first: usize, part: TracePart)
     (scored, None)
 }
 
-/// How many parts each channel between the threads holds: enough that a worker rarely
-/// waits for the main thread to take a part another worker is still scoring.
+/// How many parts per worker are between reading and folding at most: enough that a
+/// worker rarely waits for a part while another scores a slow one.
 const IN_FLIGHT: usize = 4;
 
 /// Reads, parses and scores the runs of `files` in order, and hands each to `add` in that
 /// order. With one thread, this one does everything. With more, a reading thread splits
-/// the files into parts of at most [`PART_RUNS`](toolgate_trace::PART_RUNS) runs and deals them in turn to `threads`
-/// workers, which parse and score them; this thread takes the scored parts back in the
-/// same turn, so the runs arrive in file order whatever the number of threads, and every
-/// channel holds at most [`IN_FLIGHT`] parts, so memory stays bounded however far the reader could
-/// run ahead. The first error in file order wins, as with one thread.
+/// the files into parts of at most [`PART_RUNS`](toolgate_trace::PART_RUNS) runs, each
+/// numbered in file order, and `threads` workers take them from one queue as each is free,
+/// so that a worker slowed by a long part or by sharing its core does not hold the others
+/// back; this thread folds the scored parts in their order, so the runs arrive in file
+/// order whatever the number of threads. The reader takes a credit for each part and this
+/// thread gives it back once the part is folded, so at most [`IN_FLIGHT`] parts per worker
+/// are read and not yet folded, and memory stays bounded however far the reader could run
+/// ahead. The first error in file order wins, as with one thread.
 fn score_runs(
     scoring: &Scoring<'_>,
     files: &[TraceFile],
@@ -242,50 +247,73 @@ fn score_runs(
         }
         return Ok(());
     }
+    let window = IN_FLIGHT * threads;
+    // Every channel holds a whole window, so no send waits: what bounds the parts in flight
+    // is the credits.
+    let (part_sender, part_receiver) = sync_channel::<(usize, usize, &str, TracePart)>(window);
+    let part_receiver = Mutex::new(part_receiver);
+    let (scored_sender, scored_receiver) = sync_channel::<(usize, ScoredPart)>(window);
+    let (credit_sender, credit_receiver) = sync_channel::<()>(window);
+    for _ in 0..window {
+        credit_sender
+            .send(())
+            .map_err(|_| stopped("the credits of the parts in flight"))?;
+    }
     std::thread::scope(|scope| {
-        let mut parts = Vec::with_capacity(threads);
-        let mut scored = Vec::with_capacity(threads);
+        // Owned here, so that returning early drops it: the reader, waiting for a credit,
+        // then stops.
+        let credit_sender = credit_sender;
         for _ in 0..threads {
-            let (part_sender, part_receiver) = sync_channel::<(usize, &str, TracePart)>(IN_FLIGHT);
-            let (scored_sender, scored_receiver) = sync_channel::<ScoredPart>(IN_FLIGHT);
+            let scored_sender = scored_sender.clone();
+            let part_receiver = &part_receiver;
             scope.spawn(move || {
-                for (first, label, part) in part_receiver {
-                    // A closed channel means that this thread stopped taking parts.
-                    if scored_sender
-                        .send(score_part(scoring, label, first, part))
-                        .is_err()
-                    {
+                loop {
+                    // The queue is locked only to take a part, not to score it.
+                    let next = part_receiver
+                        .lock()
+                        .ok()
+                        .and_then(|receiver| receiver.recv().ok());
+                    let Some((order, first, label, part)) = next else {
+                        break;
+                    };
+                    let scored = score_part(scoring, label, first, part);
+                    // A closed channel means that this thread stopped folding parts.
+                    if scored_sender.send((order, scored)).is_err() {
                         break;
                     }
                 }
             });
-            parts.push(part_sender);
-            scored.push(scored_receiver);
         }
+        drop(scored_sender);
         let reader = scope.spawn(move || {
-            let (mut next, mut turn) = (1, 0);
+            let (mut next, mut order) = (1, 0);
             for trace in files {
                 read_parts(trace, options, |part| {
+                    credit_receiver.recv().map_err(|_| stopped(&trace.label))?;
                     let first = next;
                     next += part.len();
-                    let worker = &parts[turn % parts.len()];
-                    turn += 1;
-                    worker
-                        .send((first, &trace.label, part))
-                        .map_err(|_| stopped(&trace.label))
+                    part_sender
+                        .send((order, first, &trace.label, part))
+                        .map_err(|_| stopped(&trace.label))?;
+                    order += 1;
+                    Ok(())
                 })?;
             }
             Ok(())
         });
-        // The parts come back in the turn they were dealt; a worker that has none left
-        // when its turn comes means that every part has been taken.
-        for turn in 0.. {
-            let Ok((runs, error)) = scored[turn % scored.len()].recv() else {
-                break;
-            };
-            runs.into_iter().for_each(&mut add);
-            if let Some(error) = error {
-                return Err(error);
+        // Parts scored ahead of the next one to fold wait here, at most a window of them.
+        let mut waiting = BTreeMap::new();
+        let mut next_order = 0;
+        for (order, scored) in &scored_receiver {
+            waiting.insert(order, scored);
+            while let Some((runs, error)) = waiting.remove(&next_order) {
+                next_order += 1;
+                runs.into_iter().for_each(&mut add);
+                if let Some(error) = error {
+                    return Err(error);
+                }
+                // The reader has stopped when this fails, and its own error tells why.
+                let _ = credit_sender.send(());
             }
         }
         reader
