@@ -61,20 +61,24 @@ pub struct ClassSet {
     /// The members, by tool name: most calls name a tool no class has, and one look-up
     /// settles them.
     by_tool: LookupMap<String, ToolClasses>,
+    /// Each distinct list of classes a call can satisfy, once, the empty list first: calls
+    /// with the same list are alike to the assignment, and its position here names it
+    /// ([`ClassSet::candidate_set`]).
+    sets: Vec<Vec<ClassIndex>>,
 }
 
 /// The classes of one tool's members as [`ClassSet::new`] gathers them: of the bare
 /// members, and of the qualified ones by server.
 type GatheredClasses = (Vec<ClassIndex>, BTreeMap<String, Vec<ClassIndex>>);
 
-/// The classes whose members name one tool.
+/// The classes whose members name one tool, as positions in [`ClassSet::sets`].
 #[derive(Debug, Clone)]
 struct ToolClasses {
     /// Of the bare members: classes, ascending.
-    bare: Vec<ClassIndex>,
+    bare: usize,
     /// Of the qualified members: server -> classes, ascending, merged with `bare`, so that
     /// one look-up gives a call's classes.
-    by_server: LookupMap<String, Vec<ClassIndex>>,
+    by_server: LookupMap<String, usize>,
 }
 
 impl ClassSet {
@@ -116,17 +120,30 @@ impl ClassSet {
                 }
             }
         }
+        let mut numbered: BTreeMap<Vec<ClassIndex>, usize> = BTreeMap::from([(Vec::new(), 0)]);
+        let mut sets = vec![Vec::new()];
+        let mut number = |list: Vec<ClassIndex>| {
+            *numbered.entry(list).or_insert_with_key(|list| {
+                sets.push(list.clone());
+                sets.len() - 1
+            })
+        };
         let by_tool = gathered
             .into_iter()
             .map(|(tool, (bare, by_server))| {
                 let by_server = by_server
                     .into_iter()
-                    .map(|(server, qualified)| (server, merge_ascending(&bare, &qualified)))
+                    .map(|(server, qualified)| (server, number(merge_ascending(&bare, &qualified))))
                     .collect();
+                let bare = number(bare);
                 (tool, ToolClasses { bare, by_server })
             })
             .collect();
-        Ok(Self { classes, by_tool })
+        Ok(Self {
+            classes,
+            by_tool,
+            sets,
+        })
     }
 
     /// The classes, in declaration order.
@@ -151,12 +168,29 @@ impl ClassSet {
 
     /// [`ClassSet::candidates`] of a borrowed identity, as a slice of the index.
     pub fn candidates_of(&self, call: ToolRef<'_>) -> &[ClassIndex] {
+        self.set(self.candidate_set(call))
+    }
+
+    /// The number of the list of classes a call with this identity can satisfy: calls with
+    /// the same number have the same list ([`ClassSet::set`]), and 0 is the empty list.
+    pub(crate) fn candidate_set(&self, call: ToolRef<'_>) -> usize {
         let Some(tool) = self.by_tool.get(call.name()) else {
-            return &[];
+            return 0;
         };
         call.server()
             .and_then(|server| tool.by_server.get(server))
-            .unwrap_or(&tool.bare)
+            .copied()
+            .unwrap_or(tool.bare)
+    }
+
+    /// The list of classes numbered `set` by [`ClassSet::candidate_set`].
+    pub(crate) fn set(&self, set: usize) -> &[ClassIndex] {
+        self.sets.get(set).map_or(&[], Vec::as_slice)
+    }
+
+    /// How many lists [`ClassSet::candidate_set`] numbers.
+    pub(crate) fn set_count(&self) -> usize {
+        self.sets.len()
     }
 }
 

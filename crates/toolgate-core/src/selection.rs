@@ -1,7 +1,5 @@
 //! The maximum assignment of calls to classes, built one call at a time.
 
-use crate::lookup::LookupMap;
-
 use crate::class::{ClassIndex, ClassSet};
 use crate::id::{ToolId, ToolRef};
 use crate::matching::Augmenter;
@@ -69,16 +67,12 @@ pub fn score<'a>(classes: &ClassSet, calls: impl IntoIterator<Item = &'a ToolId>
 #[derive(Debug)]
 pub struct Selector<'c> {
     classes: &'c ClassSet,
-    /// Distinct sets of candidate classes seen so far, each with its number. Calls with the
-    /// same candidates have the same edges, whatever their identity, so they share one
-    /// number; the sets are borrowed from the class index, so nothing is copied per call.
-    interned: LookupMap<&'c [ClassIndex], usize>,
-    candidates: Vec<&'c [ClassIndex]>,
-    /// Candidate sets from which an augmenting path was once not found. By Berge's lemma
-    /// none will be found later either, and a call with the same candidates has the same
-    /// edges, so such calls are settled without a search.
+    /// By the number of a set of candidate classes ([`ClassSet::candidate_set`]): whether
+    /// an augmenting path from it was once not found. By Berge's lemma none will be found
+    /// later either, and calls with the same candidates have the same edges, whatever their
+    /// identity, so such calls are settled without a search. The empty set is dead.
     dead: Vec<bool>,
-    /// The candidate set of each call, by position.
+    /// The number of the candidate set of each call, by position.
     call_ids: Vec<usize>,
     /// Calls (left) matched to classes (right).
     matching: Augmenter,
@@ -88,11 +82,13 @@ pub struct Selector<'c> {
 impl<'c> Selector<'c> {
     /// A selector with no calls yet.
     pub fn new(classes: &'c ClassSet) -> Self {
+        let mut dead = vec![false; classes.set_count()];
+        if let Some(empty) = dead.first_mut() {
+            *empty = true;
+        }
         Self {
             classes,
-            interned: LookupMap::new(),
-            candidates: Vec::new(),
-            dead: Vec::new(),
+            dead,
             call_ids: Vec::new(),
             matching: Augmenter::new(classes.len()),
             matched: 0,
@@ -115,23 +111,17 @@ impl<'c> Selector<'c> {
 
     /// [`Selector::push`] of a borrowed identity: the selector keeps no copy of it.
     pub fn push_ref(&mut self, call: ToolRef<'_>) {
-        let candidates = self.classes.candidates_of(call);
-        let next = self.candidates.len();
-        let id = *self.interned.get_or_insert_with(candidates, || next);
-        if id == next {
-            self.dead.push(candidates.is_empty());
-            self.candidates.push(candidates);
-        }
+        let id = self.classes.candidate_set(call);
         let position = self.call_ids.len();
         self.call_ids.push(id);
         self.matching.push_left();
         if self.dead[id] || self.matched == self.classes.len() {
             return;
         }
-        let (candidates, call_ids) = (&self.candidates, &self.call_ids);
+        let (classes, call_ids) = (self.classes, &self.call_ids);
         if self
             .matching
-            .augment(position, |call| candidates[call_ids[call]])
+            .augment(position, |call| classes.set(call_ids[call]))
         {
             self.matched += 1;
         } else {
@@ -148,7 +138,9 @@ impl<'c> Selector<'c> {
             .zip(&self.matching.left_match)
             .map(|(&id, &class)| match class {
                 Some(class) => CallOutcome::Satisfied(class),
-                None => self.candidates[id]
+                None => self
+                    .classes
+                    .set(id)
                     .iter()
                     .find(|&&class| class_call[class].is_some())
                     .map_or(CallOutcome::Unexpected, |&class| CallOutcome::Repeat(class)),
