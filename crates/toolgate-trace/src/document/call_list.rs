@@ -113,31 +113,15 @@ impl<'t> Reader<'t> {
 
     /// The `tool_calls` list, read into the calls kept from the run before.
     fn calls(&mut self, calls: &mut Vec<Call>) -> Option<()> {
-        self.expect(b'[')?;
-        self.skip_space();
         let mut count = 0;
-        if self.peek() == Some(b']') {
-            self.at += 1;
-        } else {
-            loop {
-                if count == calls.len() {
-                    calls.push(blank_call());
-                }
-                self.call(calls.get_mut(count)?)?;
-                count += 1;
-                self.skip_space();
-                match self.peek()? {
-                    b',' => {
-                        self.at += 1;
-                        self.skip_space();
-                    }
-                    b']' => {
-                        self.at += 1;
-                        break;
-                    }
-                    _ => return None,
-                }
+        let mut more = self.open(b'[', b']')?;
+        while more {
+            if count == calls.len() {
+                calls.push(blank_call());
             }
+            self.call(calls.get_mut(count)?)?;
+            count += 1;
+            more = self.next_item(b']')?;
         }
         calls.truncate(count);
         Some(())
@@ -246,13 +230,8 @@ impl<'t> Reader<'t> {
 
     /// An object, each member's value read by `member` given its key, which has no escape.
     fn object(&mut self, mut member: impl FnMut(&mut Self, Text) -> Option<()>) -> Option<()> {
-        self.expect(b'{')?;
-        self.skip_space();
-        if self.peek() == Some(b'}') {
-            self.at += 1;
-            return Some(());
-        }
-        loop {
+        let mut more = self.open(b'{', b'}')?;
+        while more {
             let key = self.string()?;
             if key.escaped {
                 return None;
@@ -261,18 +240,38 @@ impl<'t> Reader<'t> {
             self.expect(b':')?;
             self.skip_space();
             member(self, key)?;
-            self.skip_space();
-            match self.peek()? {
-                b',' => {
-                    self.at += 1;
-                    self.skip_space();
-                }
-                b'}' => {
-                    self.at += 1;
-                    return Some(());
-                }
-                _ => return None,
+            more = self.next_item(b'}')?;
+        }
+        Some(())
+    }
+
+    /// The opening bracket of an object or array, and the space after it: whether an item
+    /// follows (`false` for an empty one, whose closing bracket is read too).
+    fn open(&mut self, open: u8, close: u8) -> Option<bool> {
+        self.expect(open)?;
+        self.skip_space();
+        if self.peek() == Some(close) {
+            self.at += 1;
+            return Some(false);
+        }
+        Some(true)
+    }
+
+    /// What follows an item of an object or array: `true` after a comma, when another item
+    /// follows, and `false` after the closing bracket.
+    fn next_item(&mut self, close: u8) -> Option<bool> {
+        self.skip_space();
+        match self.peek()? {
+            b',' => {
+                self.at += 1;
+                self.skip_space();
+                Some(true)
             }
+            byte if byte == close => {
+                self.at += 1;
+                Some(false)
+            }
+            _ => None,
         }
     }
 
@@ -285,27 +284,12 @@ impl<'t> Reader<'t> {
             b'{' | b'[' if depth >= MAX_TEXT_DEPTH => None,
             b'{' => self.object(|reader, _| reader.value(depth + 1, kept)),
             b'[' => {
-                self.at += 1;
-                self.skip_space();
-                if self.peek() == Some(b']') {
-                    self.at += 1;
-                    return Some(());
-                }
-                loop {
+                let mut more = self.open(b'[', b']')?;
+                while more {
                     self.value(depth + 1, kept)?;
-                    self.skip_space();
-                    match self.peek()? {
-                        b',' => {
-                            self.at += 1;
-                            self.skip_space();
-                        }
-                        b']' => {
-                            self.at += 1;
-                            return Some(());
-                        }
-                        _ => return None,
-                    }
+                    more = self.next_item(b']')?;
                 }
+                Some(())
             }
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
