@@ -1,7 +1,8 @@
 //! The call-list shape read straight into a [`Run`] that is reused from line to line, by
 //! one pass over the text: the calls' vector and their names' buffers are kept, so reading
-//! a line of a large JSON Lines trace allocates next to nothing, and each byte is looked at
-//! once. Values are ranges of the shared text, as by
+//! a line of a large JSON Lines trace allocates next to nothing, and each byte is parsed
+//! once (after a vectorized look for control characters). Values are ranges of the shared
+//! text, as by
 //! [`parse_native_shared`](super::parse_native_shared).
 //!
 //! The pass checks the syntax as `serde_json` does (the grammar of RFC 8259: no trailing
