@@ -2060,7 +2060,9 @@ fn parse_expected(message: &str, prefix: &str) -> Option<(String, Vec<String>)> 
     Some((token.to_owned(), valid))
 }
 
-/// "did you mean `x`? <what>: `a`, `b`", or just the list when nothing is close.
+/// The hint for an unknown name: the closest valid one, then `what` the valid ones are and
+/// their list (``did you mean `x`? tests: `a`, `b` ``), or just the list when nothing is
+/// close.
 fn suggest(given: &str, valid: &[String], what: &str) -> String {
     let list = valid
         .iter()

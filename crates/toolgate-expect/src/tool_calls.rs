@@ -717,7 +717,7 @@ impl ToolCallsOutcome {
 const NAMED_MISSING: usize = 10;
 
 /// The calls that `command` and `path` matchers met without that argument, grouped by
-/// matcher: per matcher, how many there were and the first [`NAMED_MISSING`].
+/// matcher: per matcher, how many there were and the first 10.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MissingArguments {
     groups: BTreeMap<MatcherKey, (usize, Vec<MissingArgument>)>,
