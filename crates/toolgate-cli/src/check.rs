@@ -223,10 +223,11 @@ const IN_FLIGHT: usize = 4;
 /// numbered in file order, and `threads` workers take them from one queue as each is free,
 /// so that a worker slowed by a long part or by sharing its core does not hold the others
 /// back; this thread folds the scored parts in their order, so the runs arrive in file
-/// order whatever the number of threads. The reader takes a credit for each part and this
-/// thread gives it back once the part is folded, so at most [`IN_FLIGHT`] parts per worker
-/// are read and not yet folded, and memory stays bounded however far the reader could run
-/// ahead. The first error in file order wins, as with one thread.
+/// order whatever the number of threads. The reader puts a token in a channel of
+/// [`IN_FLIGHT`] per worker before each part and this thread takes one out once a part is
+/// folded, so at most that many parts are read and not yet folded, and memory stays
+/// bounded however far the reader could run ahead. The first error in file order wins, as
+/// with one thread.
 fn score_runs(
     scoring: &Scoring<'_>,
     files: &[TraceFile],
@@ -248,21 +249,15 @@ fn score_runs(
         return Ok(());
     }
     let window = IN_FLIGHT * threads;
-    // Every channel holds a whole window, so no send waits: what bounds the parts in flight
-    // is the credits.
+    // The workers share the queue of parts, so it outlives the scope.
     let (part_sender, part_receiver) = sync_channel::<(usize, usize, &str, TracePart)>(window);
     let part_receiver = Mutex::new(part_receiver);
-    let (scored_sender, scored_receiver) = sync_channel::<(usize, ScoredPart)>(window);
-    let (credit_sender, credit_receiver) = sync_channel::<()>(window);
-    for _ in 0..window {
-        credit_sender
-            .send(())
-            .map_err(|_| stopped("the credits of the parts in flight"))?;
-    }
     std::thread::scope(|scope| {
-        // Owned here, so that returning early drops it: the reader, waiting for a credit,
-        // then stops.
-        let credit_sender = credit_sender;
+        // Every channel holds a whole window, so no send of a part or of its score waits:
+        // the tokens bound the parts in flight. Returning early drops `tokens`, and the
+        // reader, sending its next token, stops.
+        let (token_sender, tokens) = sync_channel::<()>(window);
+        let (scored_sender, scored_receiver) = sync_channel::<(usize, ScoredPart)>(window);
         for _ in 0..threads {
             let scored_sender = scored_sender.clone();
             let part_receiver = &part_receiver;
@@ -289,7 +284,7 @@ fn score_runs(
             let (mut next, mut order) = (1, 0);
             for trace in files {
                 read_parts(trace, options, |part| {
-                    credit_receiver.recv().map_err(|_| stopped(&trace.label))?;
+                    token_sender.send(()).map_err(|_| stopped(&trace.label))?;
                     let first = next;
                     next += part.len();
                     part_sender
@@ -312,8 +307,8 @@ fn score_runs(
                 if let Some(error) = error {
                     return Err(error);
                 }
-                // The reader has stopped when this fails, and its own error tells why.
-                let _ = credit_sender.send(());
+                // The reader sent a token before the part, so this never waits.
+                let _ = tokens.recv();
             }
         }
         reader

@@ -1,5 +1,5 @@
-//! A map that is only looked up, for keys looked up once per call (tool names, lists of
-//! classes): hashed with 64-bit FNV-1a, which is fast on short keys, and without a way to
+//! A map that is only looked up, for keys looked up once per call (tool names and
+//! servers): hashed with 64-bit FNV-1a, which is fast on short keys, and without a way to
 //! list its entries, so that the order of a hash map can never reach output (clippy's
 //! `disallowed-types` keeps `HashMap` itself out of the workspace).
 //!
@@ -30,11 +30,6 @@ impl<K: Hash + Eq, V> LookupMap<K, V> {
         Q: Hash + Eq + ?Sized,
     {
         self.0.get(key)
-    }
-
-    /// The value of `key`, made by `make` if it has none yet.
-    pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
-        self.0.entry(key).or_insert_with(make)
     }
 
     /// Sets the value of `key`, returning the one it replaces.
@@ -72,8 +67,8 @@ impl<K, V> fmt::Debug for LookupMap<K, V> {
     }
 }
 
-/// The FNV-1a hasher, 64 bits, a byte (or, for lengths and indices, a word) at a time.
-pub struct Fnv(u64);
+/// The FNV-1a hasher, 64 bits, a byte at a time.
+struct Fnv(u64);
 
 impl Default for Fnv {
     fn default() -> Self {
@@ -84,21 +79,11 @@ impl Default for Fnv {
 impl Hasher for Fnv {
     fn write(&mut self, bytes: &[u8]) {
         for &byte in bytes {
-            self.step(u64::from(byte));
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
-    }
-
-    fn write_usize(&mut self, word: usize) {
-        self.step(word as u64);
     }
 
     fn finish(&self) -> u64 {
         self.0
-    }
-}
-
-impl Fnv {
-    fn step(&mut self, unit: u64) {
-        self.0 = (self.0 ^ unit).wrapping_mul(0x0100_0000_01b3);
     }
 }

@@ -455,8 +455,8 @@ fn a_lookup_map_looks_up_and_lists_nothing() {
     use crate::lookup::LookupMap;
     let mut map: LookupMap<String, usize> = [("b".to_owned(), 2)].into_iter().collect();
     assert_eq!(map.insert("a".to_owned(), 1), None);
-    assert_eq!(*map.get_or_insert_with("a".to_owned(), || 9), 1);
-    assert_eq!(*map.get_or_insert_with("c".to_owned(), || 3), 3);
+    assert_eq!(map.insert("c".to_owned(), 9), None);
+    assert_eq!(map.insert("c".to_owned(), 3), Some(9));
     assert_eq!(
         (map.get("a"), map.get("b"), map.get("d")),
         (Some(&1), Some(&2), None)

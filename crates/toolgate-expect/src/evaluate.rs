@@ -279,6 +279,8 @@ impl<'t> TestEvaluator<'t> {
     /// outcome may list it.
     pub fn add(&mut self, mut outcome: RunOutcome) {
         self.run_count += 1;
+        // The rule that chose the detail the run was graded to: a run a report may list.
+        let listable = Detail::for_run(self.run_count, self.runs_with_findings) == Detail::Full;
         if let Some(selection) = &outcome.selection {
             self.selection += selection.counts;
             for (misses, satisfied) in self.class_misses.iter_mut().zip(&selection.satisfied_by) {
@@ -301,9 +303,9 @@ impl<'t> TestEvaluator<'t> {
         }
         let findings = outcome.has_findings();
         self.runs_with_findings += usize::from(findings);
-        if self.first.len() < LISTED_RUNS {
+        if self.run_count <= LISTED_RUNS {
             self.first.push(outcome);
-        } else if findings && self.runs_with_findings <= LISTED_RUNS {
+        } else if findings && listable {
             self.flagged.push(outcome);
         }
     }

@@ -89,7 +89,7 @@ impl Borrowed<'_> {
         match self {
             Self::Text(raw) => {
                 let start = (raw.get().as_ptr() as usize).checked_sub(source.as_ptr() as usize)?;
-                LazyValue::from_plain_shared(source, start..start + raw.get().len())
+                LazyValue::from_plain_shared(source, start..start + raw.get().len(), None)
             }
             Self::Parsed(value) => Some(LazyValue::new(value)),
         }
@@ -351,7 +351,7 @@ fn empty_args() -> LazyValue {
 }
 
 /// Replays a trajectory: steps from `turn_start` events, results paired with their calls.
-fn events_to_run<V: Into<LazyValue>>(events: Vec<Event<V>>) -> Run {
+fn events_to_run(events: Vec<Event<LazyValue>>) -> Run {
     let mut calls: Vec<Call> = Vec::new();
     let mut turns: u32 = 0;
     let mut open_by_id: BTreeMap<CallId, usize> = BTreeMap::new();
@@ -379,7 +379,7 @@ fn events_to_run<V: Into<LazyValue>>(events: Vec<Event<V>>) -> Run {
                 calls.push(Call {
                     server,
                     name,
-                    args: arguments.map_or_else(empty_args, Into::into),
+                    args: arguments.unwrap_or_else(empty_args),
                     args_raw: None,
                     result: None,
                     status: Status::Unknown,
@@ -411,7 +411,7 @@ fn events_to_run<V: Into<LazyValue>>(events: Vec<Event<V>>) -> Run {
                         continue;
                     }
                     call.completed = true;
-                    call.result = result.map(Into::into);
+                    call.result = result;
                     call.status = match success {
                         Some(true) => Status::Ok,
                         Some(false) => Status::Error,

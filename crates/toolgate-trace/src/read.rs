@@ -107,20 +107,15 @@ pub fn read_trace_in_parts(
             match read {
                 Ok(true) => {
                     if part.is_full() {
-                        let (full, error) = part.take(file);
-                        on_part(full)?;
-                        if let Some(error) = error {
-                            return Err(error);
-                        }
+                        part.hand_over(file, &mut on_part)?;
                     }
                     continue;
                 }
                 Ok(false) => break,
                 Err(error) => {
                     // A line before this one may not be UTF-8: that error comes first.
-                    let (before, earlier) = part.take(file);
-                    on_part(before)?;
-                    return Err(earlier.unwrap_or(error));
+                    part.hand_over(file, &mut on_part)?;
+                    return Err(error);
                 }
             }
         }
@@ -218,11 +213,7 @@ impl State {
         mut on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
     ) -> Result<&'static str, TraceError> {
         if let Some(part) = &mut self.lines {
-            let (last, error) = part.take(file);
-            on_part(last)?;
-            if let Some(error) = error {
-                return Err(error);
-            }
+            part.hand_over(file, &mut on_part)?;
         }
         for run in self.converter.finish() {
             let line = run.line;
@@ -343,10 +334,12 @@ impl Lines {
         }
         let added = self.text.get(start..).unwrap_or_default();
         let kept = without_breaks(added);
-        // Blank as `str::trim` sees it: what is left after whitespace, which in ASCII is
-        // tab to carriage return and space. Only a line that starts with a non-ASCII
-        // character after its spaces needs decoding to tell.
-        let blank = match kept.iter().find(|&&byte| !is_ascii_white_space(byte)) {
+        // Blank as `str::trim` sees it. Only a line that starts with a non-ASCII character
+        // after its white space needs decoding to tell.
+        let blank = match kept
+            .iter()
+            .find(|&&byte| !(byte.is_ascii() && char::from(byte).is_whitespace()))
+        {
             None => true,
             Some(byte) if byte.is_ascii() => false,
             Some(_) => match std::str::from_utf8(kept) {
@@ -374,6 +367,18 @@ impl Lines {
 
     fn is_full(&self) -> bool {
         self.records.len() >= PART_RUNS || self.text.len() >= PART_BYTES
+    }
+
+    /// Hands the lines so far to `on_part` as one part ([`Lines::take`]); then the error of
+    /// the first line that is not UTF-8, if one is not.
+    fn hand_over(
+        &mut self,
+        file: &str,
+        on_part: &mut impl FnMut(TracePart) -> Result<(), TraceError>,
+    ) -> Result<(), TraceError> {
+        let (part, error) = self.take(file);
+        on_part(part)?;
+        error.map_or(Ok(()), Err)
     }
 
     /// The lines so far, checked to be UTF-8 in one pass, leaving this part empty. When a
@@ -677,12 +682,6 @@ fn without_breaks(line: &[u8]) -> &[u8] {
         .rposition(|&byte| byte != b'\n' && byte != b'\r')
         .map_or(0, |last| last + 1);
     line.get(..kept).unwrap_or_default()
-}
-
-/// Whether an ASCII byte is white space to `str::trim`: tab, line feed, vertical tab, form
-/// feed, carriage return or space.
-fn is_ascii_white_space(byte: u8) -> bool {
-    matches!(byte, b'\t'..=b'\r' | b' ')
 }
 
 /// The error for text that is not UTF-8: the line and column of the first bad byte.

@@ -13,7 +13,7 @@ use serde_json::value::RawValue;
 use serde_json::{Number, Value};
 
 use crate::equality::{args_equal, numbers_equal};
-use crate::lazy_value::{find_quote_or_backslash, skip_string};
+use crate::lazy_value::{skip_string, string_stop};
 
 /// A JSON value, parsed or as text: what [`LazyValue::view`](crate::LazyValue::view) gives.
 ///
@@ -55,7 +55,7 @@ impl Member {
         let mut members = Gathered::default();
         while bytes.get(at) == Some(&b'"') {
             let key_start = at + 1;
-            let key_end = find_quote_or_backslash(bytes, key_start);
+            let key_end = string_stop(bytes, key_start, false);
             if bytes.get(key_end) != Some(&b'"') {
                 return None;
             }
@@ -413,7 +413,7 @@ fn parse(text: &str) -> Value {
 /// stand. The quote and backslash are searched a word at a time.
 fn unescaped_string(text: &str) -> Option<&str> {
     let inner = text.strip_prefix('"')?.strip_suffix('"')?;
-    (find_quote_or_backslash(inner.as_bytes(), 0) == inner.len()).then_some(inner)
+    (string_stop(inner.as_bytes(), 0, false) == inner.len()).then_some(inner)
 }
 
 fn first_byte(text: &str) -> Option<u8> {
@@ -439,7 +439,7 @@ fn is_canonical(bytes: &[u8]) -> bool {
         match byte {
             b'"' => {
                 let start = at + 1;
-                let end = find_quote_or_backslash(bytes, start);
+                let end = string_stop(bytes, start, false);
                 if bytes.get(end) != Some(&b'"') {
                     return false;
                 }

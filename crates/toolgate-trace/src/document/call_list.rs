@@ -24,7 +24,7 @@ use serde::de::value::BorrowedStrDeserializer;
 
 use super::empty_args;
 use crate::LazyValue;
-use crate::lazy_value::{MAX_TEXT_DEPTH, plain_number};
+use crate::lazy_value::{MAX_TEXT_DEPTH, plain_number, string_stop, unicode_escape};
 use crate::model::{Call, Run, Status};
 use crate::value_ref::Member;
 
@@ -337,10 +337,7 @@ impl<'t> Reader<'t> {
     /// when it was gathered.
     fn keep(&self, kept: KeptText) -> Option<LazyValue> {
         let range = self.base + kept.range.start..self.base + kept.range.end;
-        match kept.index {
-            Some(index) => LazyValue::from_plain_indexed(self.source, range, Some(index)),
-            None => LazyValue::from_plain_shared(self.source, range),
-        }
+        LazyValue::from_plain_shared(self.source, range, kept.index)
     }
 
     /// The bytes of a string without escapes.
@@ -468,22 +465,11 @@ impl<'t> Reader<'t> {
         match self.bytes.get(self.at + 1)? {
             b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.at += 2,
             b'u' => {
-                let unit = hex4(self.bytes, self.at + 2)?;
-                self.at += 6;
-                match unit {
-                    0xD800..=0xDBFF => {
-                        if self.bytes.get(self.at..self.at + 2) != Some(b"\\u") {
-                            return None;
-                        }
-                        let trailing = hex4(self.bytes, self.at + 2)?;
-                        if !(0xDC00..=0xDFFF).contains(&trailing) {
-                            return None;
-                        }
-                        self.at += 6;
-                    }
-                    0xDC00..=0xDFFF => return None,
-                    _ => {}
+                let (end, parses) = unicode_escape(self.bytes, self.at)?;
+                if !parses {
+                    return None;
                 }
+                self.at = end;
             }
             _ => return None,
         }
@@ -571,83 +557,3 @@ fn blank_call() -> Call {
         completed: true,
     }
 }
-
-/// The position of the first `"`, `\\` or (when `controls` says the text may hold one)
-/// control character at or after `at`, or the length of `bytes`: where a plain stretch of
-/// a string ends.
-///
-/// Strings are most of a call's text, so they are searched a word at a time: a byte of a
-/// word equals `b` when the word XOR `b` repeated has a zero byte there; the lowest byte
-/// below `n` (at most 128) in `x` is the lowest byte set in `(x - n..n) & !x & 0x80..80`,
-/// since a borrow only reaches bytes above such a byte.
-#[inline]
-fn string_stop(bytes: &[u8], mut at: usize, controls: bool) -> usize {
-    const ONES: u64 = u64::MAX / 255;
-    const HIGH: u64 = ONES << 7;
-    const QUOTES: u64 = ONES * b'"' as u64;
-    const BACKSLASHES: u64 = ONES * b'\\' as u64;
-    const SPACES: u64 = ONES * 0x20;
-    // Where in a word the string may stop: a high bit set in each such byte.
-    let stops = |word: &[u8]| {
-        let mut eight = [0; 8];
-        eight.copy_from_slice(word);
-        let word = u64::from_le_bytes(eight);
-        let quote = word ^ QUOTES;
-        let backslash = word ^ BACKSLASHES;
-        let mut found =
-            (quote.wrapping_sub(ONES) & !quote) | (backslash.wrapping_sub(ONES) & !backslash);
-        if controls {
-            found |= word.wrapping_sub(SPACES) & !word;
-        }
-        found & HIGH
-    };
-    let rest = bytes.get(at..).unwrap_or_default();
-    // Two words a step, tested at once: most strings end within the first sixteen bytes,
-    // so the branch that leaves the loop mostly goes one way, and is rarely mispredicted
-    // (measured: a sixth less time over the benchmark than a word a step, for more
-    // instructions).
-    let mut pairs = rest.chunks_exact(16);
-    for pair in &mut pairs {
-        let (low, high) = pair.split_at(8);
-        let (low, high) = (stops(low), stops(high));
-        if low | high != 0 {
-            let found = if low == 0 {
-                64 + high.trailing_zeros()
-            } else {
-                low.trailing_zeros()
-            };
-            return at + (found / 8) as usize;
-        }
-        at += 16;
-    }
-    let mut words = pairs.remainder().chunks_exact(8);
-    for word in &mut words {
-        let found = stops(word);
-        if found != 0 {
-            return at + (found.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    for &byte in words.remainder() {
-        if byte == b'"' || byte == b'\\' || byte < 0x20 {
-            return at;
-        }
-        at += 1;
-    }
-    at
-}
-
-/// The four hex digits at `at`, as a UTF-16 code unit; `None` unless all four are hex
-/// digits.
-fn hex4(bytes: &[u8], at: usize) -> Option<u16> {
-    bytes
-        .get(at..at + 4)?
-        .iter()
-        .try_fold(0_u16, |unit, &byte| {
-            let digit = char::from(byte).to_digit(16)?;
-            Some(unit << 4 | u16::try_from(digit).ok()?)
-        })
-}
-
-#[cfg(test)]
-mod tests;

@@ -5,7 +5,7 @@ use rstest::rstest;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use super::{LazyValue, MAX_TEXT_DEPTH, Scan, scan, surely_plain, text_depth};
+use super::{LazyValue, MAX_TEXT_DEPTH, Scan, scan, string_stop, surely_plain, text_depth};
 
 fn raw(text: &str) -> Box<RawValue> {
     serde_json::from_str(text).unwrap()
@@ -156,4 +156,36 @@ fn a_whole_view_reads_as_a_view_does_without_an_index(#[case] text: &str) {
     assert_eq!(indexed.whole_view().match_text(), whole.view().match_text());
     whole.get();
     assert_eq!(whole.whole_view().match_text(), indexed.view().match_text());
+}
+
+/// The search for a string's end a byte at a time: the first `"`, `\\`, or, with
+/// `controls`, control character at or after `at`.
+fn naive_stop(bytes: &[u8], at: usize, controls: bool) -> usize {
+    bytes
+        .iter()
+        .skip(at)
+        .position(|&byte| byte == b'"' || byte == b'\\' || (controls && byte < 0x20))
+        .map_or(bytes.len(), |found| at + found)
+}
+
+proptest::proptest! {
+    /// Wherever the first quote, backslash or control character is, in or across the words
+    /// and pairs of words [`string_stop`] reads, or past the end, it finds it; told not to
+    /// look for control characters, it finds the first quote or backslash.
+    #[test]
+    fn a_string_ends_where_a_byte_at_a_time_search_says(
+        bytes in proptest::collection::vec(
+            proptest::sample::select(vec![b'a', b'"', b'\\', 0x01, 0x1f, b' ', 0x7f, 0xc3, 0xa9]),
+            0..80,
+        ),
+        start in 0_usize..80,
+    ) {
+        let at = start.min(bytes.len());
+        for controls in [true, false] {
+            proptest::prop_assert_eq!(
+                string_stop(&bytes, at, controls),
+                naive_stop(&bytes, at, controls)
+            );
+        }
+    }
 }
