@@ -2,17 +2,19 @@
 //! run made (SPEC section 9).
 
 use serde_json::Value;
-use toolgate_core::{AccuracyCounts, AccuracyMetrics, Member, ToolId, ToolRef, pair_calls};
+use toolgate_core::{AccuracyCounts, AccuracyMetrics, ToolId, ToolRef, pair_calls};
 use toolgate_trace::{LazyValue, Run, ValueRef};
 
 use crate::evaluate::{CalledTool, Detail};
 use crate::model::Gate;
+use crate::tool_matcher::ToolMatcher;
 
-/// One expected call: a tool (a member, SPEC section 3) and its arguments.
-#[derive(Debug, Clone, PartialEq)]
+/// One expected call: a tool (a member, a class or a server, SPEC section 12) and its
+/// arguments.
+#[derive(Debug, Clone)]
 pub struct ExpectedCall {
     /// The tool.
-    pub tool: Member,
+    pub tool: ToolMatcher,
     /// The arguments, an object.
     pub args: Value,
 }
@@ -76,8 +78,7 @@ impl CallAccuracyGrader {
             calls.len(),
             |e, a| {
                 let call = &calls[a];
-                (self.expected[e].tool)
-                    .matches_ref(ToolRef::new(call.server.as_deref(), &call.name))
+                (self.expected[e].tool).matches(ToolRef::new(call.server.as_deref(), &call.name))
             },
             // Compared on the arguments' text, which is not parsed for it.
             |e, a| calls[a].args_view().equals(&self.expected[e].args),

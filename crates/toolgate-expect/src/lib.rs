@@ -12,6 +12,7 @@ mod model;
 mod parse;
 mod tool_calls;
 mod tool_correctness;
+mod tool_matcher;
 mod yaml_depth;
 
 pub use crate::call_accuracy::{
@@ -28,10 +29,11 @@ pub use crate::model::{
 };
 pub use crate::parse::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile, suite_schema};
 pub use crate::tool_calls::{
-    MatchList, Miss, MissingArgument, MissingArguments, NearMiss, Pattern, RequiredMatch,
+    MatchList, Miss, MissingArgument, MissingArguments, NearMiss, RequiredMatch,
     RunToolCalls, ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals, ToolMatch, Unmet, Violation,
     missing_argument_problems, result_text,
 };
+pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
 pub use crate::tool_correctness::{RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome};
 pub use crate::yaml_depth::MAX_YAML_DEPTH;
 

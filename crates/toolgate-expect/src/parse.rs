@@ -24,8 +24,9 @@ use toolgate_trace::{Naming, NamingError};
 use crate::call_accuracy::{CallAccuracyGrader, ExpectedCall};
 use crate::error::{Problem, SuiteError, SuiteSource};
 use crate::model::{Block, EqualFunctionSets, Gate, Op, Suite, Target, Test, TracePattern};
-use crate::tool_calls::{MatchList, Pattern, RequiredMatch, ToolCallsGrader, ToolMatch};
+use crate::tool_calls::{MatchList, RequiredMatch, ToolCallsGrader, ToolMatch};
 use crate::tool_correctness::ToolCorrectnessGrader;
+use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
 use crate::yaml_depth::MAX_YAML_DEPTH;
 
 /// A suite file's text, named for diagnostics.
@@ -451,7 +452,6 @@ impl SuiteFile {
                 ),
             );
         }
-        let graders = self.check_graders(raw.graders.unwrap_or_default(), &path, problems);
         let trace_format = raw.trace_format.filter(|format| {
             let known = toolgate_trace::format_names();
             let valid = known.contains(&format.as_str());
@@ -479,6 +479,7 @@ impl SuiteFile {
                 })
                 .ok()
         });
+        let efs_written = raw.equal_function_sets.is_some();
         let equal_function_sets = raw.equal_function_sets.and_then(|efs| {
             self.check_efs(
                 efs,
@@ -486,6 +487,16 @@ impl SuiteFile {
                 problems,
             )
         });
+        let classes = TestClasses {
+            written: efs_written,
+            set: equal_function_sets.as_ref().map(|efs| &efs.classes),
+        };
+        let graders = self.check_graders(
+            raw.graders.unwrap_or_default(),
+            &path,
+            classes,
+            problems,
+        );
         let traces = raw.traces.map(|traces| match traces {
             RawTraces::One(pattern) => vec![TracePattern {
                 pattern,
@@ -520,6 +531,7 @@ impl SuiteFile {
         &self,
         graders: Vec<RawGrader>,
         path: &[PathSeg<'_>],
+        classes: TestClasses<'_>,
         problems: &mut Vec<Problem>,
     ) -> Graders {
         let mut checked = Graders::default();
@@ -546,16 +558,29 @@ impl SuiteFile {
             self.check_config_keys(&grader.config, kind, &config_path, problems);
             match kind {
                 GraderKind::ToolCalls => {
-                    checked.tool_calls =
-                        self.check_tool_calls(grader.config, index, &config_path, problems);
+                    checked.tool_calls = self.check_tool_calls(
+                        grader.config,
+                        index,
+                        &config_path,
+                        classes,
+                        problems,
+                    );
                 }
                 GraderKind::ToolCorrectness => {
-                    checked.tool_correctness =
-                        self.check_tool_correctness(grader.config, &config_path, problems);
+                    checked.tool_correctness = self.check_tool_correctness(
+                        grader.config,
+                        &config_path,
+                        classes,
+                        problems,
+                    );
                 }
                 GraderKind::CallAccuracy => {
-                    checked.call_accuracy =
-                        self.check_call_accuracy(grader.config, &config_path, problems);
+                    checked.call_accuracy = self.check_call_accuracy(
+                        grader.config,
+                        &config_path,
+                        classes,
+                        problems,
+                    );
                 }
             }
         }
@@ -598,10 +623,22 @@ impl SuiteFile {
         &self,
         config: RawGraderConfig,
         path: &[PathSeg<'_>],
+        classes: TestClasses<'_>,
         problems: &mut Vec<Problem>,
     ) -> Option<ToolCorrectnessGrader> {
         let before = problems.len();
-        if config.expected_tools.is_none() {
+        let written = config.expected_tools.is_some();
+        let expected: Vec<Option<ToolMatcher>> = config
+            .expected_tools
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .map(|(index, tool)| {
+                let at = join(path, &[PathSeg::Key("expected_tools"), PathSeg::Index(index)]);
+                self.tool_matcher(tool.0, &at, classes, problems)
+            })
+            .collect();
+        if !written {
             problems.push(
                 self.located(
                     Problem::new(
@@ -635,12 +672,7 @@ impl SuiteFile {
             return None;
         }
         Some(ToolCorrectnessGrader {
-            expected: config
-                .expected_tools
-                .unwrap_or_default()
-                .into_iter()
-                .map(|m| m.0)
-                .collect(),
+            expected: expected.into_iter().flatten().collect(),
             exact_match: config.exact_match.unwrap_or(false),
             check_ordering: config.check_ordering.unwrap_or(false),
             threshold,
@@ -653,9 +685,25 @@ impl SuiteFile {
         &self,
         config: RawGraderConfig,
         path: &[PathSeg<'_>],
+        classes: TestClasses<'_>,
         problems: &mut Vec<Problem>,
     ) -> Option<CallAccuracyGrader> {
         let before = problems.len();
+        let tools: Vec<Option<ToolMatcher>> = config
+            .expected
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(index, call)| {
+                let at = join(path, &[PathSeg::Key("expected"), PathSeg::Index(index)]);
+                let tool = RawTool {
+                    member: call.tool.as_ref().map(|m| m.0.clone()),
+                    class: call.class.clone(),
+                    server: call.server.as_ref().map(|p| p.0.clone()),
+                };
+                self.tool_matcher(tool, &at, classes, problems)
+            })
+            .collect();
         if config.expected.is_none() {
             problems.push(
                 self.located(
@@ -708,8 +756,10 @@ impl SuiteFile {
                 .expected
                 .unwrap_or_default()
                 .into_iter()
-                .map(|call| ExpectedCall {
-                    tool: call.tool.0,
+                .zip(tools)
+                .filter_map(|(call, tool)| Some((call, tool?)))
+                .map(|(call, tool)| ExpectedCall {
+                    tool,
                     args: call
                         .args
                         .unwrap_or_else(|| Value::Object(serde_json::Map::new())),
@@ -725,6 +775,7 @@ impl SuiteFile {
         config: RawGraderConfig,
         index: usize,
         path: &[PathSeg<'_>],
+        classes: TestClasses<'_>,
         problems: &mut Vec<Problem>,
     ) -> Option<ToolCallsGrader> {
         let before = problems.len();
@@ -798,14 +849,39 @@ impl SuiteFile {
             &join(path, &[PathSeg::Key("expect")]),
             problems,
         );
+        // Each entry's class, resolved against the test's classes.
+        let mut entry_classes = |list: MatchList, entries: &Option<Vec<RawToolMatch>>| {
+            let classes: Vec<Option<ClassTools>> = entries
+                .iter()
+                .flatten()
+                .enumerate()
+                .map(|(entry, raw)| {
+                    let name = raw.class.as_deref()?;
+                    let at = join(
+                        path,
+                        &[
+                            PathSeg::Key(list.key()),
+                            PathSeg::Index(entry),
+                            PathSeg::Key("class"),
+                        ],
+                    );
+                    self.resolve_class(name, &at, classes, problems)
+                })
+                .collect();
+            classes
+        };
+        let required_classes = entry_classes(MatchList::Required, &config.required);
+        let disallowed_classes = entry_classes(MatchList::Disallowed, &config.disallowed);
+        let sequence_classes = entry_classes(MatchList::Sequence, &config.sequence);
         if problems.len() > before {
             return None;
         }
-        let matches = |entries: Option<Vec<RawToolMatch>>| {
+        let matches = |entries: Option<Vec<RawToolMatch>>, classes: Vec<Option<ClassTools>>| {
             entries
                 .unwrap_or_default()
                 .into_iter()
-                .map(RawToolMatch::into_match)
+                .zip(classes)
+                .map(|(raw, class)| raw.into_match(class))
                 .collect()
         };
         Some(ToolCallsGrader {
@@ -813,19 +889,119 @@ impl SuiteFile {
                 .required
                 .unwrap_or_default()
                 .into_iter()
-                .map(|raw| RequiredMatch {
+                .zip(required_classes)
+                .map(|(raw, class)| RequiredMatch {
                     min_count: raw.min_count.unwrap_or(1),
                     final_call: raw.final_call.unwrap_or(false),
                     at_step: raw.at_step,
                     before_step: raw.before_step,
-                    matcher: raw.into_match(),
+                    matcher: raw.into_match(class),
                 })
                 .collect(),
-            disallowed: matches(config.disallowed),
-            sequence: matches(config.sequence),
+            disallowed: matches(config.disallowed, disallowed_classes),
+            sequence: matches(config.sequence, sequence_classes),
             gates,
             index,
         })
+    }
+
+    /// An expected tool, with its class resolved against the test's classes.
+    fn tool_matcher(
+        &self,
+        tool: RawTool,
+        at: &[PathSeg<'_>],
+        classes: TestClasses<'_>,
+        problems: &mut Vec<Problem>,
+    ) -> Option<ToolMatcher> {
+        let class = match &tool.class {
+            Some(name) => Some(self.resolve_class(
+                name,
+                &join(at, &[PathSeg::Key("class")]),
+                classes,
+                problems,
+            )?),
+            None => None,
+        };
+        let matcher = match (tool.member, class) {
+            (Some(member), class) => {
+                let matcher = ToolMatcher::member(member);
+                match class {
+                    Some(class) => matcher.in_class(class),
+                    None => matcher,
+                }
+            }
+            (None, Some(class)) => ToolMatcher::class(class),
+            (None, None) => {
+                problems.push(
+                    self.located(
+                        Problem::new(
+                            "toolgate::suite::missing_key",
+                            "an expected tool needs `tool` or `class`",
+                            "no `tool` or `class`",
+                        )
+                        .with_help(
+                            "name the tool (`tool: brave.web_search`) or an equal-function class \
+                             of the test (`class: search`)",
+                        ),
+                        at,
+                    ),
+                );
+                return None;
+            }
+        };
+        Some(match tool.server {
+            Some(server) => matcher.on_server(server),
+            None => matcher,
+        })
+    }
+
+    /// The class `name` of the test, for a matcher's `class:` at `at`.
+    fn resolve_class(
+        &self,
+        name: &str,
+        at: &[PathSeg<'_>],
+        classes: TestClasses<'_>,
+        problems: &mut Vec<Problem>,
+    ) -> Option<ClassTools> {
+        if !classes.written {
+            problems.push(
+                self.located(
+                    Problem::new(
+                        "toolgate::suite::unknown_class",
+                        format!("`class: {name}` needs the test's `equal_function_sets`"),
+                        "this test declares no classes",
+                    )
+                    .with_help(
+                        "declare the class under `equal_function_sets: classes:` in this test, \
+                         or name the tool itself",
+                    ),
+                    at,
+                ),
+            );
+            return None;
+        }
+        // Classes that did not load were reported already.
+        let set = classes.set?;
+        if let Some(class) = set.classes().iter().find(|c| c.name.as_str() == name) {
+            return Some(ClassTools::new(name, class.members.clone()));
+        }
+        let names: Vec<String> = set
+            .classes()
+            .iter()
+            .map(|c| c.name.as_str().to_owned())
+            .collect();
+        problems.push(
+            self.located(
+                Problem::new(
+                    "toolgate::suite::unknown_class",
+                    format!("unknown class `{name}`"),
+                    "not a class of this test",
+                )
+                .with_help(suggest(name, &names, "the test's classes")),
+                at,
+            ),
+        );
+        None
     }
 
     /// The numeric rules of a `required` entry.
@@ -1138,7 +1314,7 @@ struct RawGraderConfig {
     required: Option<Vec<RawToolMatch>>,
     disallowed: Option<Vec<RawToolMatch>>,
     sequence: Option<Vec<RawToolMatch>>,
-    expected_tools: Option<Vec<MemberValue>>,
+    expected_tools: Option<Vec<RawToolSpec>>,
     exact_match: Option<bool>,
     check_ordering: Option<bool>,
     threshold: Option<Threshold>,
@@ -1171,12 +1347,107 @@ struct Graders {
     call_accuracy: Option<CallAccuracyGrader>,
 }
 
-/// An expected call of a `call-accuracy` grader.
+/// An expected call of a `call-accuracy` grader: a tool (`tool`, `class`, or both) with an
+/// optional `server` pattern, and the arguments.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawExpectedCall {
-    tool: MemberValue,
+    tool: Option<MemberValue>,
+    /// An equal-function class of the test: any of its members.
+    class: Option<String>,
+    /// A regex searched in the call's server.
+    server: Option<PatternValue>,
     args: Option<Value>,
+}
+
+/// The classes a test's matchers may name: whether the test has an `equal_function_sets`
+/// block, and its classes when the block loaded.
+#[derive(Clone, Copy)]
+struct TestClasses<'a> {
+    written: bool,
+    set: Option<&'a ClassSet>,
+}
+
+/// An expected tool as written, before its class is resolved.
+struct RawTool {
+    member: Option<Member>,
+    class: Option<String>,
+    server: Option<Pattern>,
+}
+
+/// An entry of `expected_tools`: a member (`brave.web_search`, `{server: brave, tool:
+/// web_search}`), or a class with an optional server pattern (`{class: search, server:
+/// "^brave$"}`). In the member map `server` is the server's name, as SPEC section 3 has it;
+/// next to `class` it is a pattern, as SPEC section 12 has it.
+struct RawToolSpec(RawTool);
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RawToolSpecObject {
+    tool: Option<String>,
+    server: Option<String>,
+    class: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for RawToolSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SpecVisitor;
+        impl<'de> Visitor<'de> for SpecVisitor {
+            type Value = RawToolSpec;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "a tool like `brave.web_search`, a map `{server: ..., tool: ...}`, or a \
+                     class `{class: search}`",
+                )
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<RawToolSpec, E> {
+                let member = Member::parse(text).map_err(|error| member_error(text, error))?;
+                Ok(RawToolSpec(RawTool {
+                    member: Some(member),
+                    class: None,
+                    server: None,
+                }))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawToolSpec, A::Error> {
+                let object = RawToolSpecObject::deserialize(MapAccessDeserializer::new(map))?;
+                if object.class.is_some() {
+                    let member = match &object.tool {
+                        Some(tool) => Some(
+                            Member::parse(tool).map_err(|error| member_error(tool, error))?,
+                        ),
+                        None => None,
+                    };
+                    let server = object.server.as_deref().map(compile).transpose()?;
+                    return Ok(RawToolSpec(RawTool {
+                        member,
+                        class: object.class,
+                        server,
+                    }));
+                }
+                let Some(tool) = &object.tool else {
+                    return Err(custom(
+                        "toolgate::suite::missing_key",
+                        "an expected tool needs `tool` or `class`",
+                        "no `tool` or `class`",
+                        "name the tool (`{tool: web_search}`) or an equal-function class of the \
+                         test (`{class: search}`)",
+                    ));
+                };
+                let text = match &object.server {
+                    Some(server) => format!("{{server: {server}, tool: {tool}}}"),
+                    None => format!("{{tool: {tool}}}"),
+                };
+                let member = Member::new(object.server.as_deref(), tool)
+                    .map_err(|error| member_error(&text, error))?;
+                Ok(RawToolSpec(RawTool {
+                    member: Some(member),
+                    class: None,
+                    server: None,
+                }))
+            }
+        }
+        deserializer.deserialize_any(SpecVisitor)
+    }
 }
 
 /// `threshold`: a number from 0 to 1 with at most two decimals, kept as a whole percent.
@@ -1244,6 +1515,8 @@ fn threshold_range<E: de::Error>(value: &str) -> E {
 /// A tool match: a string (a `name` regex) or a map.
 struct RawToolMatch {
     name: Pattern,
+    class: Option<String>,
+    server: Option<Pattern>,
     command: Option<Pattern>,
     path: Option<Pattern>,
     args: Option<BTreeMap<String, PatternValue>>,
@@ -1265,9 +1538,11 @@ impl RawToolMatch {
         ]
     }
 
-    fn into_match(self) -> ToolMatch {
+    fn into_match(self, class: Option<ClassTools>) -> ToolMatch {
         ToolMatch {
             name: self.name,
+            class,
+            server: self.server,
             command: self.command,
             path: self.path,
             args: self
@@ -1284,7 +1559,12 @@ impl RawToolMatch {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawToolMatchObject {
-    name: PatternValue,
+    /// A regex searched in the tool name; optional when `class` or `server` is given.
+    name: Option<PatternValue>,
+    /// An equal-function class of the test: the call's tool is one of its members.
+    class: Option<String>,
+    /// A regex searched in the call's server.
+    server: Option<PatternValue>,
     command: Option<PatternValue>,
     path: Option<PatternValue>,
     args: Option<BTreeMap<String, PatternValue>>,
@@ -1334,6 +1614,8 @@ impl<'de> Deserialize<'de> for RawToolMatch {
             fn visit_str<E: de::Error>(self, text: &str) -> Result<RawToolMatch, E> {
                 Ok(RawToolMatch {
                     name: compile(text)?,
+                    class: None,
+                    server: None,
                     command: None,
                     path: None,
                     args: None,
@@ -1346,8 +1628,23 @@ impl<'de> Deserialize<'de> for RawToolMatch {
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawToolMatch, A::Error> {
                 let raw = RawToolMatchObject::deserialize(MapAccessDeserializer::new(map))?;
+                let name = match raw.name {
+                    Some(name) => name.0,
+                    None if raw.class.is_some() || raw.server.is_some() => compile("")?,
+                    None => {
+                        return Err(custom(
+                            "toolgate::suite::missing_key",
+                            "a tool match needs `name`, `class` or `server`",
+                            "no `name`, `class` or `server`",
+                            "write `name: <regex>` for the tool name, `class: <class>` for an \
+                             equal-function class of the test, or `server: <regex>`",
+                        ));
+                    }
+                };
                 Ok(RawToolMatch {
-                    name: raw.name.0,
+                    name,
+                    class: raw.class,
+                    server: raw.server.map(|p| p.0),
                     command: raw.command.map(|p| p.0),
                     path: raw.path.map(|p| p.0),
                     args: raw.args,
@@ -1998,6 +2295,7 @@ const KNOWN_CODES: &[&str] = &[
     "toolgate::suite::invalid_value",
     "toolgate::suite::invalid_member",
     "toolgate::suite::out_of_range",
+    "toolgate::suite::missing_key",
 ];
 
 /// For libyaml's `problem, while <context> at line L column C`: the problem, the context,
@@ -2789,6 +3087,13 @@ described!(MemberValue, "Member", |generator| {
     let object = generator.subschema_for::<MemberObject>();
     json_schema!({
         "description": "`server.tool` (split at the first dot), a bare `tool`, or {server, tool}",
+        "oneOf": [ { "type": "string", "minLength": 1 }, object ]
+    })
+});
+described!(RawToolSpec, "ExpectedTool", |generator| {
+    let object = generator.subschema_for::<RawToolSpecObject>();
+    json_schema!({
+        "description": "`server.tool`, a bare `tool`, {server, tool} (server by name), or {class, server} (any member of the test's class; server a regex)",
         "oneOf": [ { "type": "string", "minLength": 1 }, object ]
     })
 });

@@ -4,7 +4,6 @@
 use std::fmt;
 use std::ops::Range;
 
-use regex::Regex;
 use serde_json::Value;
 use toolgate_core::Percent;
 use toolgate_core::lookup::LookupMap;
@@ -16,76 +15,19 @@ use crate::error::Problem;
 use crate::evaluate::Detail;
 use crate::model::{Gate, Test};
 use crate::parse::{PathSeg, SuiteFile};
+use crate::tool_matcher::{ClassTools, Pattern};
 
-/// A regular expression with the text it was written as. It is searched, unanchored.
-#[derive(Debug, Clone)]
-pub struct Pattern {
-    text: String,
-    regex: Regex,
-    /// The only texts it matches, when it is written `^name$` or `^(name|other|...)$` with
-    /// names of ASCII letters, digits, `_` and `-`: the anchored tool names that suites are
-    /// advised to write, compared as strings rather than searched.
-    exact: Option<Vec<String>>,
-}
-
-impl Pattern {
-    /// Compiles `text` with the `regex` crate (linear time; `(?i)` and friends work),
-    /// within [`MAX_REGEX_BYTES`](toolgate_trace::MAX_REGEX_BYTES) of compiled program.
-    pub fn new(text: &str) -> Result<Self, regex::Error> {
-        Ok(Self {
-            text: text.to_owned(),
-            regex: toolgate_trace::compile_regex(text)?,
-            exact: exact_texts(text),
-        })
-    }
-
-    /// The pattern as written.
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-
-    /// Whether the pattern is found anywhere in `haystack`.
-    pub fn is_match(&self, haystack: &str) -> bool {
-        match &self.exact {
-            Some(texts) => texts.iter().any(|text| text == haystack),
-            None => self.regex.is_match(haystack),
-        }
-    }
-}
-
-/// The texts a pattern written `^name$` or `^(name|other|...)$` matches, when every
-/// alternative is a non-empty run of ASCII letters, digits, `_` and `-` (none of them special
-/// in a regex outside a class, and `^` and `$` match only at the ends of the text without
-/// the `m` flag, which such a pattern cannot set). `None` for any other pattern.
-fn exact_texts(pattern: &str) -> Option<Vec<String>> {
-    let inner = pattern.strip_prefix('^')?.strip_suffix('$')?;
-    let alternatives: Vec<&str> = match inner.strip_prefix('(') {
-        Some(group) => group.strip_suffix(')')?.split('|').collect(),
-        None => vec![inner],
-    };
-    let plain = |text: &str| {
-        !text.is_empty()
-            && text
-                .bytes()
-                .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
-    };
-    alternatives
-        .iter()
-        .all(|text| plain(text))
-        .then(|| alternatives.into_iter().map(str::to_owned).collect())
-}
-
-impl fmt::Display for Pattern {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}`", self.text)
-    }
-}
-
-/// What a call must look like: its name, and optionally arguments and result.
+/// What a call must look like: its name, and optionally its class, server, arguments and
+/// result.
 #[derive(Debug, Clone)]
 pub struct ToolMatch {
-    /// Searched in the tool name.
+    /// Searched in the tool name; the empty pattern, which every name matches, when the
+    /// entry names a `class` or a `server` instead.
     pub name: Pattern,
+    /// The equal-function class whose members the call's tool must be among.
+    pub class: Option<ClassTools>,
+    /// Searched in the call's server; a call recorded without a server does not match.
+    pub server: Option<Pattern>,
     /// Searched in the `command` argument, which a call whose name matches must have.
     pub command: Option<Pattern>,
     /// Searched in the `path` argument, which a call whose name matches must have.
@@ -98,7 +40,17 @@ pub struct ToolMatch {
 
 impl fmt::Display for ToolMatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.name)?;
+        let mut parts = Vec::new();
+        if !self.name.as_str().is_empty() || (self.class.is_none() && self.server.is_none()) {
+            parts.push(self.name.to_string());
+        }
+        if let Some(class) = &self.class {
+            parts.push(format!("in class `{}`", class.name()));
+        }
+        if let Some(server) = &self.server {
+            parts.push(format!("on server {server}"));
+        }
+        f.write_str(&parts.join(" "))?;
         if let Some(command) = &self.command {
             write!(f, " with command {command}")?;
         }
@@ -279,6 +231,9 @@ pub struct MissingArgument {
 
 /// How a call fares against the argument and result conditions of a match.
 enum FieldCheck<'a> {
+    /// The call's tool is not in the entry's class, or its server does not match: the entry
+    /// is not about this call, as when its name does not match.
+    OtherTool,
     Match,
     Miss(MissAt<'a>),
     /// A `command` or `path` argument is absent: a configuration error.
@@ -348,7 +303,22 @@ impl MissAt<'_> {
 }
 
 impl ToolMatch {
+    /// Whether the call's tool is in the entry's class and on its server, when the entry
+    /// names them; its name was matched before.
+    fn is_tool(&self, call: &Call) -> bool {
+        let tool = toolgate_core::ToolRef::new(call.server.as_deref(), &call.name);
+        self.class.as_ref().is_none_or(|class| class.contains(tool))
+            && self.server.as_ref().is_none_or(|pattern| {
+                call.server
+                    .as_deref()
+                    .is_some_and(|server| pattern.is_match(server))
+            })
+    }
+
     fn check_fields<'a>(&'a self, call: &'a Call) -> FieldCheck<'a> {
+        if !self.is_tool(call) {
+            return FieldCheck::OtherTool;
+        }
         let needs_args = self.command.is_some() || self.path.is_some() || !self.args.is_empty();
         if !needs_args {
             return self.check_result(call);
@@ -531,6 +501,7 @@ impl ToolCallsGrader {
             for &entry in &found[named.required.clone()] {
                 let required = &self.required[entry];
                 let miss = match required.matcher.check_fields(call) {
+                    FieldCheck::OtherTool => continue,
                     FieldCheck::Missing(field) => {
                         report_missing(MatchList::Required, entry, field, index, call);
                         continue;
@@ -557,7 +528,7 @@ impl ToolCallsGrader {
                     FieldCheck::Missing(field) => {
                         report_missing(MatchList::Disallowed, entry, field, index, call);
                     }
-                    FieldCheck::Miss(_) => {}
+                    FieldCheck::Miss(_) | FieldCheck::OtherTool => {}
                     FieldCheck::Match => violations.push(Violation {
                         entry,
                         call: index + 1,

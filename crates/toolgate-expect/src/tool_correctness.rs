@@ -1,17 +1,18 @@
 //! The `tool-correctness` grader: how much of an expected list of tools a run called, in any
 //! order, in order, or exactly (SPEC section 8).
 
-use toolgate_core::{Member, Percent, ToolRef, longest_common_subsequence, maximum_matching};
+use toolgate_core::{Percent, ToolRef, longest_common_subsequence, maximum_matching};
 use toolgate_trace::Run;
 
 use crate::evaluate::{CalledTool, Detail};
 use crate::model::Gate;
+use crate::tool_matcher::ToolMatcher;
 
 /// A test's `tool-correctness` grader, checked.
 #[derive(Debug, Clone)]
 pub struct ToolCorrectnessGrader {
     /// The expected tools, in order.
-    pub expected: Vec<Member>,
+    pub expected: Vec<ToolMatcher>,
     /// Whether the run must call exactly the expected tools, nothing more or less.
     pub exact_match: bool,
     /// Whether order matters (longest common subsequence; position by position with
@@ -46,7 +47,7 @@ impl ToolCorrectnessGrader {
             .iter()
             .map(|call| ToolRef::new(call.server.as_deref(), &call.name))
             .collect();
-        let matches = |e: usize, c: usize| self.expected[e].matches_ref(ids[c]);
+        let matches = |e: usize, c: usize| self.expected[e].matches(ids[c]);
         let pairs: Vec<Option<usize>> = if self.check_ordering && self.exact_match {
             (0..self.expected.len())
                 .map(|e| (e < ids.len() && matches(e, e)).then_some(e))
