@@ -155,6 +155,9 @@ pub enum Miss {
     },
     /// The call was not the run's last tool call.
     NotFinal,
+    /// The call would satisfy the entry, but no result was recorded for it, and only
+    /// completed calls count (SPEC section 2).
+    NoResult,
 }
 
 /// A call that almost satisfied an unmet `required` entry.
@@ -254,6 +257,8 @@ enum MissAt<'a> {
     Step(u32),
     /// The call was not the run's last tool call.
     NotFinal,
+    /// The call would satisfy the entry but has no recorded result.
+    NoResult,
 }
 
 /// Which of a call's values a [`MissAt::Field`] is about.
@@ -277,6 +282,8 @@ impl MissAt<'_> {
             Self::Field(Field::Result, _) => 4,
             Self::Step(_) => 5,
             Self::NotFinal => 6,
+            // The only thing missing: the best explanation of an unmet entry.
+            Self::NoResult => 7,
         }
     }
 
@@ -298,6 +305,7 @@ impl MissAt<'_> {
             },
             Self::Step(step) => Miss::Step { step },
             Self::NotFinal => Miss::NotFinal,
+            Self::NoResult => Miss::NoResult,
         }
     }
 }
@@ -494,10 +502,32 @@ impl ToolCallsGrader {
         };
         let mut seen = NamesSeen::default();
 
-        // Only completed calls are graded (SPEC section 2).
-        for (index, call) in run.calls.iter().enumerate().filter(|(_, c)| c.completed) {
+        for (index, call) in run.calls.iter().enumerate() {
             let named = seen.entries(self, &call.name);
             let found = &seen.found;
+            // Only completed calls are graded (SPEC section 2). A call without a result that
+            // would otherwise satisfy a `required` entry explains why the entry went unmet.
+            if !call.completed {
+                if detail == Detail::Full {
+                    for &entry in &found[named.required.clone()] {
+                        let required = &self.required[entry];
+                        let only_result = match required.matcher.check_fields(call) {
+                            FieldCheck::Match => true,
+                            FieldCheck::Miss(MissAt::Field(Field::Result, None)) => true,
+                            _ => false,
+                        };
+                        if only_result
+                            && required.position_miss(call, index, last).is_none()
+                            && near[entry]
+                                .as_ref()
+                                .is_none_or(|(_, _, near)| near.depth() < MissAt::NoResult.depth())
+                        {
+                            near[entry] = Some((index, call, MissAt::NoResult));
+                        }
+                    }
+                }
+                continue;
+            }
             for &entry in &found[named.required.clone()] {
                 let required = &self.required[entry];
                 let miss = match required.matcher.check_fields(call) {

@@ -916,6 +916,7 @@ fn near_miss(near: &NearMiss) -> NearMissJson<'_> {
         Miss::Field { field, found } => (field.clone(), found.clone()),
         Miss::Step { step } => ("step".to_owned(), Some(step.to_string())),
         Miss::NotFinal => ("final".to_owned(), None),
+        Miss::NoResult => ("completed".to_owned(), None),
     };
     NearMissJson {
         call: near.call,

@@ -241,6 +241,7 @@ fn near_miss(near: &NearMiss) -> String {
         Miss::Field { field, found: None } => format!("has no {field}"),
         Miss::Step { step } => format!("is in step {step}"),
         Miss::NotFinal => "is not the final call".to_owned(),
+        Miss::NoResult => "has no recorded result (only completed calls count)".to_owned(),
     };
     format!("call {} {} {what}", near.call, code(&near.tool))
 }

@@ -278,6 +278,7 @@ fn near_misses(config: &str, trace: &str) -> Vec<Option<(usize, String, String)>
                     Miss::Field { field, found } => (field.clone(), format!("{found:?}")),
                     Miss::Step { step } => ("step".to_owned(), step.to_string()),
                     Miss::NotFinal => ("final".to_owned(), String::new()),
+                    Miss::NoResult => ("no result".to_owned(), String::new()),
                 };
                 (near.call, format!("{} {what}", near.tool), found)
             })
@@ -572,6 +573,7 @@ fn depth_by_reference(miss: &Miss) -> u8 {
         },
         Miss::Step { .. } => 5,
         Miss::NotFinal => 6,
+        Miss::NoResult => 7,
     }
 }
 
@@ -680,6 +682,33 @@ fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec
         }
         if advanced {
             next_in_sequence += 1;
+        }
+    }
+    // A call without a result that meets every other condition of an entry explains it.
+    for (index, call) in run.calls.iter().enumerate().filter(|(_, c)| !c.completed) {
+        for (entry, required) in grader.required.iter().enumerate() {
+            if !required.matcher.name.is_match(&call.name) {
+                continue;
+            }
+            let only_result = match check_by_reference(&required.matcher, call) {
+                ReferenceCheck::Match => true,
+                ReferenceCheck::Miss(Miss::Field { field, found }) => {
+                    field == "result" && found.is_none()
+                }
+                _ => false,
+            };
+            if only_result
+                && position_by_reference(required, call, index, last).is_none()
+                && near[entry]
+                    .as_ref()
+                    .is_none_or(|near| depth_by_reference(&near.miss) < 7)
+            {
+                near[entry] = Some(NearMiss {
+                    call: index + 1,
+                    tool: tool(call),
+                    miss: Miss::NoResult,
+                });
+            }
         }
     }
     let unmet = grader.unmet(counts, near);
