@@ -29,12 +29,12 @@ pub use crate::model::{
 };
 pub use crate::parse::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile, suite_schema};
 pub use crate::tool_calls::{
-    MatchList, Miss, MissingArgument, MissingArguments, NearMiss, RequiredMatch,
-    RunToolCalls, ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals, ToolMatch, Unmet, Violation,
+    MatchList, Miss, MissingArgument, MissingArguments, NearMiss, RequiredMatch, RunToolCalls,
+    ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals, ToolMatch, Unmet, Violation,
     missing_argument_problems, result_text,
 };
-pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
 pub use crate::tool_correctness::{RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome};
+pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
 pub use crate::yaml_depth::MAX_YAML_DEPTH;
 
 #[cfg(test)]

@@ -491,12 +491,7 @@ impl SuiteFile {
             written: efs_written,
             set: equal_function_sets.as_ref().map(|efs| &efs.classes),
         };
-        let graders = self.check_graders(
-            raw.graders.unwrap_or_default(),
-            &path,
-            classes,
-            problems,
-        );
+        let graders = self.check_graders(raw.graders.unwrap_or_default(), &path, classes, problems);
         let traces = raw.traces.map(|traces| match traces {
             RawTraces::One(pattern) => vec![TracePattern {
                 pattern,
@@ -567,20 +562,12 @@ impl SuiteFile {
                     );
                 }
                 GraderKind::ToolCorrectness => {
-                    checked.tool_correctness = self.check_tool_correctness(
-                        grader.config,
-                        &config_path,
-                        classes,
-                        problems,
-                    );
+                    checked.tool_correctness =
+                        self.check_tool_correctness(grader.config, &config_path, classes, problems);
                 }
                 GraderKind::CallAccuracy => {
-                    checked.call_accuracy = self.check_call_accuracy(
-                        grader.config,
-                        &config_path,
-                        classes,
-                        problems,
-                    );
+                    checked.call_accuracy =
+                        self.check_call_accuracy(grader.config, &config_path, classes, problems);
                 }
             }
         }
@@ -634,7 +621,10 @@ impl SuiteFile {
             .into_iter()
             .enumerate()
             .map(|(index, tool)| {
-                let at = join(path, &[PathSeg::Key("expected_tools"), PathSeg::Index(index)]);
+                let at = join(
+                    path,
+                    &[PathSeg::Key("expected_tools"), PathSeg::Index(index)],
+                );
                 self.tool_matcher(tool.0, &at, classes, problems)
             })
             .collect();
@@ -795,46 +785,7 @@ impl SuiteFile {
                 ),
             );
         }
-        for (list, entries) in [
-            (MatchList::Disallowed, &config.disallowed),
-            (MatchList::Sequence, &config.sequence),
-        ] {
-            for (entry, raw) in entries.iter().flatten().enumerate() {
-                let entry_path = join(path, &[PathSeg::Key(list.key()), PathSeg::Index(entry)]);
-                for (key, present) in raw.positional_keys() {
-                    if present {
-                        problems.push(self.located(
-                            Problem::new(
-                                "toolgate::suite::misplaced_key",
-                                format!("`{key}` is allowed on `required` entries only"),
-                                format!("not allowed on `{}`", list.key()),
-                            )
-                            .with_help(
-                                "`min_count`, `final`, `at_step` and `before_step` constrain calls \
-                                 that must happen; move the condition to a `required` entry",
-                            ),
-                            &join(&entry_path, &[PathSeg::KeyName(key)]),
-                        ));
-                    }
-                }
-                if list == MatchList::Sequence && raw.result.is_some() {
-                    problems.push(
-                        self.located(
-                            Problem::new(
-                                "toolgate::suite::misplaced_key",
-                                "`result` is not allowed on `sequence` entries",
-                                "not allowed on `sequence`",
-                            )
-                            .with_help(
-                                "a sequence matches calls as they are made, before their results; \
-                             check the result with a `required` entry",
-                            ),
-                            &join(&entry_path, &[PathSeg::KeyName("result")]),
-                        ),
-                    );
-                }
-            }
-        }
+        self.check_unpositioned(&config, path, problems);
         for (entry, raw) in config.required.iter().flatten().enumerate() {
             self.check_required(
                 raw,
@@ -849,26 +800,14 @@ impl SuiteFile {
             &join(path, &[PathSeg::Key("expect")]),
             problems,
         );
-        // Each entry's class, resolved against the test's classes.
         let mut entry_classes = |list: MatchList, entries: &Option<Vec<RawToolMatch>>| {
-            let classes: Vec<Option<ClassTools>> = entries
-                .iter()
-                .flatten()
-                .enumerate()
-                .map(|(entry, raw)| {
-                    let name = raw.class.as_deref()?;
-                    let at = join(
-                        path,
-                        &[
-                            PathSeg::Key(list.key()),
-                            PathSeg::Index(entry),
-                            PathSeg::Key("class"),
-                        ],
-                    );
-                    self.resolve_class(name, &at, classes, problems)
-                })
-                .collect();
-            classes
+            self.entry_classes(
+                list,
+                entries.as_deref().unwrap_or_default(),
+                path,
+                classes,
+                problems,
+            )
         };
         let required_classes = entry_classes(MatchList::Required, &config.required);
         let disallowed_classes = entry_classes(MatchList::Disallowed, &config.disallowed);
@@ -903,6 +842,33 @@ impl SuiteFile {
             gates,
             index,
         })
+    }
+
+    /// The class of each entry of a `tool-calls` list, resolved against the test's classes.
+    fn entry_classes(
+        &self,
+        list: MatchList,
+        entries: &[RawToolMatch],
+        path: &[PathSeg<'_>],
+        classes: TestClasses<'_>,
+        problems: &mut Vec<Problem>,
+    ) -> Vec<Option<ClassTools>> {
+        entries
+            .iter()
+            .enumerate()
+            .map(|(entry, raw)| {
+                let name = raw.class.as_deref()?;
+                let at = join(
+                    path,
+                    &[
+                        PathSeg::Key(list.key()),
+                        PathSeg::Index(entry),
+                        PathSeg::Key("class"),
+                    ],
+                );
+                self.resolve_class(name, &at, classes, problems)
+            })
+            .collect()
     }
 
     /// An expected tool, with its class resolved against the test's classes.
@@ -1002,6 +968,55 @@ impl SuiteFile {
             ),
         );
         None
+    }
+
+    /// The keys that `disallowed` and `sequence` entries do not take.
+    fn check_unpositioned(
+        &self,
+        config: &RawGraderConfig,
+        path: &[PathSeg<'_>],
+        problems: &mut Vec<Problem>,
+    ) {
+        for (list, entries) in [
+            (MatchList::Disallowed, &config.disallowed),
+            (MatchList::Sequence, &config.sequence),
+        ] {
+            for (entry, raw) in entries.iter().flatten().enumerate() {
+                let entry_path = join(path, &[PathSeg::Key(list.key()), PathSeg::Index(entry)]);
+                for (key, present) in raw.positional_keys() {
+                    if present {
+                        problems.push(self.located(
+                            Problem::new(
+                                "toolgate::suite::misplaced_key",
+                                format!("`{key}` is allowed on `required` entries only"),
+                                format!("not allowed on `{}`", list.key()),
+                            )
+                            .with_help(
+                                "`min_count`, `final`, `at_step` and `before_step` constrain calls \
+                                 that must happen; move the condition to a `required` entry",
+                            ),
+                            &join(&entry_path, &[PathSeg::KeyName(key)]),
+                        ));
+                    }
+                }
+                if list == MatchList::Sequence && raw.result.is_some() {
+                    problems.push(
+                        self.located(
+                            Problem::new(
+                                "toolgate::suite::misplaced_key",
+                                "`result` is not allowed on `sequence` entries",
+                                "not allowed on `sequence`",
+                            )
+                            .with_help(
+                                "a sequence matches calls as they are made, before their results; \
+                             check the result with a `required` entry",
+                            ),
+                            &join(&entry_path, &[PathSeg::KeyName("result")]),
+                        ),
+                    );
+                }
+            }
+        }
     }
 
     /// The numeric rules of a `required` entry.
@@ -1412,9 +1427,9 @@ impl<'de> Deserialize<'de> for RawToolSpec {
                 let object = RawToolSpecObject::deserialize(MapAccessDeserializer::new(map))?;
                 if object.class.is_some() {
                     let member = match &object.tool {
-                        Some(tool) => Some(
-                            Member::parse(tool).map_err(|error| member_error(tool, error))?,
-                        ),
+                        Some(tool) => {
+                            Some(Member::parse(tool).map_err(|error| member_error(tool, error))?)
+                        }
                         None => None,
                     };
                     let server = object.server.as_deref().map(compile).transpose()?;

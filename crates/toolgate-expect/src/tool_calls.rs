@@ -485,7 +485,7 @@ impl ToolCallsGrader {
         let last = run.calls.len().checked_sub(1);
         let mut counts = vec![0_u32; self.required.len()];
         // The call that got furthest through an entry's conditions so far, if any.
-        let mut near: Vec<Option<(usize, &Call, MissAt<'_>)>> = vec![None; self.required.len()];
+        let mut near: NearMisses<'_> = vec![None; self.required.len()];
         let mut violations = Vec::new();
         let mut next_in_sequence = 0;
         let mut report_missing = |list, entry, field, index: usize, call: &Call| {
@@ -509,22 +509,13 @@ impl ToolCallsGrader {
             // would otherwise satisfy a `required` entry explains why the entry went unmet.
             if !call.completed {
                 if detail == Detail::Full {
-                    for &entry in &found[named.required.clone()] {
-                        let required = &self.required[entry];
-                        let only_result = match required.matcher.check_fields(call) {
-                            FieldCheck::Match => true,
-                            FieldCheck::Miss(MissAt::Field(Field::Result, None)) => true,
-                            _ => false,
-                        };
-                        if only_result
-                            && required.position_miss(call, index, last).is_none()
-                            && near[entry]
-                                .as_ref()
-                                .is_none_or(|(_, _, near)| near.depth() < MissAt::NoResult.depth())
-                        {
-                            near[entry] = Some((index, call, MissAt::NoResult));
-                        }
-                    }
+                    self.note_no_result(
+                        &found[named.required.clone()],
+                        call,
+                        index,
+                        last,
+                        &mut near,
+                    );
                 }
                 continue;
             }
@@ -583,21 +574,7 @@ impl ToolCallsGrader {
             }
         }
 
-        // Only the near misses of unmet entries are reported.
-        let near = near
-            .into_iter()
-            .enumerate()
-            .map(|(entry, near)| {
-                near.filter(|_| {
-                    detail == Detail::Full && counts[entry] < self.required[entry].min_count
-                })
-                .map(|(index, call, miss)| NearMiss {
-                    call: index + 1,
-                    tool: tool_text(call),
-                    miss: miss.to_miss(),
-                })
-            })
-            .collect();
+        let near = self.reported_near_misses(near, &counts, detail);
         let unmet = self.unmet(counts, near);
         let sequence_stopped_at =
             (next_in_sequence < self.sequence.len()).then_some(next_in_sequence);
@@ -610,7 +587,60 @@ impl ToolCallsGrader {
     }
 }
 
+/// The call that got furthest through each `required` entry's conditions, with its miss.
+type NearMisses<'a> = Vec<Option<(usize, &'a Call, MissAt<'a>)>>;
+
 impl ToolCallsGrader {
+    /// Keeps `call`, which has no result, as the near miss of each of the `required` entries
+    /// whose every other condition it meets.
+    fn note_no_result<'a>(
+        &self,
+        entries: &[usize],
+        call: &'a Call,
+        index: usize,
+        last: Option<usize>,
+        near: &mut NearMisses<'a>,
+    ) {
+        for &entry in entries {
+            let required = &self.required[entry];
+            let only_result = matches!(
+                required.matcher.check_fields(call),
+                FieldCheck::Match | FieldCheck::Miss(MissAt::Field(Field::Result, None))
+            );
+            if only_result
+                && required.position_miss(call, index, last).is_none()
+                && near[entry]
+                    .as_ref()
+                    .is_none_or(|(_, _, near)| near.depth() < MissAt::NoResult.depth())
+            {
+                near[entry] = Some((index, call, MissAt::NoResult));
+            }
+        }
+    }
+
+    /// The near misses a report shows: those of unmet entries only, and none below
+    /// [`Detail::Full`].
+    fn reported_near_misses(
+        &self,
+        near: NearMisses<'_>,
+        counts: &[u32],
+        detail: Detail,
+    ) -> Vec<Option<NearMiss>> {
+        near.into_iter()
+            .enumerate()
+            .map(|(entry, near)| {
+                near.filter(|_| {
+                    detail == Detail::Full && counts[entry] < self.required[entry].min_count
+                })
+                .map(|(index, call, miss)| NearMiss {
+                    call: index + 1,
+                    tool: tool_text(call),
+                    miss: miss.to_miss(),
+                })
+            })
+            .collect()
+    }
+
     /// The `required` entries that fewer calls than their `min_count` satisfied.
     fn unmet(&self, counts: Vec<u32>, near: Vec<Option<NearMiss>>) -> Vec<Unmet> {
         self.required

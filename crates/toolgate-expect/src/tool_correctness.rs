@@ -1,7 +1,9 @@
 //! The `tool-correctness` grader: how much of an expected list of tools a run called, in any
 //! order, in order, or exactly (SPEC section 8).
 
-use toolgate_core::{Percent, ToolRef, longest_common_subsequence, maximum_matching};
+use toolgate_core::{
+    Percent, ToolRef, check_pairing_size, longest_common_subsequence, maximum_matching,
+};
 use toolgate_trace::Run;
 
 use crate::evaluate::{CalledTool, Detail};
@@ -69,6 +71,27 @@ impl ToolCorrectnessGrader {
         for c in pairs.iter().flatten() {
             used[*c] = true;
         }
+        // In order, an expected tool that was called, but not where the order allows, is
+        // out of order rather than missed; the calls left over are paired with the expected
+        // tools left over as a multiset, within the size the multiset modes take.
+        let mut out_of_order = vec![None; self.expected.len()];
+        if self.check_ordering
+            && detail == Detail::Full
+            && check_pairing_size(self.expected.len(), ids.len()).is_ok()
+        {
+            let left: Vec<usize> = (0..self.expected.len())
+                .filter(|&e| pairs[e].is_none())
+                .collect();
+            let unused: Vec<usize> = (0..ids.len()).filter(|&c| !used[c]).collect();
+            let late =
+                maximum_matching(left.len(), unused.len(), |e, c| matches(left[e], unused[c]));
+            for (e, c) in late.iter().enumerate() {
+                if let Some(c) = c {
+                    out_of_order[left[e]] = Some(unused[*c]);
+                    used[unused[*c]] = true;
+                }
+            }
+        }
         // Only the calls the verdict names are copied.
         let called = |c: usize| CalledTool {
             call: c + 1,
@@ -76,6 +99,11 @@ impl ToolCorrectnessGrader {
         };
         RunCorrectness {
             matched: pairs.iter().map(|pair| pair.map(called)).collect(),
+            out_of_order: if out_of_order.iter().any(Option::is_some) {
+                out_of_order.iter().map(|call| call.map(called)).collect()
+            } else {
+                Vec::new()
+            },
             extra: match detail {
                 Detail::Full => (0..ids.len()).filter(|&c| !used[c]).map(called).collect(),
                 Detail::Counts => Vec::new(),
@@ -97,7 +125,10 @@ impl ToolCorrectnessGrader {
 pub struct RunCorrectness {
     /// For each expected tool in order, the call that matched it.
     pub matched: Vec<Option<CalledTool>>,
-    /// Calls that matched no expected tool, in trace order.
+    /// With `check_ordering`, for each expected tool in order, the call of it that was made
+    /// out of order, when it was not matched in order; empty when there is none.
+    pub out_of_order: Vec<Option<CalledTool>>,
+    /// Calls that matched no expected tool, in order or out of it, in trace order.
     pub extra: Vec<CalledTool>,
     /// With `exact_match`, whether the run matched exactly.
     pub exact: Option<bool>,

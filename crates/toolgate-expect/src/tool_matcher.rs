@@ -153,10 +153,10 @@ impl ToolMatcher {
             .as_ref()
             .is_none_or(|member| member.matches_ref(call))
             && self.class.as_ref().is_none_or(|class| class.contains(call))
-            && self.server.as_ref().is_none_or(|pattern| {
-                call.server()
-                    .is_some_and(|server| pattern.is_match(server))
-            })
+            && self
+                .server
+                .as_ref()
+                .is_none_or(|pattern| call.server().is_some_and(|server| pattern.is_match(server)))
     }
 }
 

@@ -101,6 +101,9 @@ struct CorrectnessRun<'a> {
 struct ExpectedTool<'a> {
     tool: &'a str,
     matched_by: Option<Call>,
+    /// With `check_ordering`: the call of this tool made out of order, when none was in order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    out_of_order: Option<Call>,
 }
 
 /// Call-accuracy counts and percents of one run or of the total, in this order in both.
@@ -573,23 +576,7 @@ impl Spills {
         if let Some(correctness) = run.correctness {
             self.entry(
                 List::CorrectnessRuns,
-                &CorrectnessRun {
-                    run: number,
-                    source: &info.source.file,
-                    line: info.source.line,
-                    score: correctness.score.value(),
-                    exact: correctness.exact,
-                    expected: context
-                        .expected_tools
-                        .iter()
-                        .zip(&correctness.matched)
-                        .map(|(tool, matched)| ExpectedTool {
-                            tool,
-                            matched_by: matched.as_ref().map(call),
-                        })
-                        .collect(),
-                    extra_calls: correctness.extra.iter().map(call).collect(),
-                },
+                &correctness_run(context, info, correctness),
             )?;
         }
         if let Some(accuracy) = run.accuracy {
@@ -908,6 +895,37 @@ fn tool_calls_run<'a>(
             stopped_at: stopped + 1,
             matcher: described(&context.sequence, stopped),
         }),
+    }
+}
+
+/// A tool-correctness run as the report lists it.
+fn correctness_run<'a>(
+    context: &'a Context,
+    info: &'a RunInfo,
+    correctness: &RunCorrectness,
+) -> CorrectnessRun<'a> {
+    CorrectnessRun {
+        run: info.number,
+        source: &info.source.file,
+        line: info.source.line,
+        score: correctness.score.value(),
+        exact: correctness.exact,
+        expected: context
+            .expected_tools
+            .iter()
+            .zip(&correctness.matched)
+            .enumerate()
+            .map(|(index, (tool, matched))| ExpectedTool {
+                tool,
+                matched_by: matched.as_ref().map(call),
+                out_of_order: correctness
+                    .out_of_order
+                    .get(index)
+                    .and_then(Option::as_ref)
+                    .map(call),
+            })
+            .collect(),
+        extra_calls: correctness.extra.iter().map(call).collect(),
     }
 }
 

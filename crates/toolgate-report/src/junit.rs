@@ -226,11 +226,30 @@ fn correctness_facts(test: &TestOutcome, outcome: &ToolCorrectnessOutcome) -> Ve
             .expected
             .iter()
             .zip(&run.matched)
-            .filter(|(_, matched)| matched.is_none())
-            .map(|(tool, _)| tool.as_str())
+            .enumerate()
+            .filter(|(index, (_, matched))| {
+                matched.is_none() && run.out_of_order.get(*index).is_none_or(Option::is_none)
+            })
+            .map(|(_, (tool, _))| tool.as_str())
             .collect();
         if !missed.is_empty() {
             facts.push(format!("missed {}", missed.join(", ")));
+        }
+        let late: Vec<String> = outcome
+            .expected
+            .iter()
+            .zip(&run.out_of_order)
+            .filter_map(|(expected, late)| {
+                let called = late.as_ref()?;
+                Some(format!(
+                    "{expected} ({} is call {})",
+                    Shown(&called.tool),
+                    called.call
+                ))
+            })
+            .collect();
+        if !late.is_empty() {
+            facts.push(format!("out of order {}", late.join(", ")));
         }
         // Extra calls cost only an exact match; elsewhere they do not lower the score.
         if run.exact == Some(false) {

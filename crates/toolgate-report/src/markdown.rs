@@ -255,11 +255,31 @@ fn correctness_facts(runs: &[RunInfo], outcome: &ToolCorrectnessOutcome) -> Vec<
             .expected
             .iter()
             .zip(&run.matched)
-            .filter(|(_, matched)| matched.is_none())
-            .map(|(expected, _)| code(expected))
+            .enumerate()
+            .filter(|(index, (_, matched))| {
+                matched.is_none() && run.out_of_order.get(*index).is_none_or(Option::is_none)
+            })
+            .map(|(_, (expected, _))| code(expected))
             .collect();
         if !missed.is_empty() {
             facts.push(format!("missed {}", missed.join(", ")));
+        }
+        let late: Vec<String> = outcome
+            .expected
+            .iter()
+            .zip(&run.out_of_order)
+            .filter_map(|(expected, late)| {
+                let called = late.as_ref()?;
+                Some(format!(
+                    "{} ({} is call {})",
+                    code(expected),
+                    code(&called.tool.to_string()),
+                    called.call
+                ))
+            })
+            .collect();
+        if !late.is_empty() {
+            facts.push(format!("out of order {}", late.join(", ")));
         }
         // In exact mode the calls beyond the expected ones fail a run too, so they explain.
         if run.exact == Some(false) {

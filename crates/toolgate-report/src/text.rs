@@ -414,10 +414,17 @@ fn render_tool_correctness(
             Shown(info),
             run.score
         )?;
-        for (expected, matched) in outcome.expected.iter().zip(&run.matched) {
-            let found = match matched {
-                Some(called) => format!("{} (call {})", Shown(&called.tool), called.call),
-                None => painter.paint(FAIL, "missed"),
+        for (index, (expected, matched)) in outcome.expected.iter().zip(&run.matched).enumerate() {
+            let late = run.out_of_order.get(index).and_then(Option::as_ref);
+            let found = match (matched, late) {
+                (Some(called), _) => format!("{} (call {})", Shown(&called.tool), called.call),
+                (None, Some(called)) => format!(
+                    "{} {} (call {})",
+                    painter.paint(FAIL, "out of order:"),
+                    Shown(&called.tool),
+                    called.call
+                ),
+                (None, None) => painter.paint(FAIL, "missed"),
             };
             let fill = width.saturating_sub(expected.width());
             writeln!(out, "      {expected}{}  {found}", " ".repeat(fill))?;

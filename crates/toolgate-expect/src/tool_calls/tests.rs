@@ -595,6 +595,45 @@ fn position_by_reference(
     }
 }
 
+/// A call without a result that meets every other condition of an entry explains it.
+fn no_result_by_reference(
+    grader: &ToolCallsGrader,
+    run: &Run,
+    last: Option<usize>,
+    near: &mut [Option<NearMiss>],
+) {
+    let tool = |call: &Call| match &call.server {
+        Some(server) => format!("{server}.{}", call.name),
+        None => call.name.clone(),
+    };
+    for (index, call) in run.calls.iter().enumerate().filter(|(_, c)| !c.completed) {
+        for (entry, required) in grader.required.iter().enumerate() {
+            if !required.matcher.name.is_match(&call.name) {
+                continue;
+            }
+            let only_result = match check_by_reference(&required.matcher, call) {
+                ReferenceCheck::Match => true,
+                ReferenceCheck::Miss(Miss::Field { field, found }) => {
+                    field == "result" && found.is_none()
+                }
+                _ => false,
+            };
+            if only_result
+                && position_by_reference(required, call, index, last).is_none()
+                && near[entry]
+                    .as_ref()
+                    .is_none_or(|near| depth_by_reference(&near.miss) < 7)
+            {
+                near[entry] = Some(NearMiss {
+                    call: index + 1,
+                    tool: tool(call),
+                    miss: Miss::NoResult,
+                });
+            }
+        }
+    }
+}
+
 /// The grader as first written: every entry's name pattern tried on every call, and every
 /// miss built in full before it is compared with the near miss kept.
 fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec<MissingArgument>) {
@@ -684,33 +723,7 @@ fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec
             next_in_sequence += 1;
         }
     }
-    // A call without a result that meets every other condition of an entry explains it.
-    for (index, call) in run.calls.iter().enumerate().filter(|(_, c)| !c.completed) {
-        for (entry, required) in grader.required.iter().enumerate() {
-            if !required.matcher.name.is_match(&call.name) {
-                continue;
-            }
-            let only_result = match check_by_reference(&required.matcher, call) {
-                ReferenceCheck::Match => true,
-                ReferenceCheck::Miss(Miss::Field { field, found }) => {
-                    field == "result" && found.is_none()
-                }
-                _ => false,
-            };
-            if only_result
-                && position_by_reference(required, call, index, last).is_none()
-                && near[entry]
-                    .as_ref()
-                    .is_none_or(|near| depth_by_reference(&near.miss) < 7)
-            {
-                near[entry] = Some(NearMiss {
-                    call: index + 1,
-                    tool: tool(call),
-                    miss: Miss::NoResult,
-                });
-            }
-        }
-    }
+    no_result_by_reference(grader, run, last, &mut near);
     let unmet = grader.unmet(counts, near);
     let sequence_stopped_at =
         (next_in_sequence < grader.sequence.len()).then_some(next_in_sequence);
