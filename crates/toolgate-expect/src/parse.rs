@@ -286,11 +286,27 @@ impl SuiteFile {
                 format!("expected {expected}"),
             )
         } else {
-            Problem::new(
+            let problem = Problem::new(
                 "toolgate::suite::syntax",
                 format!("invalid YAML: {message}"),
                 "here",
-            )
+            );
+            // `{ >=: 80 }`: YAML reads an unquoted `>` as a folded block and `!` as a tag.
+            let at = span.map(|span| span.offset());
+            let found = at
+                .and_then(|offset| self.text().get(offset..))
+                .unwrap_or_default();
+            match Op::ALL.iter().find(|op| {
+                found.starts_with(op.as_str())
+                    && matches!(found.as_bytes().first(), Some(b'>' | b'!'))
+            }) {
+                Some(op) => problem.with_help(format!(
+                    "quote the operator: YAML reads an unquoted `{}` as syntax; write `\"{op}\"`, \
+                     as in `{{ \"{op}\": 80 }}`",
+                    &op.as_str()[..1]
+                )),
+                None => problem,
+            }
         };
         problem.at(span)
     }
@@ -652,7 +668,7 @@ impl SuiteFile {
             ..Block::ToolCorrectness.default_gate()
         };
         let gates = self.check_expect(
-            config.expect.unwrap_or_default(),
+            config.expect.map(|e| e.0).unwrap_or_default(),
             Block::ToolCorrectness,
             default,
             &join(path, &[PathSeg::Key("expect")]),
@@ -732,7 +748,7 @@ impl SuiteFile {
             }
         }
         let gates = self.check_expect(
-            config.expect.unwrap_or_default(),
+            config.expect.map(|e| e.0).unwrap_or_default(),
             Block::CallAccuracy,
             Block::CallAccuracy.default_gate(),
             &join(path, &[PathSeg::Key("expect")]),
@@ -794,7 +810,7 @@ impl SuiteFile {
             );
         }
         let gates = self.check_expect(
-            config.expect.unwrap_or_default(),
+            config.expect.map(|e| e.0).unwrap_or_default(),
             Block::ToolCalls,
             Block::ToolCalls.default_gate(),
             &join(path, &[PathSeg::Key("expect")]),
@@ -1083,7 +1099,7 @@ impl SuiteFile {
         let classes_path = join(path, &[PathSeg::Key("classes")]);
         self.check_classes(&raw.classes, &classes_path, problems);
         let gates = self.check_expect(
-            raw.expect.unwrap_or_default(),
+            raw.expect.map(|e| e.0).unwrap_or_default(),
             Block::EqualFunctionSets,
             Block::EqualFunctionSets.default_gate(),
             &join(path, &[PathSeg::Key("expect")]),
@@ -1304,7 +1320,7 @@ enum TestKind {
 #[serde(deny_unknown_fields)]
 struct RawEfs {
     classes: Vec<RawClass>,
-    expect: Option<Vec<RawExpectation>>,
+    expect: Option<Expectations>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -1334,7 +1350,7 @@ struct RawGraderConfig {
     check_ordering: Option<bool>,
     threshold: Option<Threshold>,
     expected: Option<Vec<RawExpectedCall>>,
-    expect: Option<Vec<RawExpectation>>,
+    expect: Option<Expectations>,
 }
 
 impl RawGraderConfig {
@@ -1800,6 +1816,98 @@ impl Comparison {
     }
 }
 
+/// A block's `expect:`: a list of gates. Written as a map, which is the common slip, it is
+/// an error that shows the list form.
+struct Expectations(Vec<RawExpectation>);
+
+impl<'de> Deserialize<'de> for Expectations {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ExpectationsVisitor;
+        impl<'de> Visitor<'de> for ExpectationsVisitor {
+            type Value = Expectations;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of gates, like `- tool_selection.f1: { \">=\": 80 }`")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Expectations, A::Error> {
+                let mut gates = Vec::new();
+                while let Some(gate) = seq.next_element()? {
+                    gates.push(gate);
+                }
+                Ok(Expectations(gates))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Expectations, A::Error> {
+                Err(custom(
+                    "toolgate::suite::invalid_value",
+                    "`expect:` is a list of gates, not a map",
+                    "a map",
+                    "write each gate as an item of a list, starting with `- `: \
+                     `expect: [{tool_selection.f1: {\">=\": 80}}]`, or on its own line \
+                     `- tool_selection.f1: { \">=\": 80 }`",
+                ))
+            }
+        }
+        deserializer.deserialize_any(ExpectationsVisitor)
+    }
+}
+
+/// The comparison of a gate: a map of operators. A string like `">= 80"` or a bare number
+/// is the common slip, and its error shows the map form.
+struct ComparisonValue(Comparison);
+
+impl<'de> Deserialize<'de> for ComparisonValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ComparisonVisitor;
+        impl<'de> Visitor<'de> for ComparisonVisitor {
+            type Value = ComparisonValue;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a map of operators to percents, like `{ \">=\": 80 }`")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ComparisonValue, A::Error> {
+                Comparison::deserialize(MapAccessDeserializer::new(map)).map(ComparisonValue)
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<ComparisonValue, E> {
+                let written = text.trim();
+                let op = Op::ALL
+                    .iter()
+                    .filter(|op| written.starts_with(op.as_str()))
+                    .max_by_key(|op| op.as_str().len());
+                let help = match op {
+                    Some(op) => format!(
+                        "write the operator and the value as a map: `{{ \"{op}\": {} }}`",
+                        written[op.as_str().len()..].trim()
+                    ),
+                    None => {
+                        "write the operator and the value as a map: `{ \">=\": 80 }`".to_owned()
+                    }
+                };
+                Err(custom(
+                    "toolgate::suite::invalid_value",
+                    &format!("a comparison is a map of operators, not the string `{written}`"),
+                    "a string",
+                    &help,
+                ))
+            }
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<ComparisonValue, E> {
+                Err(custom(
+                    "toolgate::suite::invalid_value",
+                    &format!("a comparison needs an operator, not only the value `{value}`"),
+                    "no operator",
+                    &format!("write for example `{{ \">=\": {value} }}`"),
+                ))
+            }
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<ComparisonValue, E> {
+                Err(custom(
+                    "toolgate::suite::invalid_value",
+                    &format!("a comparison needs an operator, not only the value `{value}`"),
+                    "no operator",
+                    "write for example `{ \">=\": 80 }`",
+                ))
+            }
+        }
+        deserializer.deserialize_any(ComparisonVisitor)
+    }
+}
+
 /// `- target: { op: value, ... }`: a map with exactly one key.
 struct RawExpectation {
     target: String,
@@ -1823,7 +1931,7 @@ impl<'de> Deserialize<'de> for RawExpectation {
                         "write a target and a comparison, like `- tool_selection.f1: { \">=\": 80 }`",
                     ));
                 };
-                let comparison = map.next_value::<Comparison>()?;
+                let comparison = map.next_value::<ComparisonValue>()?.0;
                 // `RejectKey` fails on any key, so a second target stops here, at its key.
                 let _: Option<()> = map.next_key_seed(RejectKey)?;
                 Ok(RawExpectation { target, comparison })
@@ -3124,6 +3232,14 @@ described!(RawNaming, "Naming", |generator| {
     json_schema!({
         "description": "how tool names that carry their server are split (docs/formats.md)",
         "oneOf": [ { "type": "string", "enum": Naming::NAMES }, object ]
+    })
+});
+described!(Expectations, "Expectations", |generator| {
+    let item = generator.subschema_for::<RawExpectation>();
+    json_schema!({
+        "description": "a list of gates; an empty list applies the block's default gate",
+        "type": "array",
+        "items": item
     })
 });
 described!(RawExpectation, "Expectation", |generator| {
