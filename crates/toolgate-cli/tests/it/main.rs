@@ -7,6 +7,7 @@
 )]
 
 mod cli;
+mod delivery;
 mod determinism;
 mod golden;
 mod safe_output;
