@@ -10,6 +10,7 @@ mod cli;
 mod delivery;
 mod determinism;
 mod golden;
+mod hostile;
 mod safe_output;
 mod shard;
 mod support;
