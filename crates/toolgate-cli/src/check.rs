@@ -46,6 +46,8 @@ pub(crate) fn run(
     let threads = args.threads.map(usize::from);
     let mut outcome = SuiteOutcome { tests: Vec::new() };
     let mut missing = Vec::new();
+    // Every file read, so that no `--output` replaces one.
+    let mut inputs = vec![args.suite.clone()];
     let tests = suite
         .tests
         .iter()
@@ -54,6 +56,7 @@ pub(crate) fn run(
         .map(|(_, test)| test);
     for test in tests {
         let (files, searched) = discover(test, suite_dir, args.traces_dir.as_deref(), &file)?;
+        inputs.extend(files.iter().map(|trace| trace.path.clone()));
         let mut evaluator = TestEvaluator::new(test);
         if let Some(json) = &mut json_runs {
             json.start_test(test);
@@ -126,6 +129,7 @@ pub(crate) fn run(
             .map_err(|error| Report::msg(format!("cannot render the summary: {error}")))?;
         output.appends.push((summary, bytes));
     }
+    output.inputs = inputs;
     output.code = if outcome.passed() {
         exit::PASSED
     } else {
@@ -258,10 +262,11 @@ fn score_runs(
         // reader, sending its next token, stops.
         let (token_sender, tokens) = sync_channel::<()>(window);
         let (scored_sender, scored_receiver) = sync_channel::<(usize, ScoredPart)>(window);
+        let mut workers = 0;
         for _ in 0..threads {
             let scored_sender = scored_sender.clone();
             let part_receiver = &part_receiver;
-            scope.spawn(move || {
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                 loop {
                     // The queue is locked only to take a part, not to score it.
                     let next = part_receiver
@@ -278,9 +283,24 @@ fn score_runs(
                     }
                 }
             });
+            // The system may refuse threads (a limit on processes, on memory): the ones that
+            // started do the work, as the same reports come out whatever their number.
+            if spawned.is_err() {
+                break;
+            }
+            workers += 1;
+        }
+        if workers == 0 {
+            return Err(TraceError::Io {
+                file: files
+                    .first()
+                    .map(|trace| trace.label.clone())
+                    .unwrap_or_default(),
+                message: "cannot start a thread to score the runs".to_owned(),
+            });
         }
         drop(scored_sender);
-        let reader = scope.spawn(move || {
+        let reader = std::thread::Builder::new().spawn_scoped(scope, move || {
             let (mut next, mut order) = (1, 0);
             for trace in files {
                 read_parts(trace, options, |part| {
@@ -296,6 +316,13 @@ fn score_runs(
             }
             Ok(())
         });
+        let reader = reader.map_err(|error| TraceError::Io {
+            file: files
+                .first()
+                .map(|trace| trace.label.clone())
+                .unwrap_or_default(),
+            message: format!("cannot start a thread to read the runs: {error}"),
+        })?;
         // Parts scored ahead of the next one to fold wait here, at most a window of them.
         let mut waiting = BTreeMap::new();
         let mut next_order = 0;

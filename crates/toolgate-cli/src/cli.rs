@@ -144,8 +144,9 @@ pub(crate) struct CheckArgs {
     /// them in turn; with N of 2 or more, one thread reads each trace file in parts of up to
     /// 32 runs and N others parse and score whole parts, the outcomes folded in file order.
     /// The reports are the same bytes whatever N. Default: 1 for a test whose traces hold
-    /// less than 4 MiB, otherwise as many as the cores, at most 2.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// less than 4 MiB, otherwise as many as the cores, at most 2. At most 256; when the
+    /// system refuses a thread, the ones that started do the work.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub(crate) threads: Option<u16>,
 }
 
@@ -196,7 +197,8 @@ pub(crate) struct ReportTarget {
 
 /// Pairs each `--output` with the `--format` just before it on the command line.
 ///
-/// Without any `--format` the report is text. A format without an output goes to standard
+/// Without any `--format` the report is text on standard output, or each `--output` file's
+/// format is the one its extension names (`.json`, `.xml`, `.md`, `.txt`). A format without an output goes to standard
 /// output, and only one may.
 pub(crate) fn report_targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
     let Some(check) = matches
@@ -230,17 +232,38 @@ pub(crate) fn report_targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTar
         )
         .collect();
     if formats.is_empty() {
-        return match outputs.as_slice() {
-            [] => Ok(vec![ReportTarget {
+        let merge = matches.subcommand_name() == Some("merge");
+        if outputs.is_empty() {
+            return Ok(vec![ReportTarget {
                 format: Format::Text,
                 path: None,
-            }]),
-            [(_, path)] => Ok(vec![ReportTarget {
-                format: Format::Text,
-                path: Some(path.clone()),
-            }]),
-            _ => Err("several `--output` files need a `--format` before each".to_owned()),
-        };
+            }]);
+        }
+        // Without `--format`, each file's extension names its format, so that
+        // `--output report.json` never holds a text report.
+        return outputs
+            .into_iter()
+            .map(|(_, path)| {
+                Format::from_extension(&path)
+                    .filter(|format| !merge || matches!(format, Format::Text | Format::Json))
+                    .map(|format| ReportTarget {
+                        format,
+                        path: Some(path.clone()),
+                    })
+                    .ok_or_else(|| {
+                        format!(
+                            "cannot tell the format of `--output {}` from its extension ({}); \
+                             write `--format FORMAT --output FILE`",
+                            path.display(),
+                            if merge {
+                                "`.json` or `.txt`"
+                            } else {
+                                "`.json`, `.xml`, `.md` or `.txt`"
+                            }
+                        )
+                    })
+            })
+            .collect();
     }
     let mut targets: Vec<ReportTarget> = formats
         .iter()
@@ -283,6 +306,18 @@ fn merge_formats() -> impl TypedValueParser<Value = Format> {
 }
 
 impl Format {
+    /// The format an `--output` file's extension names, if it names one.
+    pub(crate) fn from_extension(path: &std::path::Path) -> Option<Self> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "json" => Some(Self::Json),
+            "xml" => Some(Self::Junit),
+            "md" | "markdown" => Some(Self::Markdown),
+            "txt" | "text" | "log" => Some(Self::Text),
+            _ => None,
+        }
+    }
+
     /// The format's name on the command line.
     pub(crate) fn name(self) -> &'static str {
         match self {

@@ -13,6 +13,7 @@ mod accuracy;
 mod check;
 mod cli;
 mod convert;
+mod deliver;
 mod diagnostic;
 mod discover;
 mod exit;
@@ -29,7 +30,6 @@ use crate::cli::{Cli, Command};
 /// the time (docs/performance.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use crate::output::Rendered;
 
 fn main() -> ExitCode {
     let parsed = Cli::command()
@@ -53,6 +53,25 @@ fn main() -> ExitCode {
         }
     };
     let stderr_color = color_for(cli.color, &io::stderr());
+    let fail = |report: &miette::Report| {
+        let rendered = diagnostic::render(report.as_ref(), stderr_color);
+        let _ = io::stderr().lock().write_all(rendered.as_bytes());
+        ExitCode::from(exit::INVALID)
+    };
+    let files: Vec<&Path> = targets.iter().filter_map(|t| t.path.as_deref()).collect();
+    if !files.is_empty() {
+        deliver::remove_staged_on_signals();
+        // A bad `--output` is refused before a long run is wasted on it; the trace files
+        // are checked again once they are known.
+        let inputs = match &cli.command {
+            Command::Check(args) => vec![args.suite.clone()],
+            Command::Merge(args) => args.reports.clone(),
+            _ => Vec::new(),
+        };
+        if let Err(report) = deliver::check_targets(files, &inputs) {
+            return fail(&report);
+        }
+    }
     let result = match &cli.command {
         Command::Check(args) => check::run(args, &targets, color_for(cli.color, &io::stdout())),
         Command::Accuracy(args) => accuracy::run(args),
@@ -64,40 +83,16 @@ fn main() -> ExitCode {
             ..output::Output::default()
         }),
     };
-    let result = result.and_then(|output| {
-        // Every report is written to a temporary file beside its target first; only when
-        // all of them are written does any replace its target, so a failure leaves every
-        // existing report as it was.
-        let staged = output
-            .files
-            .iter()
-            .map(|(path, report)| stage(path, report).map(|file| (file, path)))
-            .collect::<Result<Vec<_>, _>>()?;
-        for (file, path) in staged {
-            file.persist(path).map_err(|error| {
-                miette::Report::msg(format!(
-                    "cannot write `{}`: {}",
-                    path.display(),
-                    error.error
-                ))
-            })?;
-        }
-        for (path, bytes) in &output.appends {
-            append(path, bytes)?;
-        }
-        Ok(output)
-    });
-    match result {
-        Ok(output) => {
-            write_stdout(&output.stdout);
-            ExitCode::from(output.code)
-        }
-        Err(report) => {
-            let rendered = diagnostic::render(report.as_ref(), stderr_color);
-            let mut stderr = io::stderr().lock();
-            let _ = stderr.write_all(rendered.as_bytes());
-            ExitCode::from(exit::INVALID)
-        }
+    let output = match result.and_then(|output| deliver::write_files(&output).map(|()| output)) {
+        Ok(output) => output,
+        Err(report) => return fail(&report),
+    };
+    match deliver::write_stdout(&output.stdout) {
+        Ok(()) => ExitCode::from(output.code),
+        // A reader that stopped reading (`| head`) needs no message, but the report was not
+        // delivered, so this is not a pass.
+        Err(deliver::StdoutError::Closed) => ExitCode::from(exit::INVALID),
+        Err(deliver::StdoutError::Failed(report)) => fail(&report),
     }
 }
 
@@ -106,41 +101,6 @@ fn schema_text() -> Vec<u8> {
     let mut text = serde_json::to_vec_pretty(&toolgate_expect::suite_schema()).unwrap_or_default();
     text.push(b'\n');
     text
-}
-
-/// Writes `bytes` to a new temporary file beside `path`, to be renamed into place, so that
-/// a reader never sees half a report. Dropped unpersisted, the file is removed.
-fn stage(path: &Path, report: &Rendered) -> Result<tempfile::NamedTempFile, miette::Report> {
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let fail = |error: &dyn std::fmt::Display| {
-        miette::Report::msg(format!("cannot write `{}`: {error}", path.display()))
-    };
-    let mut file = tempfile::NamedTempFile::new_in(folder).map_err(|e| fail(&e))?;
-    report.write_to(&mut file).map_err(|e| fail(&e))?;
-    Ok(file)
-}
-
-/// Appends `bytes` to the file at `path`, creating it if needed.
-fn append(path: &Path, bytes: &[u8]) -> Result<(), miette::Report> {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .and_then(|mut file| file.write_all(bytes))
-        .map_err(|error| {
-            miette::Report::msg(format!("cannot append to `{}`: {error}", path.display()))
-        })
-}
-
-/// Writes the whole report; a reader that closed the pipe early is not an error.
-fn write_stdout(report: &Rendered) {
-    let mut stdout = io::BufWriter::new(io::stdout().lock());
-    // The exit code already carries the verdict; a closed pipe (`| head`) or a full disk
-    // leaves nothing more to say on a stream that cannot be written.
-    let _ = report.write_to(&mut stdout).and_then(|()| stdout.flush());
 }
 
 /// Whether to colour a stream: `--color` when given, otherwise only on a terminal and

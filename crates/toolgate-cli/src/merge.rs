@@ -45,6 +45,7 @@ pub(crate) fn run(
         };
         output.deliver(target, written.map(|()| bytes.into()))?;
     }
+    output.inputs.clone_from(&args.reports);
     output.code = if merged.passed() {
         exit::PASSED
     } else {

@@ -59,6 +59,9 @@ pub(crate) struct Output {
     pub(crate) files: Vec<(PathBuf, Rendered)>,
     /// Text appended to existing files (GitHub's job summary).
     pub(crate) appends: Vec<(PathBuf, Vec<u8>)>,
+    /// The files the command read (the suite, the trace files, the shard reports), which no
+    /// `--output` may replace.
+    pub(crate) inputs: Vec<PathBuf>,
     pub(crate) code: u8,
 }
 

@@ -5,9 +5,11 @@ use std::fmt;
 use std::sync::Arc;
 
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode, SourceSpan};
+use toolgate_trace::LineSource;
 
-/// The suite file a diagnostic points into, shared by all of its problems.
-pub type SuiteSource = Arc<NamedSource<String>>;
+/// The suite file a diagnostic points into, shared by all of its problems: its text as a
+/// diagnostic shows it (escaped, a long line shown by a window around the span).
+pub type SuiteSource = Arc<NamedSource<LineSource>>;
 
 /// One problem in a suite file.
 #[derive(Debug, Clone)]
@@ -87,7 +89,7 @@ impl SuiteError {
 
     /// A problem that points into no file, such as a suite that cannot be read.
     pub fn detached(problem: Problem) -> Self {
-        let source = Arc::new(NamedSource::new("", String::new()));
+        let source = Arc::new(NamedSource::new("", LineSource::new(String::new(), 1)));
         Self::new(&source, vec![problem.at(None)])
     }
 

@@ -32,13 +32,16 @@ use crate::yaml_depth::MAX_YAML_DEPTH;
 /// A suite file's text, named for diagnostics.
 #[derive(Debug, Clone)]
 pub struct SuiteFile {
-    source: SuiteSource,
+    source: Arc<NamedSource<String>>,
     /// The problems the current [`SuiteFile::parse`] has placed in the file so far.
     placed: Cell<usize>,
     /// Where the document's nodes start, filled a path shape at a time by [`SuiteFile::span`].
     positions: RefCell<Positions>,
     /// The byte offset of every `\n`, for [`SuiteFile::line_of`].
     newlines: OnceCell<Vec<usize>>,
+    /// The text as a diagnostic shows it (escaped, long lines windowed: `LineSource`), made
+    /// on the first error.
+    shown: OnceCell<SuiteSource>,
 }
 
 /// The most problems one suite error reports; past this many, the rest are counted in one
@@ -68,6 +71,7 @@ impl SuiteFile {
             placed: Cell::new(0),
             positions: RefCell::new(Positions::default()),
             newlines: OnceCell::new(),
+            shown: OnceCell::new(),
         }
     }
 
@@ -201,7 +205,16 @@ impl SuiteFile {
 
     /// An error holding `problems`, which point into this file.
     pub fn error(&self, problems: Vec<Problem>) -> SuiteError {
-        SuiteError::new(&self.source, problems)
+        let shown = self.shown.get_or_init(|| {
+            Arc::new(
+                NamedSource::new(
+                    self.source.name(),
+                    toolgate_trace::LineSource::new(self.text().to_owned(), 1),
+                )
+                .with_language("yaml"),
+            )
+        });
+        SuiteError::new(shown, problems)
     }
 
     fn yaml_problem(&self, error: &serde_yaml::Error) -> Problem {

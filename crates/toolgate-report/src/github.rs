@@ -9,7 +9,7 @@ use toolgate_expect::{
     ToolCallsOutcome, ToolCorrectnessOutcome,
 };
 
-use crate::safe::visible;
+use crate::escape::{escape_terminal, github_data, github_property};
 
 /// GitHub shows at most this many error annotations of one step and does not show the
 /// rest, so the renderer stops here and says itself how many it left out.
@@ -35,11 +35,11 @@ pub fn render_github(
     // A stable sort: equal shortfalls keep suite order.
     failed.sort_by_key(|(_, gate)| Reverse(shortfall(gate)));
     for (test, gate) in failed.iter().take(MAX_ERRORS) {
-        let mut properties = vec![format!("file={}", property(suite_path))];
+        let mut properties = vec![format!("file={}", github_property(suite_path))];
         properties.extend(gate.gate.line.map(|line| format!("line={line}")));
         properties.push(format!(
             "title={}",
-            property(&format!("toolgate: {}", test.name))
+            github_property(&format!("toolgate: {}", test.name))
         ));
         let properties = properties.join(",");
         let mut message = format!("{} (actual {})", gate.gate, gate.actual);
@@ -47,7 +47,7 @@ pub fn render_github(
             message.push_str(": ");
             message.push_str(&why);
         }
-        writeln!(out, "::error {properties}::{}", data(&message))?;
+        writeln!(out, "::error {properties}::{}", github_data(&message))?;
     }
     let left_out = failed.len().saturating_sub(MAX_ERRORS);
     if left_out > 0 {
@@ -56,7 +56,7 @@ pub fn render_github(
              {MAX_ERRORS} errors per step); the full report is in the job log",
             if left_out == 1 { "gate" } else { "gates" }
         );
-        writeln!(out, "::notice::{}", data(&message))?;
+        writeln!(out, "::notice::{}", github_data(&message))?;
     }
     for test in &outcome.tests {
         // The name is shown with its control characters escaped: a newline in it would
@@ -65,7 +65,7 @@ pub fn render_github(
             out,
             "{} {}",
             if test.passed { "PASS" } else { "FAIL" },
-            visible(&test.name)
+            escape_terminal(&test.name)
         )?;
     }
     Ok(())
@@ -212,35 +212,6 @@ fn nonzero(counts: &[(u64, &str, &str)]) -> Vec<String> {
 
 fn counted(count: u64, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
-}
-
-/// A workflow command's message: `%`, carriage return and line feed escaped, so that the
-/// runner reads the message back as it was and it stays on its line.
-fn data(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '\r' => out.push_str("%0D"),
-            '\n' => out.push_str("%0A"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// A workflow command's property value: escaped as [`data`], and `:` and `,` too, since
-/// they end a property or the property list.
-fn property(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in data(value).chars() {
-        match c {
-            ':' => out.push_str("%3A"),
-            ',' => out.push_str("%2C"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use toolgate_expect::{
     TestOutcome, ToolCallsOutcome, ToolCorrectnessOutcome,
 };
 
+use crate::escape::{xml, xml_lines};
 use crate::safe::Shown;
 use crate::text::{excerpt, listing_note, matching_calls, near_miss, sequence_progress};
 
@@ -28,7 +29,7 @@ pub fn render_junit(
     suite_name: &str,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let mut suite = TestSuite::new(suite_name);
+    let mut suite = TestSuite::new(xml(suite_name));
     suite.add_test_cases(outcome.tests.iter().map(|test| test_case(test, suite_name)));
     let mut report = Report::new(REPORT_NAME);
     report.add_test_suite(suite);
@@ -46,12 +47,12 @@ fn test_case(test: &TestOutcome, suite_name: &str) -> TestCase {
     } else {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
         status
-            .set_message(failed_gates(test).join("; "))
-            .set_description(explanation(test));
+            .set_message(xml(&failed_gates(test).join("; ")))
+            .set_description(xml_lines(&explanation(test)));
         status
     };
-    let mut case = TestCase::new(test.name.as_str(), status);
-    case.set_classname(suite_name);
+    let mut case = TestCase::new(xml(&test.name), status);
+    case.set_classname(xml(suite_name));
     case.add_properties(
         test.metrics
             .iter()
@@ -166,12 +167,12 @@ fn calls(called: &[CalledTool]) -> String {
 fn selection_facts(test: &TestOutcome, selection: &SelectionOutcome) -> Vec<String> {
     per_run(test, &selection.runs, |run| {
         let mut facts = Vec::new();
-        let missed: Vec<&str> = selection
+        let missed: Vec<std::borrow::Cow<'_, str>> = selection
             .classes
             .iter()
             .zip(&run.satisfied_by)
             .filter(|(_, satisfied)| satisfied.is_none())
-            .map(|(class, _)| class.as_str())
+            .map(|(class, _)| xml(class.as_str()))
             .collect();
         if !missed.is_empty() {
             facts.push(format!("missed {}", missed.join(", ")));
@@ -184,7 +185,11 @@ fn selection_facts(test: &TestOutcome, selection: &SelectionOutcome) -> Vec<Stri
 }
 
 fn tool_calls_facts(test: &TestOutcome, outcome: &ToolCallsOutcome) -> Vec<String> {
-    let described = |list: &[String], index: usize| list.get(index).cloned().unwrap_or_default();
+    let described = |list: &[String], index: usize| {
+        list.get(index)
+            .map(|entry| xml(entry).into_owned())
+            .unwrap_or_default()
+    };
     per_run(test, &outcome.runs, |run| {
         let mut facts = Vec::new();
         for unmet in &run.unmet {
@@ -222,7 +227,7 @@ fn tool_calls_facts(test: &TestOutcome, outcome: &ToolCallsOutcome) -> Vec<Strin
 fn correctness_facts(test: &TestOutcome, outcome: &ToolCorrectnessOutcome) -> Vec<String> {
     per_run(test, &outcome.runs, |run| {
         let mut facts = Vec::new();
-        let missed: Vec<&str> = outcome
+        let missed: Vec<std::borrow::Cow<'_, str>> = outcome
             .expected
             .iter()
             .zip(&run.matched)
@@ -230,7 +235,7 @@ fn correctness_facts(test: &TestOutcome, outcome: &ToolCorrectnessOutcome) -> Ve
             .filter(|(index, (_, matched))| {
                 matched.is_none() && run.out_of_order.get(*index).is_none_or(Option::is_none)
             })
-            .map(|(_, (tool, _))| tool.as_str())
+            .map(|(_, (tool, _))| xml(tool.as_str()))
             .collect();
         if !missed.is_empty() {
             facts.push(format!("missed {}", missed.join(", ")));
@@ -242,7 +247,8 @@ fn correctness_facts(test: &TestOutcome, outcome: &ToolCorrectnessOutcome) -> Ve
             .filter_map(|(expected, late)| {
                 let called = late.as_ref()?;
                 Some(format!(
-                    "{expected} ({} is call {})",
+                    "{} ({} is call {})",
+                    xml(expected),
                     Shown(&called.tool),
                     called.call
                 ))
@@ -267,7 +273,9 @@ fn accuracy_facts(test: &TestOutcome, outcome: &CallAccuracyOutcome) -> Vec<Stri
         outcome
             .expected
             .get(index)
-            .map_or_else(String::new, |(tool, args)| format!("{tool} {args}"))
+            .map_or_else(String::new, |(tool, args)| {
+                format!("{} {}", xml(tool), xml(&args.to_string()))
+            })
     };
     per_run(test, &outcome.runs, |run| {
         let mut facts = Vec::new();
@@ -275,7 +283,7 @@ fn accuracy_facts(test: &TestOutcome, outcome: &CallAccuracyOutcome) -> Vec<Stri
             let keys = if mismatch.differing.is_empty() {
                 String::new()
             } else {
-                format!(" (differs in {})", mismatch.differing.join(", "))
+                format!(" (differs in {})", xml(&mismatch.differing.join(", ")))
             };
             facts.push(format!(
                 "incorrect {}: call {} has {}{keys}",

@@ -6,6 +6,7 @@
 //! All are functions of what they are given: no clock, no absolute path, no environment, so
 //! the same outcome always gives the same bytes.
 
+mod escape;
 mod github;
 mod json;
 mod junit;
@@ -15,6 +16,7 @@ mod safe;
 mod seed_accuracy;
 mod text;
 
+pub use crate::escape::escape_terminal;
 pub use crate::github::render_github;
 pub use crate::json::{
     JSON_VERSION, JsonRuns, ShardOrigin, render_json, render_json_runs, render_json_shard,

@@ -13,7 +13,6 @@ use toolgate_expect::{
     TestOutcome, ToolCallsOutcome, ToolCorrectnessOutcome,
 };
 
-use crate::safe::visible;
 use crate::text::{listing_note, matching_calls, sequence_progress};
 
 /// Values such as call arguments are cut after this many characters: a comment should stay
@@ -353,25 +352,7 @@ fn verdict(passed: bool) -> &'static str {
 /// backticks in the text, and the text is padded with a space when a Markdown parser would
 /// otherwise read a backtick at its edge as part of the fence or strip its edge spaces.
 fn code(value: &str) -> String {
-    let text = visible(value);
-    if text.is_empty() {
-        // An empty pair of backticks is not a code span; a span of one space shows nothing.
-        return "` `".to_owned();
-    }
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest + 1);
-    let stripped_edges =
-        text.starts_with(' ') && text.ends_with(' ') && text.chars().any(|c| c != ' ');
-    if text.starts_with('`') || text.ends_with('`') || stripped_edges {
-        format!("{fence} {text} {fence}")
-    } else {
-        format!("{fence}{text}{fence}")
-    }
+    crate::escape::markdown(value)
 }
 
 /// A long value cut after [`VALUE_LIMIT`] characters, with an ellipsis.

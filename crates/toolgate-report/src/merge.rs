@@ -656,7 +656,10 @@ fn verdict(passed: bool) -> &'static str {
 }
 
 fn fail(file: &ShardFile, problem: Problem) -> SuiteError {
-    let source: SuiteSource = Arc::new(NamedSource::new(&file.name, file.text.clone()));
+    let source: SuiteSource = Arc::new(NamedSource::new(
+        &file.name,
+        toolgate_trace::LineSource::new(file.text.clone(), 1),
+    ));
     SuiteError::new(&source, vec![problem])
 }
 

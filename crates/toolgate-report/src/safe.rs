@@ -7,8 +7,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
-/// `value` with every control character (C0, DEL, C1) and every bidirectional formatting
-/// character escaped as Rust writes them (`\n`, `\u{1b}`, `\u{202e}`), so that it prints as
+/// `value` with every control character (C0, DEL, C1), every bidirectional formatting
+/// character and U+FFFE and U+FFFF escaped as Rust writes them (`\n`, `\u{1b}`, `\u{202e}`), so that it prints as
 /// one inert line. Text with none of them is returned as it is.
 pub(crate) fn visible(value: &str) -> Cow<'_, str> {
     if !value.chars().any(unsafe_char) {
@@ -33,6 +33,9 @@ fn unsafe_char(c: char) -> bool {
             // Arabic letter mark, left-to-right and right-to-left marks, the embeddings and
             // overrides, and the isolates (Unicode Bidirectional Algorithm, "Trojan Source").
             '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+            // The two characters XML 1.0 forbids that are neither controls nor surrogates:
+            // JUnit would not parse with them, and no text needs them.
+            | '\u{fffe}' | '\u{ffff}'
         )
 }
 

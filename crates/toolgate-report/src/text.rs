@@ -11,6 +11,7 @@ use toolgate_expect::{
 };
 use unicode_width::UnicodeWidthStr;
 
+use crate::escape::escape_terminal;
 use crate::safe::{Shown, visible};
 
 /// How to render the text report.
@@ -106,13 +107,13 @@ pub(crate) fn write_header(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let agent = agent
-        .map(|agent| format!(", agent {agent}"))
+        .map(|agent| format!(", agent {}", escape_terminal(agent)))
         .unwrap_or_default();
     writeln!(
         out,
         "{} {} ({runs} {}{agent})",
         painter.verdict(passed),
-        painter.paint(BOLD, name),
+        painter.paint(BOLD, &escape_terminal(name)),
         if runs == 1 { "run" } else { "runs" },
     )
 }
@@ -161,7 +162,7 @@ fn render_selection(
     let width = selection
         .classes
         .iter()
-        .map(|c| c.as_str().width())
+        .map(|c| escape_terminal(c.as_str()).width())
         .max()
         .unwrap_or(0);
     for (info, run) in test.runs.iter().zip(&selection.runs) {
@@ -190,7 +191,8 @@ fn render_selection(
             )?;
         }
         for (called, class) in &run.repeats {
-            let class = selection.classes.get(*class).map_or("", ClassName::as_str);
+            let class =
+                escape_terminal(selection.classes.get(*class).map_or("", ClassName::as_str));
             writeln!(
                 out,
                 "    {} {} (call {}, repeats {class})",
@@ -272,7 +274,7 @@ pub(crate) fn write_gate(
 }
 
 fn pad(class: &ClassName, width: usize) -> String {
-    let name = class.as_str();
+    let name = escape_terminal(class.as_str());
     // Pad by display columns, so that wide (CJK) class names line up too.
     let fill = width.saturating_sub(name.width());
     format!("{name}{}", " ".repeat(fill))
@@ -294,7 +296,8 @@ fn render_tool_calls(
             painter.verdict(run.passed)
         )?;
         for unmet in &run.unmet {
-            let entry = outcome.required.get(unmet.entry).map_or("", String::as_str);
+            let entry =
+                escape_terminal(outcome.required.get(unmet.entry).map_or("", String::as_str));
             let count = matching_calls(unmet);
             let near = unmet
                 .near_miss
@@ -308,10 +311,12 @@ fn render_tool_calls(
             )?;
         }
         for violation in &run.violations {
-            let entry = outcome
-                .disallowed
-                .get(violation.entry)
-                .map_or("", String::as_str);
+            let entry = escape_terminal(
+                outcome
+                    .disallowed
+                    .get(violation.entry)
+                    .map_or("", String::as_str),
+            );
             writeln!(
                 out,
                 "      {} disallowed {entry}: call {} `{}`",
@@ -321,7 +326,7 @@ fn render_tool_calls(
             )?;
         }
         if let Some(stopped) = run.sequence_stopped_at {
-            let entry = outcome.sequence.get(stopped).map_or("", String::as_str);
+            let entry = escape_terminal(outcome.sequence.get(stopped).map_or("", String::as_str));
             let progress = sequence_progress(stopped);
             writeln!(
                 out,
@@ -398,7 +403,7 @@ fn render_tool_correctness(
     let width = outcome
         .expected
         .iter()
-        .map(|e| e.width())
+        .map(|e| escape_terminal(e).width())
         .max()
         .unwrap_or(0);
     for (info, run) in test.runs.iter().zip(&outcome.runs) {
@@ -426,6 +431,7 @@ fn render_tool_correctness(
                 ),
                 (None, None) => painter.paint(FAIL, "missed"),
             };
+            let expected = escape_terminal(expected);
             let fill = width.saturating_sub(expected.width());
             writeln!(out, "      {expected}{}  {found}", " ".repeat(fill))?;
         }
@@ -485,7 +491,10 @@ fn render_call_accuracy(
             let keys = if mismatch.differing.is_empty() {
                 String::new()
             } else {
-                format!("; differs in {}", mismatch.differing.join(", "))
+                format!(
+                    "; differs in {}",
+                    escape_terminal(&mismatch.differing.join(", "))
+                )
             };
             writeln!(
                 out,

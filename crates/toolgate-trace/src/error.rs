@@ -265,13 +265,48 @@ pub struct LineSource {
 }
 
 impl LineSource {
-    /// `text`, which starts on the 1-based line `first_line` of its file.
+    /// `text`, which starts on the 1-based line `first_line` of its file. The text is kept
+    /// as [`inert_source`] shows it: a diagnostic prints it to a terminal or a CI log.
     pub fn new(text: String, first_line: usize) -> Self {
         Self {
-            text,
+            text: inert_source(text),
             first_line: first_line.saturating_sub(1),
         }
     }
+}
+
+/// Source text made safe to show in a diagnostic, with every byte offset kept, so that the
+/// spans into the original still point at the same characters: each control character
+/// but the line feed and the tab, each bidirectional formatting character, and U+FFFE and
+/// U+FFFF, is replaced
+/// by a visible character of the same length in UTF-8 (`?` for one byte, `¿` for two, `�`
+/// for three). A trace is written by an agent that echoes whatever a web page said: a
+/// terminal escape or a carriage return in it must not reach the terminal, and a bidi
+/// override must not reorder what a reviewer sees.
+pub fn inert_source(text: String) -> String {
+    let hostile = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(
+                c,
+                '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+                    | '\u{fffe}' | '\u{ffff}'
+            )
+    };
+    if !text.contains(hostile) {
+        return text;
+    }
+    text.chars()
+        .map(|c| {
+            if !hostile(c) {
+                return c;
+            }
+            match c.len_utf8() {
+                1 => '?',
+                2 => '\u{bf}',
+                _ => '\u{fffd}',
+            }
+        })
+        .collect()
 }
 
 impl SourceCode for LineSource {

@@ -22,7 +22,7 @@ pub use crate::accuracy_input::{AccuracyInput, PlainCall, parse_accuracy_input};
 pub use crate::document::parse_run;
 pub use crate::equality::args_equal;
 pub use crate::error::{
-    LineSource, MAX_NESTING_DEPTH, MAX_VALUE_DEPTH, TraceError, json_error_span,
+    LineSource, MAX_NESTING_DEPTH, MAX_VALUE_DEPTH, TraceError, inert_source, json_error_span,
 };
 pub use crate::formats::format_names;
 pub use crate::lazy_value::LazyValue;

@@ -7,8 +7,10 @@
 )]
 
 mod cli;
+mod delivery;
 mod determinism;
 mod golden;
+mod hostile;
 mod safe_output;
 mod shard;
 mod support;

@@ -25,12 +25,20 @@ impl Transcript {
 
 /// Runs `toolgate` with `args` in `dir`, with an empty environment.
 pub(crate) fn toolgate(dir: &Path, args: &[&str]) -> Transcript {
-    let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
-        .args(args)
-        .current_dir(dir)
-        .env_clear()
-        .output()
-        .expect("the toolgate binary runs");
+    toolgate_with(dir, args, |_| {})
+}
+
+/// Runs `toolgate` as [`toolgate`] does, with `configure` applied to the command first
+/// (another standard output, an environment variable).
+pub(crate) fn toolgate_with(
+    dir: &Path,
+    args: &[&str],
+    configure: impl FnOnce(&mut Command),
+) -> Transcript {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_toolgate"));
+    command.args(args).current_dir(dir).env_clear();
+    configure(&mut command);
+    let output = command.output().expect("the toolgate binary runs");
     Transcript {
         args: args.iter().map(|a| (*a).to_owned()).collect(),
         code: output.status.code().expect("toolgate exits with a code"),

@@ -7,7 +7,8 @@ use rstest::rstest;
 use toolgate_core::Percent;
 use toolgate_expect::{Gate, GateOutcome, Op, SuiteOutcome, Target};
 
-use super::{data, property, shortfall};
+use super::shortfall;
+use crate::escape::{github_data as data, github_property as property};
 use crate::render_github;
 use crate::testing::{call, evaluate};
 
@@ -92,9 +93,10 @@ fn check_data(value: &str, expected: &str) {
 #[rstest]
 #[case::plain("f1 >= 80 (actual 66)", "f1 >= 80 (actual 66)")]
 #[case::percent("100%", "100%25")]
-#[case::newline("a\nb", "a%0Ab")]
-#[case::carriage_return("a\r\nb", "a%0D%0Ab")]
-#[case::percent_before_the_others("%0A\n", "%250A%0A")]
+#[case::newline_shown_escaped("a\nb", r"a\nb")]
+#[case::carriage_return_shown_escaped("a\r\nb", r"a\r\nb")]
+#[case::percent_before_the_others("%0A\n", r"%250A\n")]
+#[case::terminal_escapes("a\u{1b}]0;x\u{7}", r"a\u{1b}]0;x\u{7}")]
 #[case::colon_kept("a: b", "a: b")]
 #[case::comma_kept("a, b", "a, b")]
 #[case::double_colon_kept("a::b", "a::b")]
@@ -114,8 +116,8 @@ fn check_property(value: &str, expected: &str) {
 #[case::comma("a,b", "a%2Cb")]
 #[case::windows_path(r"C:\ci\toolgate.yaml", r"C%3A\ci\toolgate.yaml")]
 #[case::percent("100%", "100%25")]
-#[case::newline("a\nb", "a%0Ab")]
-#[case::carriage_return("a\rb", "a%0Db")]
+#[case::newline_shown_escaped("a\nb", r"a\nb")]
+#[case::carriage_return_shown_escaped("a\rb", r"a\rb")]
 #[case::escapes_not_escaped_twice("%3A:", "%253A%3A")]
 fn property_escapes(#[case] value: &str, #[case] expected: &str) {
     check_property(value, expected);
@@ -143,8 +145,9 @@ fn check_name(name: &str, title: &str, line: &str) {
 #[case::plain("fetches", "fetches", "FAIL fetches")]
 #[case::colon_and_comma("'a: b, c'", "a%3A b%2C c", "FAIL a: b, c")]
 #[case::percent("'100%'", "100%25", "FAIL 100%")]
-#[case::newline(r#""a\nb""#, "a%0Ab", r"FAIL a\nb")]
-#[case::command_in_the_name(r#""x\n::error::y""#, "x%0A%3A%3Aerror%3A%3Ay", r"FAIL x\n::error::y")]
+#[case::newline(r#""a\nb""#, r"a\nb", r"FAIL a\nb")]
+#[case::command_in_the_name(r#""x\n::error::y""#, r"x\n%3A%3Aerror%3A%3Ay", r"FAIL x\n::error::y")]
+#[case::terminal_escape(r#""x\e]0;t\a""#, r"x\u{1b}]0;t\u{7}", r"FAIL x\u{1b}]0;t\u{7}")]
 fn names(#[case] name: &str, #[case] title: &str, #[case] line: &str) {
     check_name(name, title, line);
 }
