@@ -8,6 +8,7 @@
 mod call_accuracy;
 mod error;
 mod evaluate;
+mod matchers;
 mod model;
 mod parse;
 mod tool_calls;
@@ -24,6 +25,7 @@ pub use crate::evaluate::{
     CalledTool, Detail, GateOutcome, LISTED_RUNS, RunInfo, RunOutcome, RunSelectionOutcome,
     RunSource, SelectionOutcome, SuiteOutcome, TestEvaluator, TestOutcome, grade_run, grade_run_as,
 };
+pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
 pub use crate::model::{
     Block, EqualFunctionSets, Gate, Op, Shard, ShardError, Suite, Target, Test, TracePattern, slug,
 };

@@ -2359,7 +2359,14 @@ impl<'de> Visitor<'de> for NodeBudget<'_> {
 const CUSTOM: char = '\u{1e}';
 const FIELD: char = '\u{1f}';
 
-fn custom<E: de::Error>(code: &'static str, message: &str, label: &str, help: &str) -> E {
+/// An error raised while deserializing, carrying a problem's code, label and help through
+/// the YAML reader, which adds its position; [`decode_custom`] reads it back.
+pub(crate) fn custom<E: de::Error>(
+    code: &'static str,
+    message: &str,
+    label: &str,
+    help: &str,
+) -> E {
     E::custom(format!(
         "{CUSTOM}{code}{FIELD}{label}{FIELD}{help}{FIELD}{message}"
     ))
@@ -2432,7 +2439,18 @@ const KNOWN_CODES: &[&str] = &[
     "toolgate::suite::invalid_member",
     "toolgate::suite::out_of_range",
     "toolgate::suite::missing_key",
+    "toolgate::suite::unknown_operator",
+    "toolgate::suite::invalid_matcher",
+    "toolgate::suite::invalid_schema",
 ];
+
+/// Reads `text` as one `T`, a mistake as the problem the suite's reading reports, placed:
+/// for the unit tests of types read inside a suite.
+#[cfg(test)]
+pub(crate) fn read_fragment<T: de::DeserializeOwned>(text: &str) -> Result<T, Problem> {
+    let file = SuiteFile::new("fragment.yaml", text.to_owned());
+    serde_yaml::from_str(text).map_err(|error| file.yaml_problem(&error))
+}
 
 /// For libyaml's `problem, while <context> at line L column C`: the problem, the context,
 /// and where the context starts.
@@ -2497,7 +2515,7 @@ fn parse_expected(message: &str, prefix: &str) -> Option<(String, Vec<String>)> 
 /// The hint for an unknown name: the closest valid one, then `what` the valid ones are and
 /// their list (``did you mean `x`? tests: `a`, `b` ``), or just the list when nothing is
 /// close.
-fn suggest(given: &str, valid: &[String], what: &str) -> String {
+pub(crate) fn suggest(given: &str, valid: &[String], what: &str) -> String {
     let list = valid
         .iter()
         .map(|v| format!("`{v}`"))

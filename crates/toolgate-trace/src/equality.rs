@@ -1,7 +1,11 @@
 //! Argument equality: JSON equality where object keys are unordered, arrays are ordered,
-//! numbers are equal by value (`1` equals `1.0`), and an array never equals an object.
+//! numbers are equal by their exact decimal value (`1` equals `1.0` and `1e0`;
+//! `9007199254740993` does not equal `9007199254740992.0`), and an array never equals an
+//! object.
 
 use serde_json::{Number, Value};
+
+use crate::decimal::number_texts_equal;
 
 /// Whether two argument values are equal for call accuracy (SPEC section 9).
 pub fn args_equal(a: &Value, b: &Value) -> bool {
@@ -22,8 +26,8 @@ pub fn args_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Integers compare exactly; anything with a fraction or exponent compares as a float, so
-/// `1` and `1.0` are equal.
+/// Numbers compare by their exact decimal value, never through a float: integers that fit
+/// in 64 bits directly, anything else by its text ([`Decimal`](crate::Decimal)).
 pub(crate) fn numbers_equal(x: &Number, y: &Number) -> bool {
     if let (Some(x), Some(y)) = (x.as_i64(), y.as_i64()) {
         return x == y;
@@ -31,12 +35,5 @@ pub(crate) fn numbers_equal(x: &Number, y: &Number) -> bool {
     if let (Some(x), Some(y)) = (x.as_u64(), y.as_u64()) {
         return x == y;
     }
-    #[expect(
-        clippy::float_cmp,
-        reason = "equality by value is exact: `1.5` equals `1.50`, and nothing else does"
-    )]
-    match (x.as_f64(), y.as_f64()) {
-        (Some(x), Some(y)) => x == y,
-        _ => false,
-    }
+    number_texts_equal(&x.to_string(), &y.to_string())
 }

@@ -7,6 +7,7 @@
 //! scoring.
 
 mod accuracy_input;
+mod decimal;
 mod document;
 mod equality;
 mod error;
@@ -19,6 +20,7 @@ mod value_ref;
 mod write;
 
 pub use crate::accuracy_input::{AccuracyInput, PlainCall, parse_accuracy_input};
+pub use crate::decimal::Decimal;
 pub use crate::document::parse_run;
 pub use crate::equality::args_equal;
 pub use crate::error::{

@@ -204,6 +204,11 @@ fn regex_naming_needs_server_and_tool_groups() {
 #[case::nested(json!({"a": {"b": [1, {"c": "x"}]}}), json!({"a": {"b": [1.0, {"c": "x"}]}}), true)]
 #[case::string_is_not_a_number(json!("1"), json!(1), false)]
 #[case::large_integers_exact(json!(9_007_199_254_740_993_u64), json!(9_007_199_254_740_992_u64), false)]
+#[case::integer_against_float_exact(json!(9_007_199_254_740_993_u64), json!(9_007_199_254_740_992.0), false)]
+#[case::integer_equals_its_float(json!(9_007_199_254_740_992_u64), json!(9_007_199_254_740_992.0), true)]
+#[case::negative_against_unsigned(json!(-1), json!(u64::MAX), false)]
+#[case::exponent_spelling(json!(100), json!(1e2), true)]
+#[case::fractions_exact(json!(0.1), json!(0.100_000_000_000_000_02), false)]
 fn argument_equality(
     #[case] a: serde_json::Value,
     #[case] b: serde_json::Value,

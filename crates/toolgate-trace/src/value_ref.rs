@@ -8,10 +8,12 @@ use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
+use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Number, Value};
 
+use crate::decimal::number_texts_equal;
 use crate::equality::{args_equal, numbers_equal};
 use crate::lazy_value::{skip_string, string_stop};
 
@@ -284,6 +286,20 @@ impl<'a> ValueRef<'a> {
         }
     }
 
+    /// The text of the number, when this is a number: as the trace wrote it when it is read
+    /// from text, so that it compares by its exact value ([`Decimal`](crate::Decimal)).
+    pub fn number_text(self) -> Option<Cow<'a, str>> {
+        match self.0 {
+            Repr::Parsed(Value::Number(number)) => Some(Cow::Owned(number.to_string())),
+            Repr::Parsed(_) | Repr::Indexed(..) => None,
+            Repr::Text(text) => {
+                let text = text.trim_matches(|c: char| c.is_ascii_whitespace());
+                matches!(text.as_bytes().first(), Some(b'-' | b'0'..=b'9'))
+                    .then_some(Cow::Borrowed(text))
+            }
+        }
+    }
+
     /// Whether this is an object.
     pub fn is_object(self) -> bool {
         match self.0 {
@@ -366,11 +382,9 @@ impl<'a> ValueRef<'a> {
                 if let (Some(inner), Value::String(expected)) = (unescaped_string(text), expected) {
                     return inner == expected;
                 }
-                // So does an integer that fits in an `i64`.
-                if let (Ok(read), Value::Number(expected)) = (text.parse::<i64>(), expected)
-                    && expected.is_i64()
-                {
-                    return expected.as_i64() == Some(read);
+                // So does a number, by its text.
+                if let Value::Number(expected) = expected {
+                    return number_equals_text(expected, text.trim());
                 }
                 let mut de = serde_json::Deserializer::from_str(text);
                 match EqualTo(expected).deserialize(&mut de) {
@@ -604,6 +618,11 @@ impl<'de> DeserializeSeed<'de> for EqualTo<'_> {
     type Value = Verdict;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Verdict, D::Error> {
+        // A number is compared by its text, exactly: the parser would hand over a float.
+        if let Value::Number(expected) = self.0 {
+            let read = <&RawValue>::deserialize(deserializer)?;
+            return Ok(Verdict::of(number_equals_text(expected, read.get())));
+        }
         deserializer.deserialize_any(self)
     }
 }
@@ -706,6 +725,14 @@ impl<'de> Visitor<'de> for EqualTo<'_> {
             Verdict::Unequal
         })
     }
+}
+
+/// Whether the JSON text `read` (any value) is the number `expected`, by exact value.
+fn number_equals_text(expected: &Number, read: &str) -> bool {
+    if let (Some(expected), Ok(read)) = (expected.as_i64(), read.parse::<i64>()) {
+        return expected == read;
+    }
+    number_texts_equal(&expected.to_string(), read)
 }
 
 impl EqualTo<'_> {

@@ -200,3 +200,31 @@ proptest! {
         check_against_parse(&text, &["a", "b", "c", "a\"b"], &others);
     }
 }
+
+/// Numbers read from text compare by their exact decimal value, with numbers a float
+/// cannot tell apart; a key written twice compares by its last value, as the parse keeps.
+#[rstest]
+#[case::float_spelling_of_integer("9007199254740993.0", json!(9_007_199_254_740_993_u64), true)]
+#[case::float_spelling_of_neighbour("9007199254740992.0", json!(9_007_199_254_740_993_u64), false)]
+#[case::neighbour("9007199254740992", json!(9_007_199_254_740_993_u64), false)]
+#[case::exponent("1e0", json!(1), true)]
+#[case::fraction_then_exponent("0.1e1", json!(1), true)]
+#[case::negative_exponent("10e-1", json!(1.0), true)]
+#[case::beyond_f64_precision("0.30000000000000001", json!(0.3), false)]
+#[case::in_an_object(r#"{"n": 1.0, "m": 2e0}"#, json!({"n": 1, "m": 2}), true)]
+#[case::in_an_array("[1.50, 9007199254740993.0]", json!([1.5, 9_007_199_254_740_993_u64]), true)]
+#[case::not_a_number(r#""1""#, json!(1), false)]
+#[case::key_twice_last_wins(r#"{"a": 1, "a": 2}"#, json!({"a": 2}), true)]
+#[case::key_twice_first_loses(r#"{"a": 1, "a": 2}"#, json!({"a": 1}), false)]
+fn text_compares_numbers_exactly(#[case] text: &str, #[case] expected: Value, #[case] equal: bool) {
+    let lazy = kept(text);
+    assert_eq!(
+        lazy.view().equals(&expected),
+        equal,
+        "{text} against {expected}"
+    );
+    if text.contains(r#""a": 1, "a""#) {
+        let last = lazy.view().get("a").map(|a| a.to_value().into_owned());
+        assert_eq!(last, Some(json!(2)), "the last of a key written twice");
+    }
+}
