@@ -2,10 +2,11 @@
 //! run made (SPEC section 9).
 
 use serde_json::Value;
-use toolgate_core::{AccuracyCounts, AccuracyMetrics, ToolId, ToolRef, pair_calls};
+use toolgate_core::{AccuracyCounts, AccuracyMetrics, Percent, ToolId, ToolRef, pair_calls};
 use toolgate_trace::{LazyValue, Run, ValueRef};
 
 use crate::evaluate::{CalledTool, Detail};
+use crate::matchers::{ArgsMode, ValueMatcher, ValueMismatch, push_key, shown};
 use crate::model::Gate;
 use crate::tool_matcher::ToolMatcher;
 
@@ -15,8 +16,9 @@ use crate::tool_matcher::ToolMatcher;
 pub struct ExpectedCall {
     /// The tool.
     pub tool: ToolMatcher,
-    /// The arguments, an object.
-    pub args: Value,
+    /// The arguments: a map from each argument's name to a literal or an operator (SPEC
+    /// section 12).
+    pub args: ValueMatcher,
 }
 
 /// A test's `call-accuracy` grader, checked.
@@ -24,6 +26,10 @@ pub struct ExpectedCall {
 pub struct CallAccuracyGrader {
     /// The expected calls, in order.
     pub expected: Vec<ExpectedCall>,
+    /// How literal objects compare: the same keys, or the expected ones among others.
+    pub args_mode: ArgsMode,
+    /// Top-level argument names left out of both sides before comparing.
+    pub ignore_args: Vec<String>,
     /// The gates on `call_accuracy.*`.
     pub gates: Vec<Gate>,
 }
@@ -40,6 +46,9 @@ pub struct Mismatch {
     /// The argument names whose values differ or that only one side has, sorted; empty
     /// when either side is not an object.
     pub differing: Vec<String>,
+    /// The first place where the arguments fail the expected ones: which argument, which
+    /// matcher, and the value the call had.
+    pub why: Option<ValueMismatch>,
 }
 
 /// The grader's verdict on one run.
@@ -61,9 +70,139 @@ pub struct RunAccuracy {
     pub counts: AccuracyCounts,
     /// The run's metrics.
     pub metrics: AccuracyMetrics,
+    /// The expected top-level arguments matched in the calls paired with expected ones, and
+    /// the expected top-level arguments of all expected calls: `call_accuracy.arguments`.
+    pub arguments: ArgumentCounts,
+}
+
+/// Partial credit for arguments (SPEC section 12): of the expected top-level arguments of
+/// every expected call, how many the paired calls matched. Sums add up over runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ArgumentCounts {
+    /// Expected arguments whose value matched, in correct and incorrect pairs.
+    pub matched: u64,
+    /// Expected arguments of every expected call, missed ones included.
+    pub expected: u64,
+}
+
+impl ArgumentCounts {
+    /// `call_accuracy.arguments`: matched over expected, rounded down; 100 when nothing was
+    /// expected.
+    pub fn percent(self) -> Percent {
+        if self.expected == 0 {
+            Percent::FULL
+        } else {
+            Percent::floor_of(self.matched, self.expected)
+        }
+    }
+}
+
+impl std::ops::AddAssign for ArgumentCounts {
+    fn add_assign(&mut self, other: Self) {
+        self.matched = self.matched.saturating_add(other.matched);
+        self.expected = self.expected.saturating_add(other.expected);
+    }
 }
 
 impl CallAccuracyGrader {
+    /// Whether `ignore_args` leaves `key` out.
+    fn ignored(&self, key: &str) -> bool {
+        self.ignore_args.iter().any(|ignored| ignored == key)
+    }
+
+    /// The expected top-level arguments of `expected` that count: all but the ignored.
+    fn counted_keys(&self, expected: &ExpectedCall) -> u64 {
+        expected
+            .args
+            .object_entries()
+            .unwrap_or_default()
+            .iter()
+            .filter(|(key, _)| !self.ignored(key))
+            .count() as u64
+    }
+
+    /// Whether a call's arguments match the expected ones.
+    fn args_match(&self, expected: &ExpectedCall, actual: ValueRef<'_>) -> bool {
+        // A suite that uses none of the language compares as it always has.
+        if self.ignore_args.is_empty()
+            && self.args_mode == ArgsMode::Exact
+            && let Some(literal) = expected.args.as_literal()
+        {
+            return actual.equals(literal);
+        }
+        let Some(entries) = expected.args.object_entries() else {
+            return expected.args.matches(Some(actual), self.args_mode);
+        };
+        if !actual.is_object() {
+            return false;
+        }
+        let expected_hold = entries
+            .iter()
+            .filter(|(key, _)| !self.ignored(key))
+            .all(|(key, matcher)| matcher.matches(actual.get(key), self.args_mode));
+        expected_hold
+            && (self.args_mode == ArgsMode::Subset
+                || actual.members().unwrap_or_default().iter().all(|(key, _)| {
+                    self.ignored(key) || entries.iter().any(|(name, _)| name == key)
+                }))
+    }
+
+    /// Of the expected top-level arguments that count, how many the call's arguments match.
+    fn keys_matched(&self, expected: &ExpectedCall, actual: ValueRef<'_>) -> u64 {
+        let entries = expected.args.object_entries().unwrap_or_default();
+        entries
+            .iter()
+            .filter(|(key, matcher)| {
+                !self.ignored(key) && matcher.matches(actual.get(key), self.args_mode)
+            })
+            .count() as u64
+    }
+
+    /// The first place, in key order, where a call's arguments fail the expected ones.
+    fn explain(&self, expected: &ExpectedCall, actual: ValueRef<'_>) -> Option<ValueMismatch> {
+        let Some(entries) = expected.args.object_entries() else {
+            return expected.args.explain(Some(actual), self.args_mode);
+        };
+        if !actual.is_object() {
+            return Some(ValueMismatch {
+                path: String::new(),
+                expected: expected.args.to_string(),
+                actual: Some(shown(actual)),
+            });
+        }
+        let members = actual.members().unwrap_or_default();
+        // Every key either side names, once each, in order.
+        let mut keys: Vec<&str> = entries.iter().map(|(key, _)| key.as_str()).collect();
+        if self.args_mode == ArgsMode::Exact {
+            keys.extend(members.iter().map(|(key, _)| &**key));
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        for key in keys.into_iter().filter(|key| !self.ignored(key)) {
+            let value = actual.get(key);
+            let mut path = String::new();
+            push_key(&mut path, key);
+            let Some((_, matcher)) = entries.iter().find(|(name, _)| name == key) else {
+                return Some(ValueMismatch {
+                    path,
+                    expected: r#"{"$present":false}"#.to_owned(),
+                    actual: value.map(shown),
+                });
+            };
+            if let Some(mut found) = matcher.explain(value, self.args_mode) {
+                if !found.path.is_empty() {
+                    if !found.path.starts_with('[') {
+                        path.push('.');
+                    }
+                    path.push_str(&found.path);
+                }
+                found.path = path;
+                return Some(found);
+            }
+        }
+        None
+    }
+
     /// Grades one run; every call counts, completed or not.
     pub fn grade(&self, run: &Run) -> RunAccuracy {
         self.grade_as(run, Detail::Full)
@@ -81,8 +220,24 @@ impl CallAccuracyGrader {
                 (self.expected[e].tool).matches(ToolRef::new(call.server.as_deref(), &call.name))
             },
             // Compared on the arguments' text, which is not parsed for it.
-            |e, a| calls[a].args_view().equals(&self.expected[e].args),
+            |e, a| self.args_match(&self.expected[e], calls[a].args_view()),
         );
+        let expected_keys: u64 = self.expected.iter().map(|e| self.counted_keys(e)).sum();
+        let matched_keys: u64 = pairing
+            .correct
+            .iter()
+            .map(|&(e, _)| self.counted_keys(&self.expected[e]))
+            .chain(
+                pairing
+                    .incorrect
+                    .iter()
+                    .map(|&(e, a)| self.keys_matched(&self.expected[e], calls[a].args_view())),
+            )
+            .sum();
+        let arguments = ArgumentCounts {
+            matched: matched_keys,
+            expected: expected_keys,
+        };
         // Only the calls the verdict names are copied.
         let called = |a: usize| CalledTool {
             call: a + 1,
@@ -99,6 +254,7 @@ impl CallAccuracyGrader {
                 extra: Vec::new(),
                 counts,
                 metrics: counts.metrics(),
+                arguments,
             };
         }
         RunAccuracy {
@@ -115,14 +271,54 @@ impl CallAccuracyGrader {
                     expected: e,
                     call: called(a),
                     args: calls[a].args.clone(),
-                    differing: differing_keys_of(&self.expected[e].args, calls[a].args_view()),
+                    differing: self.differing(&self.expected[e], calls[a].args_view()),
+                    why: self.explain(&self.expected[e], calls[a].args_view()),
                 })
                 .collect(),
             missed: pairing.missed,
             extra: pairing.extra.iter().map(|&a| called(a)).collect(),
             counts,
             metrics: counts.metrics(),
+            arguments,
         }
+    }
+}
+
+impl CallAccuracyGrader {
+    /// The top-level argument names whose values fail their matchers, or that only the call
+    /// has (in `exact` mode), sorted; ignored names left out. For literal arguments these are
+    /// [`differing_keys_of`].
+    fn differing(&self, expected: &ExpectedCall, actual: ValueRef<'_>) -> Vec<String> {
+        if let Some(literal) = expected.args.as_literal()
+            && self.args_mode == ArgsMode::Exact
+        {
+            let mut keys = differing_keys_of(literal, actual);
+            keys.retain(|key| !self.ignored(key));
+            return keys;
+        }
+        let (Some(entries), Some(members)) = (expected.args.object_entries(), actual.members())
+        else {
+            return Vec::new();
+        };
+        let mut keys: Vec<String> = entries
+            .iter()
+            .filter(|(key, matcher)| {
+                !self.ignored(key) && !matcher.matches(actual.get(key), self.args_mode)
+            })
+            .map(|(key, _)| key.clone())
+            .collect();
+        if self.args_mode == ArgsMode::Exact {
+            keys.extend(
+                members
+                    .iter()
+                    .filter(|(key, _)| {
+                        !self.ignored(key) && !entries.iter().any(|(name, _)| name == key)
+                    })
+                    .map(|(key, _)| key.clone().into_owned()),
+            );
+        }
+        keys.sort_unstable();
+        keys
     }
 }
 
@@ -152,6 +348,17 @@ pub fn differing_keys_of(expected: &Value, actual: ValueRef<'_>) -> Vec<String> 
     keys
 }
 
+impl ExpectedCall {
+    /// The expected arguments as a JSON value for reports: a literal as it is; with
+    /// operators, the JSON they were written as (`{"limit":{"$gte":1}}`).
+    pub fn args_as_written(&self) -> Value {
+        match self.args.as_literal() {
+            Some(literal) => literal.clone(),
+            None => serde_json::from_str(&self.args.to_string()).unwrap_or(Value::Null),
+        }
+    }
+}
+
 /// The grader's verdict over all runs of a test.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -166,6 +373,8 @@ pub struct CallAccuracyOutcome {
     pub incorrect: u64,
     /// The metrics of the summed counts.
     pub metrics: AccuracyMetrics,
+    /// The argument counts summed over the runs.
+    pub arguments: ArgumentCounts,
 }
 
 impl CallAccuracyOutcome {
@@ -192,17 +401,19 @@ impl CallAccuracyOutcome {
         listed: Vec<RunAccuracy>,
         counts: AccuracyCounts,
         incorrect: u64,
+        arguments: ArgumentCounts,
     ) -> Self {
         Self {
             incorrect,
             expected: grader
                 .expected
                 .iter()
-                .map(|call| (call.tool.to_string(), call.args.clone()))
+                .map(|call| (call.tool.to_string(), call.args_as_written()))
                 .collect(),
             runs: listed,
             counts,
             metrics: counts.metrics(),
+            arguments,
         }
     }
 }

@@ -8,7 +8,7 @@ use toolgate_core::{
 };
 use toolgate_trace::Run;
 
-use crate::call_accuracy::{CallAccuracyOutcome, RunAccuracy};
+use crate::call_accuracy::{ArgumentCounts, CallAccuracyOutcome, RunAccuracy};
 use crate::model::{EqualFunctionSets, Gate, Target, Test};
 use crate::tool_calls::{
     MissingArgument, MissingArguments, RunToolCalls, ToolCallsOutcome, ToolCallsTotals,
@@ -228,6 +228,7 @@ pub struct TestEvaluator<'t> {
     accuracy: AccuracyCounts,
     /// Expected calls made with other arguments.
     accuracy_incorrect: u64,
+    accuracy_arguments: ArgumentCounts,
     missing: MissingArguments,
 }
 
@@ -252,6 +253,7 @@ impl<'t> TestEvaluator<'t> {
             correctness_exact: 0,
             accuracy: AccuracyCounts::default(),
             accuracy_incorrect: 0,
+            accuracy_arguments: ArgumentCounts::default(),
             missing: MissingArguments::default(),
         }
     }
@@ -297,6 +299,7 @@ impl<'t> TestEvaluator<'t> {
         if let Some(run) = &outcome.call_accuracy {
             self.accuracy = [self.accuracy, run.counts].into_iter().sum();
             self.accuracy_incorrect += run.mismatched as u64;
+            self.accuracy_arguments += run.arguments;
         }
         for missing in outcome.missing.drain(..) {
             self.missing.push(missing);
@@ -396,12 +399,14 @@ impl<'t> TestEvaluator<'t> {
                 accuracy_runs,
                 self.accuracy,
                 self.accuracy_incorrect,
+                self.accuracy_arguments,
             );
             let m = outcome.metrics;
             let values = [
                 (Target::CallAccuracyPrecision, m.precision),
                 (Target::CallAccuracyRecall, m.recall),
                 (Target::CallAccuracyF1, m.f1),
+                (Target::CallAccuracyArguments, outcome.arguments.percent()),
             ];
             metrics.extend(values);
             gates.extend(grader.gates.iter().map(|gate| gate_outcome(*gate, &values)));

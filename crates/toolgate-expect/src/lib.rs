@@ -17,8 +17,8 @@ mod tool_matcher;
 mod yaml_depth;
 
 pub use crate::call_accuracy::{
-    CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy, differing_keys,
-    differing_keys_of,
+    ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy,
+    differing_keys, differing_keys_of,
 };
 pub use crate::error::{Problem, SuiteError, SuiteSource};
 pub use crate::evaluate::{

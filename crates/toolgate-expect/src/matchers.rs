@@ -606,7 +606,7 @@ fn compare_number(actual: ValueRef<'_>, bound: &str) -> Option<Ordering> {
 }
 
 /// A path segment: `.key`, or `["key"]` for a key that is not a plain name.
-fn push_key(path: &mut String, key: &str) {
+pub(crate) fn push_key(path: &mut String, key: &str) {
     let plain = !key.is_empty()
         && key
             .chars()
@@ -624,7 +624,7 @@ fn push_key(path: &mut String, key: &str) {
 }
 
 /// Compact JSON of an actual value, cut to about [`SHOWN_CHARS`] characters.
-fn shown(actual: ValueRef<'_>) -> String {
+pub(crate) fn shown(actual: ValueRef<'_>) -> String {
     let text = actual.canonical_json();
     match text.char_indices().nth(SHOWN_CHARS) {
         Some((end, _)) => format!("{}...", &text[..end]),

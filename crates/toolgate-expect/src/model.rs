@@ -107,6 +107,7 @@ impl Block {
                 Target::CallAccuracyPrecision,
                 Target::CallAccuracyRecall,
                 Target::CallAccuracyF1,
+                Target::CallAccuracyArguments,
             ],
         }
     }
@@ -163,6 +164,8 @@ pub enum Target {
     CallAccuracyRecall,
     /// `call_accuracy.f1`.
     CallAccuracyF1,
+    /// `call_accuracy.arguments`: partial credit for the arguments of paired calls.
+    CallAccuracyArguments,
 }
 
 impl Target {
@@ -176,6 +179,7 @@ impl Target {
         Self::CallAccuracyPrecision,
         Self::CallAccuracyRecall,
         Self::CallAccuracyF1,
+        Self::CallAccuracyArguments,
     ];
 
     /// The target's name in suites and reports.
@@ -189,6 +193,7 @@ impl Target {
             Self::CallAccuracyPrecision => "call_accuracy.precision",
             Self::CallAccuracyRecall => "call_accuracy.recall",
             Self::CallAccuracyF1 => "call_accuracy.f1",
+            Self::CallAccuracyArguments => "call_accuracy.arguments",
         }
     }
 

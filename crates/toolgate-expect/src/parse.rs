@@ -23,8 +23,9 @@ use toolgate_trace::{Naming, NamingError};
 
 use crate::call_accuracy::{CallAccuracyGrader, ExpectedCall};
 use crate::error::{Problem, SuiteError, SuiteSource};
+use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::model::{Block, EqualFunctionSets, Gate, Op, Suite, Target, Test, TracePattern};
-use crate::tool_calls::{MatchList, RequiredMatch, ToolCallsGrader, ToolMatch};
+use crate::tool_calls::{MatchList, RequiredMatch, ToolCallsGrader, ToolMatch, ValueTest};
 use crate::tool_correctness::ToolCorrectnessGrader;
 use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
 use crate::yaml_depth::MAX_YAML_DEPTH;
@@ -739,7 +740,11 @@ impl SuiteFile {
             );
         }
         for (index, call) in config.expected.iter().flatten().enumerate() {
-            if call.args.as_ref().is_some_and(|args| !args.is_object()) {
+            if call
+                .args
+                .as_ref()
+                .is_some_and(|args| args.object_entries().is_none())
+            {
                 problems.push(
                     self.located(
                         Problem::new(
@@ -771,6 +776,8 @@ impl SuiteFile {
             return None;
         }
         Some(CallAccuracyGrader {
+            args_mode: config.args_mode.unwrap_or_default(),
+            ignore_args: config.ignore_args.unwrap_or_default(),
             expected: config
                 .expected
                 .unwrap_or_default()
@@ -779,9 +786,9 @@ impl SuiteFile {
                 .filter_map(|(call, tool)| Some((call, tool?)))
                 .map(|(call, tool)| ExpectedCall {
                     tool,
-                    args: call
-                        .args
-                        .unwrap_or_else(|| Value::Object(serde_json::Map::new())),
+                    args: call.args.unwrap_or_else(|| {
+                        ValueMatcher::literal(Value::Object(serde_json::Map::new()))
+                    }),
                 })
                 .collect(),
             gates,
@@ -1363,12 +1370,14 @@ struct RawGraderConfig {
     check_ordering: Option<bool>,
     threshold: Option<Threshold>,
     expected: Option<Vec<RawExpectedCall>>,
+    args_mode: Option<ArgsMode>,
+    ignore_args: Option<Vec<String>>,
     expect: Option<Expectations>,
 }
 
 impl RawGraderConfig {
     /// Each key, with whether the config has it.
-    fn keys_present(&self) -> [(&'static str, bool); 9] {
+    fn keys_present(&self) -> [(&'static str, bool); 11] {
         [
             ("required", self.required.is_some()),
             ("disallowed", self.disallowed.is_some()),
@@ -1378,6 +1387,8 @@ impl RawGraderConfig {
             ("check_ordering", self.check_ordering.is_some()),
             ("threshold", self.threshold.is_some()),
             ("expected", self.expected.is_some()),
+            ("args_mode", self.args_mode.is_some()),
+            ("ignore_args", self.ignore_args.is_some()),
             ("expect", self.expect.is_some()),
         ]
     }
@@ -1401,7 +1412,8 @@ struct RawExpectedCall {
     class: Option<String>,
     /// A regex searched in the call's server.
     server: Option<PatternValue>,
-    args: Option<Value>,
+    /// A map from each argument's name to a literal or an operator (docs/matchers.md).
+    args: Option<ValueMatcher>,
 }
 
 /// The classes a test's matchers may name: whether the test has an `equal_function_sets`
@@ -1563,8 +1575,8 @@ struct RawToolMatch {
     server: Option<Pattern>,
     command: Option<Pattern>,
     path: Option<Pattern>,
-    args: Option<BTreeMap<String, PatternValue>>,
-    result: Option<Pattern>,
+    args: Option<BTreeMap<String, ValueTestValue>>,
+    result: Option<ValueTest>,
     min_count: Option<u32>,
     final_call: Option<bool>,
     at_step: Option<u32>,
@@ -1593,7 +1605,7 @@ impl RawToolMatch {
                 .args
                 .unwrap_or_default()
                 .into_iter()
-                .map(|(name, pattern)| (name, pattern.0))
+                .map(|(name, test)| (name, test.0))
                 .collect(),
             result: self.result,
         }
@@ -1611,8 +1623,10 @@ struct RawToolMatchObject {
     server: Option<PatternValue>,
     command: Option<PatternValue>,
     path: Option<PatternValue>,
-    args: Option<BTreeMap<String, PatternValue>>,
-    result: Option<PatternValue>,
+    /// A regex (a string) or a value matcher (anything else) for each argument, by name.
+    args: Option<BTreeMap<String, ValueTestValue>>,
+    /// A regex searched in the result (a string), or a value matcher (anything else).
+    result: Option<ValueTestValue>,
     min_count: Option<Whole>,
     #[serde(rename = "final")]
     final_call: Option<bool>,
@@ -1692,7 +1706,7 @@ impl<'de> Deserialize<'de> for RawToolMatch {
                     command: raw.command.map(|p| p.0),
                     path: raw.path.map(|p| p.0),
                     args: raw.args,
-                    result: raw.result.map(|p| p.0),
+                    result: raw.result.map(|test| test.0),
                     min_count: raw.min_count.map(|w| w.0),
                     final_call: raw.final_call,
                     at_step: raw.at_step.map(|w| w.0),
@@ -1701,6 +1715,52 @@ impl<'de> Deserialize<'de> for RawToolMatch {
             }
         }
         deserializer.deserialize_any(ToolMatchVisitor)
+    }
+}
+
+/// A `tool-calls` argument or result condition: a string is a regex (seed 002); anything
+/// else is a value matcher (SPEC section 12).
+struct ValueTestValue(ValueTest);
+
+impl<'de> Deserialize<'de> for ValueTestValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TestVisitor;
+        impl<'de> Visitor<'de> for TestVisitor {
+            type Value = ValueTestValue;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a regular expression, or a value matcher such as `{$gte: 1}`")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<ValueTestValue, E> {
+                compile(text).map(|pattern| ValueTestValue(ValueTest::Regex(pattern)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ValueTestValue, A::Error> {
+                ValueMatcher::deserialize(MapAccessDeserializer::new(map))
+                    .map(|matcher| ValueTestValue(ValueTest::Matcher(matcher)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<ValueTestValue, A::Error> {
+                ValueMatcher::deserialize(de::value::SeqAccessDeserializer::new(seq))
+                    .map(|matcher| ValueTestValue(ValueTest::Matcher(matcher)))
+            }
+            fn visit_bool<E: de::Error>(self, value: bool) -> Result<ValueTestValue, E> {
+                Ok(literal(Value::Bool(value)))
+            }
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<ValueTestValue, E> {
+                Ok(literal(Value::from(value)))
+            }
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<ValueTestValue, E> {
+                Ok(literal(Value::from(value)))
+            }
+            fn visit_f64<E: de::Error>(self, value: f64) -> Result<ValueTestValue, E> {
+                Ok(literal(Value::from(value)))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<ValueTestValue, E> {
+                Ok(literal(Value::Null))
+            }
+        }
+        fn literal(value: Value) -> ValueTestValue {
+            ValueTestValue(ValueTest::Matcher(ValueMatcher::literal(value)))
+        }
+        deserializer.deserialize_any(TestVisitor)
     }
 }
 
@@ -1779,7 +1839,7 @@ impl GraderKind {
                 "threshold",
                 "expect",
             ],
-            Self::CallAccuracy => &["expected", "expect"],
+            Self::CallAccuracy => &["expected", "args_mode", "ignore_args", "expect"],
         }
     }
 }
@@ -3226,6 +3286,13 @@ described!(Threshold, "Threshold", |_| json_schema!({
     "type": "number", "minimum": 0, "maximum": 1, "multipleOf": 0.01,
     "description": "a fraction with at most two decimals; the default gate is score >= threshold * 100"
 }));
+described!(ValueTestValue, "ValueTest", |generator| {
+    let matcher = generator.subschema_for::<ValueMatcher>();
+    json_schema!({
+        "description": "a regular expression (a string, searched unanchored), or a value matcher (docs/matchers.md)",
+        "anyOf": [ { "type": "string", "format": "regex" }, matcher ]
+    })
+});
 described!(PatternValue, "Pattern", |_| json_schema!({
     "type": "string", "format": "regex",
     "description": "a regular expression (Rust regex dialect), searched unanchored"

@@ -13,9 +13,29 @@ use std::collections::BTreeMap;
 
 use crate::error::Problem;
 use crate::evaluate::Detail;
+use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::model::{Gate, Test};
 use crate::parse::{PathSeg, SuiteFile};
 use crate::tool_matcher::{ClassTools, Pattern};
+
+/// What a tool match says of an argument or of the result: a string is a regex (seed 002),
+/// anything else a value matcher (SPEC section 12).
+#[derive(Debug, Clone)]
+pub enum ValueTest {
+    /// A regex: an argument must be a string it is found in; a result is searched as text.
+    Regex(Pattern),
+    /// A literal or an operator, matched against the value.
+    Matcher(ValueMatcher),
+}
+
+impl fmt::Display for ValueTest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Regex(pattern) => write!(f, "{pattern}"),
+            Self::Matcher(matcher) => write!(f, "`{matcher}`"),
+        }
+    }
+}
 
 /// What a call must look like: its name, and optionally its class, server, arguments and
 /// result.
@@ -32,10 +52,12 @@ pub struct ToolMatch {
     pub command: Option<Pattern>,
     /// Searched in the `path` argument, which a call whose name matches must have.
     pub path: Option<Pattern>,
-    /// Searched in these string arguments, by name; a missing argument is a non-match.
-    pub args: Vec<(String, Pattern)>,
-    /// Searched in the result: a string as is, any other value as canonical JSON.
-    pub result: Option<Pattern>,
+    /// The arguments, by name: a regex searched in a string argument, or a value matcher; a
+    /// missing argument is a non-match (unless the matcher is `$present: false`).
+    pub args: Vec<(String, ValueTest)>,
+    /// What the result must be: a regex searched in it (a string as is, any other value as
+    /// canonical JSON), or a value matcher.
+    pub result: Option<ValueTest>,
 }
 
 impl fmt::Display for ToolMatch {
@@ -351,9 +373,15 @@ impl ToolMatch {
                 return FieldCheck::Miss(MissAt::Field(field, Some(value)));
             }
         }
-        for (name, pattern) in &self.args {
+        for (name, test) in &self.args {
             let value = args.get(name);
-            if !value.is_some_and(|value| is_string_match(pattern, value)) {
+            let holds = match test {
+                ValueTest::Regex(pattern) => {
+                    value.is_some_and(|value| is_string_match(pattern, value))
+                }
+                ValueTest::Matcher(matcher) => matcher.matches(value, ArgsMode::Exact),
+            };
+            if !holds {
                 return FieldCheck::Miss(MissAt::Field(Field::Arg(name), value));
             }
         }
@@ -362,11 +390,19 @@ impl ToolMatch {
 
     /// The last condition: the result, when the match has a pattern for it.
     fn check_result<'a>(&self, call: &'a Call) -> FieldCheck<'a> {
-        let Some(pattern) = &self.result else {
+        let Some(test) = &self.result else {
             return FieldCheck::Match;
         };
         let result = call.result_view();
-        let matched = result.is_some_and(|result| pattern.is_match(&result.match_text()));
+        let matched = match test {
+            ValueTest::Regex(pattern) => {
+                result.is_some_and(|result| pattern.is_match(&result.match_text()))
+            }
+            // A call with no recorded result matches no result condition.
+            ValueTest::Matcher(matcher) => {
+                result.is_some_and(|result| matcher.matches(Some(result), ArgsMode::Exact))
+            }
+        };
         if matched {
             FieldCheck::Match
         } else {

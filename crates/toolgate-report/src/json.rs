@@ -9,7 +9,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 use toolgate_core::{AccuracyCounts, AccuracyMetrics, Counts, SelectionMetrics};
 use toolgate_expect::{
-    CalledTool, Miss, NearMiss, RunAccuracy, RunCorrectness, RunInfo, RunOutcome,
+    ArgumentCounts, CalledTool, Miss, NearMiss, RunAccuracy, RunCorrectness, RunInfo, RunOutcome,
     RunSelectionOutcome, RunToolCalls, Shard, SuiteOutcome, Test as SuiteTest, TestOutcome,
     ToolMatch,
 };
@@ -115,10 +115,14 @@ struct AccuracyScores {
     precision: u8,
     recall: u8,
     f1: u8,
+    /// Expected top-level arguments matched in paired calls, and expected in all.
+    arguments_matched: u64,
+    arguments_expected: u64,
+    arguments: u8,
 }
 
 impl AccuracyScores {
-    fn new(counts: AccuracyCounts, metrics: AccuracyMetrics) -> Self {
+    fn new(counts: AccuracyCounts, metrics: AccuracyMetrics, arguments: ArgumentCounts) -> Self {
         Self {
             correct: counts.correct,
             expected: counts.expected,
@@ -126,6 +130,9 @@ impl AccuracyScores {
             precision: metrics.precision.value(),
             recall: metrics.recall.value(),
             f1: metrics.f1.value(),
+            arguments_matched: arguments.matched,
+            arguments_expected: arguments.expected,
+            arguments: arguments.percent().value(),
         }
     }
 }
@@ -170,6 +177,15 @@ struct IncorrectCall<'a> {
     tool: String,
     args: &'a Value,
     differing_keys: &'a [String],
+    /// The first argument that failed its matcher: where, the matcher, and what the call had.
+    mismatch: Option<MismatchJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct MismatchJson<'a> {
+    path: &'a str,
+    expected: &'a str,
+    found: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -680,7 +696,7 @@ impl Context {
                 .map(|g| {
                     g.expected
                         .iter()
-                        .map(|call| (call.tool.to_string(), call.args.clone()))
+                        .map(|call| (call.tool.to_string(), call.args_as_written()))
                         .collect()
                 })
                 .unwrap_or_default(),
@@ -806,7 +822,7 @@ fn test<'a>(
             runs: listed(List::CorrectnessRuns),
         }),
         call_accuracy: test.call_accuracy.as_ref().map(|a| Accuracy {
-            scores: AccuracyScores::new(a.counts, a.metrics),
+            scores: AccuracyScores::new(a.counts, a.metrics, a.arguments),
             runs: listed(List::AccuracyRuns),
         }),
     }
@@ -831,7 +847,7 @@ fn accuracy_run<'a>(
         run: info.number,
         source: &info.source.file,
         line: info.source.line,
-        scores: AccuracyScores::new(run.counts, run.metrics),
+        scores: AccuracyScores::new(run.counts, run.metrics, run.arguments),
         correct_calls: run
             .correct
             .iter()
@@ -850,6 +866,11 @@ fn accuracy_run<'a>(
                 tool: mismatch.call.tool.to_string(),
                 args: mismatch.args.get(),
                 differing_keys: &mismatch.differing,
+                mismatch: mismatch.why.as_ref().map(|why| MismatchJson {
+                    path: &why.path,
+                    expected: &why.expected,
+                    found: why.actual.as_deref(),
+                }),
             })
             .collect(),
         missed_calls: run.missed.iter().map(|index| expected(*index)).collect(),

@@ -280,10 +280,32 @@ fn accuracy_facts(test: &TestOutcome, outcome: &CallAccuracyOutcome) -> Vec<Stri
     per_run(test, &outcome.runs, |run| {
         let mut facts = Vec::new();
         for mismatch in &run.incorrect {
-            let keys = if mismatch.differing.is_empty() {
+            let mut notes = Vec::new();
+            if !mismatch.differing.is_empty() {
+                notes.push(format!(
+                    "differs in {}",
+                    xml(&mismatch.differing.join(", "))
+                ));
+            }
+            if let Some(why) = &mismatch.why {
+                let place = if why.path.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}: ", xml(&why.path))
+                };
+                let found = why.actual.as_deref().map_or_else(
+                    || "absent".to_owned(),
+                    |actual| format!("found {}", excerpt(actual)),
+                );
+                notes.push(format!(
+                    "{place}expected {}, {found}",
+                    excerpt(&why.expected)
+                ));
+            }
+            let keys = if notes.is_empty() {
                 String::new()
             } else {
-                format!(" (differs in {})", xml(&mismatch.differing.join(", ")))
+                format!(" ({})", notes.join("; "))
             };
             facts.push(format!(
                 "incorrect {}: call {} has {}{keys}",

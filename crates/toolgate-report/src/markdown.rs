@@ -311,11 +311,30 @@ fn accuracy_facts(runs: &[RunInfo], outcome: &CallAccuracyOutcome) -> Vec<String
         let number = info.number;
         let mut facts = Vec::new();
         for mismatch in &run.incorrect {
-            let keys = if mismatch.differing.is_empty() {
+            let mut notes = Vec::new();
+            if !mismatch.differing.is_empty() {
+                let keys: Vec<String> = mismatch.differing.iter().map(|k| code(k)).collect();
+                notes.push(format!("differs in {}", keys.join(", ")));
+            }
+            if let Some(why) = &mismatch.why {
+                let place = if why.path.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}: ", code(&why.path))
+                };
+                let found = why.actual.as_deref().map_or_else(
+                    || "absent".to_owned(),
+                    |actual| format!("found {}", code(&cut(actual))),
+                );
+                notes.push(format!(
+                    "{place}expected {}, {found}",
+                    code(&cut(&why.expected))
+                ));
+            }
+            let keys = if notes.is_empty() {
                 String::new()
             } else {
-                let keys: Vec<String> = mismatch.differing.iter().map(|k| code(k)).collect();
-                format!(" (differs in {})", keys.join(", "))
+                format!(" ({})", notes.join("; "))
             };
             facts.push(format!(
                 "incorrect {}: call {} has {}{keys}",

@@ -17,7 +17,9 @@ use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
 use toolgate_core::{AccuracyCounts, Counts, Percent};
-use toolgate_expect::{Op, Problem, Shard, SuiteError, SuiteSource, ToolCorrectnessOutcome};
+use toolgate_expect::{
+    ArgumentCounts, Op, Problem, Shard, SuiteError, SuiteSource, ToolCorrectnessOutcome,
+};
 use toolgate_trace::json_error_span;
 
 use crate::json::{JSON_VERSION, Summary};
@@ -413,6 +415,8 @@ struct AccuracyCountsView {
     correct: u64,
     expected: u64,
     actual: u64,
+    arguments_matched: u64,
+    arguments_expected: u64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -422,6 +426,7 @@ struct AccuracyView {
     precision: u8,
     recall: u8,
     f1: u8,
+    arguments: u8,
     runs: Vec<AccuracyCountsView>,
 }
 
@@ -598,11 +603,33 @@ fn add_up_accuracy(accuracy: &AccuracyView, metrics: &Metrics<'_>) -> Result<(),
         accuracy.counts.actual,
         counts.actual,
     )?;
+    let mut arguments = ArgumentCounts::default();
+    for run in &accuracy.runs {
+        arguments += ArgumentCounts {
+            matched: run.arguments_matched,
+            expected: run.arguments_expected,
+        };
+    }
+    same(
+        "call_accuracy.arguments_matched",
+        accuracy.counts.arguments_matched,
+        arguments.matched,
+    )?;
+    same(
+        "call_accuracy.arguments_expected",
+        accuracy.counts.arguments_expected,
+        arguments.expected,
+    )?;
     let m = counts.metrics();
     for (target, stated, derived) in [
         ("call_accuracy.precision", accuracy.precision, m.precision),
         ("call_accuracy.recall", accuracy.recall, m.recall),
         ("call_accuracy.f1", accuracy.f1, m.f1),
+        (
+            "call_accuracy.arguments",
+            accuracy.arguments,
+            arguments.percent(),
+        ),
     ] {
         same_percent(target, stated, derived)?;
         metrics.check(target, derived)?;

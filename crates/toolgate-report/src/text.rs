@@ -6,8 +6,8 @@ use std::io::{self, Write};
 use anstyle::{AnsiColor, Style};
 use toolgate_core::{AccuracyCounts, AccuracyMetrics, ClassName, Counts, SelectionMetrics};
 use toolgate_expect::{
-    CallAccuracyOutcome, Miss, NearMiss, SelectionOutcome, SuiteOutcome, TestOutcome,
-    ToolCallsOutcome, ToolCorrectnessOutcome, Unmet,
+    ArgumentCounts, CallAccuracyOutcome, Miss, NearMiss, SelectionOutcome, SuiteOutcome,
+    TestOutcome, ToolCallsOutcome, ToolCorrectnessOutcome, Unmet,
 };
 use unicode_width::UnicodeWidthStr;
 
@@ -496,6 +496,19 @@ fn render_call_accuracy(
                     escape_terminal(&mismatch.differing.join(", "))
                 )
             };
+            let why = mismatch.why.as_ref().map_or_else(String::new, |why| {
+                let place = if why.path.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}: ", escape_terminal(&why.path))
+                };
+                let found = why.actual.as_deref().map_or_else(
+                    || "absent".to_owned(),
+                    |actual| format!("found {}", excerpt(actual)),
+                );
+                format!("; {place}expected {}, {found}", excerpt(&why.expected))
+            });
+            let keys = format!("{keys}{why}");
             writeln!(
                 out,
                 "      {}  {}, call {} has {}{keys}",
@@ -522,24 +535,33 @@ fn render_call_accuracy(
                 called.call
             )?;
         }
-        writeln!(out, "      {}", accuracy_line(run.counts, run.metrics))?;
+        writeln!(
+            out,
+            "      {}",
+            accuracy_line(run.counts, run.metrics, run.arguments)
+        )?;
     }
     let scope = scope(test.run_count);
     writeln!(
         out,
         "  call accuracy{scope}: {}",
-        accuracy_line(outcome.counts, outcome.metrics)
+        accuracy_line(outcome.counts, outcome.metrics, outcome.arguments)
     )
 }
 
-fn accuracy_line(counts: AccuracyCounts, metrics: AccuracyMetrics) -> String {
+fn accuracy_line(
+    counts: AccuracyCounts,
+    metrics: AccuracyMetrics,
+    arguments: ArgumentCounts,
+) -> String {
     format!(
-        "correct {} of {} expected, {} made  precision {}  recall {}  f1 {}",
+        "correct {} of {} expected, {} made  precision {}  recall {}  f1 {}  arguments {}",
         counts.correct,
         counts.expected,
         counts.actual,
         metrics.precision,
         metrics.recall,
-        metrics.f1
+        metrics.f1,
+        arguments.percent()
     )
 }

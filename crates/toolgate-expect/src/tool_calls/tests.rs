@@ -4,13 +4,14 @@
 use proptest::prelude::*;
 use rstest::rstest;
 use serde_json::{Value, json};
-use toolgate_trace::{Call, Run, Status, parse_run};
+use toolgate_trace::{Call, Run, Status, ValueRef, parse_run};
 
 use super::{
     MatchList, Miss, MissingArgument, NearMiss, Pattern, RequiredMatch, RunToolCalls,
-    ToolCallsGrader, ToolMatch, Violation, result_text,
+    ToolCallsGrader, ToolMatch, ValueTest, Violation, result_text,
 };
 use crate::SuiteFile;
+use crate::matchers::ArgsMode;
 
 /// The grader of a one-test suite whose grader `config` is `config` (YAML flow style).
 fn grader(config: &str) -> ToolCallsGrader {
@@ -540,19 +541,32 @@ fn check_by_reference(matcher: &ToolMatch, call: &Call) -> ReferenceCheck {
             return ReferenceCheck::Miss(miss);
         }
     }
-    for (name, pattern) in &matcher.args {
+    for (name, test) in &matcher.args {
         let field = format!("args.{name}");
-        let miss = match call.args().as_object().and_then(|args| args.get(name)) {
-            None => Some(Miss::Field { field, found: None }),
-            Some(value) => value_miss(&field, pattern, value),
+        let value = call.args().as_object().and_then(|args| args.get(name));
+        let miss = match (test, value) {
+            (ValueTest::Regex(_), None) => Some(Miss::Field { field, found: None }),
+            (ValueTest::Regex(pattern), Some(value)) => value_miss(&field, pattern, value),
+            (ValueTest::Matcher(m), value) => {
+                (!m.matches(value.map(ValueRef::parsed), ArgsMode::Exact)).then(|| Miss::Field {
+                    field,
+                    found: value.map(found_by_hand),
+                })
+            }
         };
         if let Some(miss) = miss {
             return ReferenceCheck::Miss(miss);
         }
     }
-    if let Some(pattern) = &matcher.result {
+    if let Some(test) = &matcher.result {
         let text = call.result().map(found_by_hand);
-        if !text.as_deref().is_some_and(|text| pattern.is_match(text)) {
+        let holds = match test {
+            ValueTest::Regex(pattern) => text.as_deref().is_some_and(|text| pattern.is_match(text)),
+            ValueTest::Matcher(m) => call
+                .result()
+                .is_some_and(|r| m.matches(Some(ValueRef::parsed(r)), ArgsMode::Exact)),
+        };
+        if !holds {
             return ReferenceCheck::Miss(Miss::Field {
                 field: "result".to_owned(),
                 found: text,

@@ -270,7 +270,7 @@ fn check_failure_text(runs: &[&[&str]], test: &str, expected: &[&str]) {
 ])]
 #[case::call_accuracy_runs(MIXED, "books with the right arguments", &[
     "call-accuracy:",
-    r#"  run 1 (traces/run1.json): incorrect http.get {"url":"https://a.example"}: call 4 has {"url":"https://b.example"} (differs in url); missed book {"id":17}; extra brave.web_search (call 1), shell.exec (call 2), bash (call 3)"#,
+    r#"  run 1 (traces/run1.json): incorrect http.get {"url":"https://a.example"}: call 4 has {"url":"https://b.example"} (differs in url; url: expected "https://a.example", found "https://b.example"); missed book {"id":17}; extra brave.web_search (call 1), shell.exec (call 2), bash (call 3)"#,
     r#"  run 2 (traces/run2.json): missed book {"id":17}; extra brave.web_search (call 1), fetch_page (call 2), bash (call 4)"#,
 ])]
 fn failure_texts(#[case] runs: &[&[&str]], #[case] test: &str, #[case] expected: &[&str]) {
@@ -328,6 +328,7 @@ fn check_properties(runs: &[&[&str]], test: &str, expected: &[(&str, &str)]) {
     ("call_accuracy.precision", "12"),
     ("call_accuracy.recall", "25"),
     ("call_accuracy.f1", "16"),
+    ("call_accuracy.arguments", "25"),
 ])]
 #[case::passed(CLEAN, "searches", &[
     ("tool_selection.precision", "33"),

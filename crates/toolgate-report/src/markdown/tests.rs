@@ -148,7 +148,7 @@ fn check_line(expected: &str) {
     "| `picks search then fetch` | FAIL | 2 | tool_selection.precision 60, tool_selection.recall 75, tool_selection.f1 66 |"
 )]
 #[case::test_row_of_graders(
-    "| `hotel agent` | FAIL | 2 | tool_correctness.score 75, call_accuracy.precision 50, call_accuracy.recall 50, call_accuracy.f1 50 |"
+    "| `hotel agent` | FAIL | 2 | tool_correctness.score 75, call_accuracy.precision 50, call_accuracy.recall 50, call_accuracy.f1 50, call_accuracy.arguments 50 |"
 )]
 #[case::passed_test_row(
     "| `fetches` | PASS | 1 | tool_selection.precision 100, tool_selection.recall 100, tool_selection.f1 100 |"
@@ -174,7 +174,7 @@ fn check_line(expected: &str) {
 )]
 #[case::tool_correctness_missed("- run 2 (`traces/run2.json`): missed `book_hotel`")]
 #[case::call_accuracy_incorrect_and_extra(
-    r#"- run 1 (`traces/run1.json`): incorrect `book_hotel {"hotel_id":"h-17"}`: call 3 has `{"hotel_id":"h-42"}` (differs in `hotel_id`); extra `sort_by_price` (call 2)"#
+    r#"- run 1 (`traces/run1.json`): incorrect `book_hotel {"hotel_id":"h-17"}`: call 3 has `{"hotel_id":"h-42"}` (differs in `hotel_id`; `hotel_id`: expected `"h-17"`, found `"h-42"`); extra `sort_by_price` (call 2)"#
 )]
 #[case::call_accuracy_missed(
     r#"- run 2 (`traces/run2.json`): missed `book_hotel {"hotel_id":"h-17"}`"#
