@@ -82,6 +82,8 @@ fn check(yaml: &str, json: &str, mode: ArgsMode, expected: bool) {
 #[case::subset_at_depth("{a: {b: 1}}", r#"{"a": {"b": 1, "c": 2}}"#, Subset, true)]
 #[case::exact_at_depth("{a: {b: 1}}", r#"{"a": {"b": 1, "c": 2}}"#, Exact, false)]
 #[case::object_not_array("{}", "[]", Exact, false)]
+#[case::key_twice_in_the_trace_last_wins("{q: 2}", r#"{"q": 1, "q": 2}"#, Exact, true)]
+#[case::key_twice_in_the_trace_first_loses("{q: 1}", r#"{"q": 1, "q": 2}"#, Exact, false)]
 // $eq.
 #[case::eq_dollar_keys("{$eq: {$gte: 1}}", r#"{"$gte": 1}"#, Exact, true)]
 #[case::eq_not_operator("{$eq: {$gte: 1}}", "5", Exact, false)]
@@ -98,6 +100,7 @@ fn check(yaml: &str, json: &str, mode: ArgsMode, expected: bool) {
 #[case::contains_object_subset("{$contains: {id: 1}}", r#"[{"id": 1, "x": 2}]"#, Subset, true)]
 #[case::contains_object_exact("{$contains: {id: 1}}", r#"[{"id": 1, "x": 2}]"#, Exact, false)]
 #[case::contains_number_in_string("{$contains: 1}", r#""a1""#, Exact, false)]
+#[case::contains_case_sensitive("{$contains: urgent}", r#""Urgent""#, Exact, false)]
 // $icontains.
 #[case::icontains("{$icontains: NEWS}", r#""Latest News""#, Exact, true)]
 #[case::icontains_unicode("{$icontains: ÉTÉ}", r#""un été chaud""#, Exact, true)]
@@ -112,10 +115,27 @@ fn check(yaml: &str, json: &str, mode: ArgsMode, expected: bool) {
 #[case::all_of_empty("{$all_of: []}", r#"{"x": 1}"#, Exact, true)]
 #[case::not("{$not: draft}", r#""final""#, Exact, true)]
 #[case::not_fails("{$not: draft}", r#""draft""#, Exact, false)]
+#[case::not_object_exact("{$not: {kind: draft}}", r#"{"kind": "draft", "id": 1}"#, Exact, true)]
+#[case::not_object_subset(
+    "{$not: {kind: draft}}",
+    r#"{"kind": "draft", "id": 1}"#,
+    Subset,
+    false
+)]
+#[case::contains_icontains(
+    "{$contains: {$icontains: bug}}",
+    r#"["feature", "BUGFIX"]"#,
+    Exact,
+    true
+)]
 // Comparisons.
 #[case::gte_equal("{$gte: 1}", "1.0", Exact, true)]
 #[case::gte_below("{$gte: 1}", "0.999", Exact, false)]
 #[case::gt_equal("{$gt: 1}", "1", Exact, false)]
+#[case::gt_zero_tiny("{$gt: 0}", "1e-9", Exact, true)]
+#[case::gt_zero_string("{$gt: 0}", r#""1""#, Exact, false)]
+#[case::near_edge_of_doc("{$near: {value: 0.3, within: 0.05}}", "0.25", Exact, true)]
+#[case::near_past_edge_of_doc("{$near: {value: 0.3, within: 0.05}}", "0.3500001", Exact, false)]
 #[case::lte("{$lte: -2}", "-2.5", Exact, true)]
 #[case::lt("{$lt: 10}", "1e1", Exact, false)]
 #[case::compare_not_a_number("{$gte: 1}", r#""5""#, Exact, false)]
@@ -448,6 +468,13 @@ fn check_problem(yaml: &str, code: &str, message: &str, at: (usize, usize), help
     "invalid regex `(ab`: unclosed group",
     (1, 13),
     "Rust `regex` dialect"
+)]
+#[case::regex_too_big(
+    "q: {$regex: '\\w{5000}'}\n",
+    "toolgate::suite::regex_too_big",
+    "regex `\\w{5000}` compiles to more than 4 MiB, the limit for one regex",
+    (1, 13),
+    "ASCII class"
 )]
 #[case::regex_not_a_string(
     "q: {$regex: [a]}\n",
