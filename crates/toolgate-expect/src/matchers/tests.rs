@@ -336,15 +336,17 @@ fn explain_cuts_long_values() {
 }
 
 #[rstest]
-#[case::present_false(Some("{$present: false}"), true)]
-#[case::present_true(Some("{$present: true}"), false)]
-#[case::literal(Some("1"), false)]
-#[case::not_present_true(Some("{$not: {$present: true}}"), true)]
-#[case::not_literal(Some("{$not: 1}"), false)]
-#[case::all_of_none(Some("{$all_of: []}"), true)]
-#[case::all_of_undecided(Some("{$all_of: [{$present: false}, 1]}"), false)]
-fn absence(#[case] yaml: Option<&str>, #[case] expected: bool) {
-    let matcher = matcher(yaml.unwrap());
+#[case::present_false("{$present: false}", true)]
+#[case::present_true("{$present: true}", false)]
+#[case::literal("1", false)]
+#[case::not_present_true("{$not: {$present: true}}", true)]
+#[case::not_literal("{$not: 1}", false)]
+#[case::all_of_none("{$all_of: []}", true)]
+#[case::all_of_undecided("{$all_of: [{$present: false}, 1]}", false)]
+#[case::any_of_decided("{$any_of: [1, {$present: false}]}", true)]
+#[case::any_of_none("{$any_of: []}", false)]
+fn absence(#[case] yaml: &str, #[case] expected: bool) {
+    let matcher = matcher(yaml);
     assert_eq!(matcher.matches(None, Exact), expected);
     assert_eq!(matcher.matches(None, Subset), expected);
 }
@@ -622,9 +624,9 @@ fn any_matcher() -> impl Strategy<Value = String> {
     })
 }
 
-/// Whether a matcher written as YAML has an object under a `$not`, where a looser object
-/// comparison makes the `$not` stricter.
-fn negates_an_object(yaml: &str) -> bool {
+/// Whether a matcher written as YAML has a `$not`, under which a looser comparison of
+/// objects makes the `$not` stricter (`not_object_subset` above).
+fn has_not(yaml: &str) -> bool {
     yaml.contains("$not")
 }
 
@@ -666,7 +668,7 @@ proptest! {
     /// turns a looser comparison of objects into a stricter one).
     #[test]
     fn subset_accepts_what_exact_accepts(yaml in any_matcher(), value in any_value()) {
-        prop_assume!(!negates_an_object(&yaml));
+        prop_assume!(!has_not(&yaml));
         let matcher = matcher(&yaml);
         let actual = Some(ValueRef::parsed(&value));
         if matcher.matches(actual, Exact) {
@@ -674,12 +676,21 @@ proptest! {
         }
     }
 
-    /// A value and the literal of itself always match; and the text view agrees with the
-    /// parse.
+    /// A value matches the literal of itself.
     #[test]
-    fn a_value_matches_itself(value in any_value(), yaml in any_matcher()) {
+    fn a_value_matches_itself(value in any_value()) {
         let literal = ValueMatcher::literal(value.clone());
-        prop_assert!(literal.matches(Some(ValueRef::parsed(&value)), Exact));
+        let run = run_with(&value.to_string());
+        for mode in [Exact, Subset] {
+            prop_assert!(literal.matches(Some(ValueRef::parsed(&value)), mode));
+            prop_assert!(literal.matches(actual(&run), mode));
+        }
+    }
+
+    /// Every matcher answers the same for a value read from a trace's text and for the
+    /// same value parsed.
+    #[test]
+    fn text_and_parse_agree(value in any_value(), yaml in any_matcher()) {
         let run = run_with(&value.to_string());
         let matcher = matcher(&yaml);
         for mode in [Exact, Subset] {
