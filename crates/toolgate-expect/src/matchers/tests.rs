@@ -546,6 +546,29 @@ fn diagnostics(
     check_problem(yaml, code, message, at, help);
 }
 
+/// The JSON Schema `toolgate schema` gives accepts what the reader accepts and refuses its
+/// mistakes, so an editor flags them as the reader would.
+#[rstest]
+#[case::literal(json!({"q": "x", "n": [1, null]}), true)]
+#[case::operators(json!({"n": {"$gte": 1}, "m": {"$any_of": ["a", {"$regex": "b"}]}}), true)]
+#[case::near(json!({"$near": {"value": 1, "within": 0.5}}), true)]
+#[case::eq_with_dollar_keys(json!({"$eq": {"$set": 1}}), true)]
+#[case::unknown_operator(json!({"$gtee": 1}), false)]
+#[case::two_keys(json!({"$gte": 1, "$lt": 5}), false)]
+#[case::gte_string(json!({"$gte": "5"}), false)]
+#[case::unknown_type(json!({"$type": "int"}), false)]
+#[case::negative_within(json!({"$near": {"value": 1, "within": -1}}), false)]
+fn the_schema_agrees_with_the_reader(#[case] written: Value, #[case] valid: bool) {
+    let schema = schemars::SchemaGenerator::default().into_root_schema_for::<ValueMatcher>();
+    let validator = jsonschema::draft202012::new(&schema.to_value()).unwrap();
+    assert_eq!(validator.is_valid(&written), valid, "{written}");
+    assert_eq!(
+        read_fragment::<ValueMatcher>(&written.to_string()).is_ok(),
+        valid,
+        "the reader on {written}"
+    );
+}
+
 #[test]
 fn the_schema_describes_every_operator() {
     let schema = schemars::SchemaGenerator::default().into_root_schema_for::<ValueMatcher>();
