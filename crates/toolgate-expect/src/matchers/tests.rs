@@ -82,6 +82,8 @@ fn check(yaml: &str, json: &str, mode: ArgsMode, expected: bool) {
 #[case::subset_at_depth("{a: {b: 1}}", r#"{"a": {"b": 1, "c": 2}}"#, Subset, true)]
 #[case::exact_at_depth("{a: {b: 1}}", r#"{"a": {"b": 1, "c": 2}}"#, Exact, false)]
 #[case::object_not_array("{}", "[]", Exact, false)]
+#[case::key_twice_in_the_trace_last_wins("{q: 2}", r#"{"q": 1, "q": 2}"#, Exact, true)]
+#[case::key_twice_in_the_trace_first_loses("{q: 1}", r#"{"q": 1, "q": 2}"#, Exact, false)]
 // $eq.
 #[case::eq_dollar_keys("{$eq: {$gte: 1}}", r#"{"$gte": 1}"#, Exact, true)]
 #[case::eq_not_operator("{$eq: {$gte: 1}}", "5", Exact, false)]
@@ -98,6 +100,7 @@ fn check(yaml: &str, json: &str, mode: ArgsMode, expected: bool) {
 #[case::contains_object_subset("{$contains: {id: 1}}", r#"[{"id": 1, "x": 2}]"#, Subset, true)]
 #[case::contains_object_exact("{$contains: {id: 1}}", r#"[{"id": 1, "x": 2}]"#, Exact, false)]
 #[case::contains_number_in_string("{$contains: 1}", r#""a1""#, Exact, false)]
+#[case::contains_case_sensitive("{$contains: urgent}", r#""Urgent""#, Exact, false)]
 // $icontains.
 #[case::icontains("{$icontains: NEWS}", r#""Latest News""#, Exact, true)]
 #[case::icontains_unicode("{$icontains: ÉTÉ}", r#""un été chaud""#, Exact, true)]
@@ -112,10 +115,27 @@ fn check(yaml: &str, json: &str, mode: ArgsMode, expected: bool) {
 #[case::all_of_empty("{$all_of: []}", r#"{"x": 1}"#, Exact, true)]
 #[case::not("{$not: draft}", r#""final""#, Exact, true)]
 #[case::not_fails("{$not: draft}", r#""draft""#, Exact, false)]
+#[case::not_object_exact("{$not: {kind: draft}}", r#"{"kind": "draft", "id": 1}"#, Exact, true)]
+#[case::not_object_subset(
+    "{$not: {kind: draft}}",
+    r#"{"kind": "draft", "id": 1}"#,
+    Subset,
+    false
+)]
+#[case::contains_icontains(
+    "{$contains: {$icontains: bug}}",
+    r#"["feature", "BUGFIX"]"#,
+    Exact,
+    true
+)]
 // Comparisons.
 #[case::gte_equal("{$gte: 1}", "1.0", Exact, true)]
 #[case::gte_below("{$gte: 1}", "0.999", Exact, false)]
 #[case::gt_equal("{$gt: 1}", "1", Exact, false)]
+#[case::gt_zero_tiny("{$gt: 0}", "1e-9", Exact, true)]
+#[case::gt_zero_string("{$gt: 0}", r#""1""#, Exact, false)]
+#[case::near_edge_of_doc("{$near: {value: 0.3, within: 0.05}}", "0.25", Exact, true)]
+#[case::near_past_edge_of_doc("{$near: {value: 0.3, within: 0.05}}", "0.3500001", Exact, false)]
 #[case::lte("{$lte: -2}", "-2.5", Exact, true)]
 #[case::lt("{$lt: 10}", "1e1", Exact, false)]
 #[case::compare_not_a_number("{$gte: 1}", r#""5""#, Exact, false)]
@@ -316,15 +336,17 @@ fn explain_cuts_long_values() {
 }
 
 #[rstest]
-#[case::present_false(Some("{$present: false}"), true)]
-#[case::present_true(Some("{$present: true}"), false)]
-#[case::literal(Some("1"), false)]
-#[case::not_present_true(Some("{$not: {$present: true}}"), true)]
-#[case::not_literal(Some("{$not: 1}"), false)]
-#[case::all_of_none(Some("{$all_of: []}"), true)]
-#[case::all_of_undecided(Some("{$all_of: [{$present: false}, 1]}"), false)]
-fn absence(#[case] yaml: Option<&str>, #[case] expected: bool) {
-    let matcher = matcher(yaml.unwrap());
+#[case::present_false("{$present: false}", true)]
+#[case::present_true("{$present: true}", false)]
+#[case::literal("1", false)]
+#[case::not_present_true("{$not: {$present: true}}", true)]
+#[case::not_literal("{$not: 1}", false)]
+#[case::all_of_none("{$all_of: []}", true)]
+#[case::all_of_undecided("{$all_of: [{$present: false}, 1]}", false)]
+#[case::any_of_decided("{$any_of: [1, {$present: false}]}", true)]
+#[case::any_of_none("{$any_of: []}", false)]
+fn absence(#[case] yaml: &str, #[case] expected: bool) {
+    let matcher = matcher(yaml);
     assert_eq!(matcher.matches(None, Exact), expected);
     assert_eq!(matcher.matches(None, Subset), expected);
 }
@@ -449,6 +471,13 @@ fn check_problem(yaml: &str, code: &str, message: &str, at: (usize, usize), help
     (1, 13),
     "Rust `regex` dialect"
 )]
+#[case::regex_too_big(
+    "q: {$regex: '\\w{5000}'}\n",
+    "toolgate::suite::regex_too_big",
+    "regex `\\w{5000}` compiles to more than 4 MiB, the limit for one regex",
+    (1, 13),
+    "ASCII class"
+)]
 #[case::regex_not_a_string(
     "q: {$regex: [a]}\n",
     "toolgate::suite::invalid_matcher",
@@ -515,6 +544,29 @@ fn diagnostics(
         return;
     }
     check_problem(yaml, code, message, at, help);
+}
+
+/// The JSON Schema `toolgate schema` gives accepts what the reader accepts and refuses its
+/// mistakes, so an editor flags them as the reader would.
+#[rstest]
+#[case::literal(json!({"q": "x", "n": [1, null]}), true)]
+#[case::operators(json!({"n": {"$gte": 1}, "m": {"$any_of": ["a", {"$regex": "b"}]}}), true)]
+#[case::near(json!({"$near": {"value": 1, "within": 0.5}}), true)]
+#[case::eq_with_dollar_keys(json!({"$eq": {"$set": 1}}), true)]
+#[case::unknown_operator(json!({"$gtee": 1}), false)]
+#[case::two_keys(json!({"$gte": 1, "$lt": 5}), false)]
+#[case::gte_string(json!({"$gte": "5"}), false)]
+#[case::unknown_type(json!({"$type": "int"}), false)]
+#[case::negative_within(json!({"$near": {"value": 1, "within": -1}}), false)]
+fn the_schema_agrees_with_the_reader(#[case] written: Value, #[case] valid: bool) {
+    let schema = schemars::SchemaGenerator::default().into_root_schema_for::<ValueMatcher>();
+    let validator = jsonschema::draft202012::new(&schema.to_value()).unwrap();
+    assert_eq!(validator.is_valid(&written), valid, "{written}");
+    assert_eq!(
+        read_fragment::<ValueMatcher>(&written.to_string()).is_ok(),
+        valid,
+        "the reader on {written}"
+    );
 }
 
 #[test]
@@ -595,9 +647,9 @@ fn any_matcher() -> impl Strategy<Value = String> {
     })
 }
 
-/// Whether a matcher written as YAML has an object under a `$not`, where a looser object
-/// comparison makes the `$not` stricter.
-fn negates_an_object(yaml: &str) -> bool {
+/// Whether a matcher written as YAML has a `$not`, under which a looser comparison of
+/// objects makes the `$not` stricter (`not_object_subset` above).
+fn has_not(yaml: &str) -> bool {
     yaml.contains("$not")
 }
 
@@ -639,7 +691,7 @@ proptest! {
     /// turns a looser comparison of objects into a stricter one).
     #[test]
     fn subset_accepts_what_exact_accepts(yaml in any_matcher(), value in any_value()) {
-        prop_assume!(!negates_an_object(&yaml));
+        prop_assume!(!has_not(&yaml));
         let matcher = matcher(&yaml);
         let actual = Some(ValueRef::parsed(&value));
         if matcher.matches(actual, Exact) {
@@ -647,12 +699,21 @@ proptest! {
         }
     }
 
-    /// A value and the literal of itself always match; and the text view agrees with the
-    /// parse.
+    /// A value matches the literal of itself.
     #[test]
-    fn a_value_matches_itself(value in any_value(), yaml in any_matcher()) {
+    fn a_value_matches_itself(value in any_value()) {
         let literal = ValueMatcher::literal(value.clone());
-        prop_assert!(literal.matches(Some(ValueRef::parsed(&value)), Exact));
+        let run = run_with(&value.to_string());
+        for mode in [Exact, Subset] {
+            prop_assert!(literal.matches(Some(ValueRef::parsed(&value)), mode));
+            prop_assert!(literal.matches(actual(&run), mode));
+        }
+    }
+
+    /// Every matcher answers the same for a value read from a trace's text and for the
+    /// same value parsed.
+    #[test]
+    fn text_and_parse_agree(value in any_value(), yaml in any_matcher()) {
         let run = run_with(&value.to_string());
         let matcher = matcher(&yaml);
         for mode in [Exact, Subset] {
