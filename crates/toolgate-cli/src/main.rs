@@ -89,6 +89,10 @@ fn main() -> ExitCode {
     });
     match result {
         Ok(output) => {
+            let mut stderr = io::stderr().lock();
+            for warning in &output.warnings {
+                let _ = writeln!(stderr, "warning: {warning}");
+            }
             write_stdout(&output.stdout);
             ExitCode::from(output.code)
         }

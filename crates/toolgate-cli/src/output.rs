@@ -59,6 +59,8 @@ pub(crate) struct Output {
     pub(crate) files: Vec<(PathBuf, Rendered)>,
     /// Text appended to existing files (GitHub's job summary).
     pub(crate) appends: Vec<(PathBuf, Vec<u8>)>,
+    /// Warnings for stderr, printed whatever the exit code.
+    pub(crate) warnings: Vec<String>,
     pub(crate) code: u8,
 }
 

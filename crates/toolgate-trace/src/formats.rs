@@ -22,6 +22,7 @@ mod copilot;
 mod gemini;
 mod langchain;
 mod mcp;
+mod mini_swe_agent;
 mod native;
 mod openai_chat;
 mod openai_responses;
@@ -35,6 +36,7 @@ pub(crate) const ADAPTERS: &[&dyn Adapter] = &[
     &native::Native,
     &otel::Otel,
     &atif::Atif,
+    &mini_swe_agent::MiniSweAgent,
     &mcp::Mcp,
     &claude_code::ClaudeCode,
     &openai_responses::OpenAiResponses,
@@ -66,6 +68,11 @@ pub(crate) trait Adapter: Sync {
     }
     /// A converter for one file.
     fn converter(&self) -> Box<dyn Converter>;
+    /// Whether the format's records state their calls outright, so that a file with none
+    /// means none (toolgate's own shapes), rather than a file read in the wrong format.
+    fn states_its_calls(&self) -> bool {
+        false
+    }
     /// Whether each line of a JSON Lines file converts alone into exactly one run, so that
     /// the lines can be parsed apart, on several threads ([`crate::read_trace_in_parts`]).
     fn one_run_per_line(&self) -> bool {

@@ -11,4 +11,5 @@ mod determinism;
 mod golden;
 mod safe_output;
 mod shard;
+mod silent_zero;
 mod support;

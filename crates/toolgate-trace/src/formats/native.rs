@@ -56,6 +56,10 @@ impl Adapter for Native {
         true
     }
 
+    fn states_its_calls(&self) -> bool {
+        true
+    }
+
     fn line_run_into(
         &self,
         run: &mut Run,

@@ -315,7 +315,8 @@ fn a_json_document_may_be_one_message_or_an_array_of_them() {
                 runs.push(run);
             },
         )
-        .unwrap();
+        .unwrap()
+        .format;
         assert_eq!(format, "mcp");
         runs
     };
