@@ -18,8 +18,10 @@ mod adk;
 mod anthropic;
 mod atif;
 mod claude_code;
+mod codex_exec;
 mod copilot;
 mod gemini;
+mod gemini_cli;
 mod langchain;
 mod mcp;
 mod mini_swe_agent;
@@ -37,6 +39,8 @@ pub(crate) const ADAPTERS: &[&dyn Adapter] = &[
     &otel::Otel,
     &atif::Atif,
     &mini_swe_agent::MiniSweAgent,
+    &gemini_cli::GeminiCli,
+    &codex_exec::CodexExec,
     &mcp::Mcp,
     &claude_code::ClaudeCode,
     &openai_responses::OpenAiResponses,
