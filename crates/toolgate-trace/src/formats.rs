@@ -23,6 +23,7 @@ mod copilot;
 mod gemini;
 mod gemini_cli;
 mod langchain;
+mod langfuse;
 mod mcp;
 mod mini_swe_agent;
 mod native;
@@ -41,6 +42,7 @@ pub(crate) const ADAPTERS: &[&dyn Adapter] = &[
     &mini_swe_agent::MiniSweAgent,
     &gemini_cli::GeminiCli,
     &codex_exec::CodexExec,
+    &langfuse::Langfuse,
     &mcp::Mcp,
     &claude_code::ClaudeCode,
     &openai_responses::OpenAiResponses,

@@ -1045,7 +1045,7 @@ fn nanos(value: &Value) -> Option<u64> {
 
 /// A time written as ISO 8601 UTC text (`2024-05-01T12:00:00.123456Z`), in nanoseconds
 /// since the epoch: the Python SDK writes span times so.
-fn iso_nanos(text: &str) -> Option<u64> {
+pub(crate) fn iso_nanos(text: &str) -> Option<u64> {
     let text = text.trim().strip_suffix('Z').unwrap_or(text.trim());
     let (date, time) = text.split_once('T')?;
     let mut date = date.splitn(3, '-').map(str::parse::<i64>);
