@@ -30,6 +30,7 @@ mod native;
 mod openai_chat;
 mod openai_responses;
 mod otel;
+mod swe_agent;
 #[cfg(test)]
 mod testing;
 
@@ -43,6 +44,7 @@ pub(crate) const ADAPTERS: &[&dyn Adapter] = &[
     &gemini_cli::GeminiCli,
     &codex_exec::CodexExec,
     &langfuse::Langfuse,
+    &swe_agent::SweAgent,
     &mcp::Mcp,
     &claude_code::ClaudeCode,
     &openai_responses::OpenAiResponses,
