@@ -29,6 +29,7 @@ mod mini_swe_agent;
 mod native;
 mod openai_chat;
 mod openai_responses;
+mod openhands;
 mod otel;
 mod swe_agent;
 #[cfg(test)]
@@ -45,6 +46,7 @@ pub(crate) const ADAPTERS: &[&dyn Adapter] = &[
     &codex_exec::CodexExec,
     &langfuse::Langfuse,
     &swe_agent::SweAgent,
+    &openhands::OpenHands,
     &mcp::Mcp,
     &claude_code::ClaudeCode,
     &openai_responses::OpenAiResponses,
