@@ -1,4 +1,4 @@
-//! The `openhands` format: an OpenHands event stream, the list of events its server and
+//! The `openhands` format: an `OpenHands` event stream, the list of events its server and
 //! `--save-trajectory-path` write (`[{id, source, action | observation, ...}]`), or the same
 //! events one per line.
 //!
