@@ -17,11 +17,14 @@ use crate::naming::Naming;
 mod adk;
 mod anthropic;
 mod atif;
+mod bedrock;
 mod claude_code;
 mod codex_exec;
+mod cohere;
 mod copilot;
 mod gemini;
 mod gemini_cli;
+mod gemini_interactions;
 mod langchain;
 mod langfuse;
 mod mcp;
@@ -47,6 +50,9 @@ pub(crate) const ADAPTERS: &[&dyn Adapter] = &[
     &langfuse::Langfuse,
     &swe_agent::SweAgent,
     &openhands::OpenHands,
+    &bedrock::Bedrock,
+    &cohere::Cohere,
+    &gemini_interactions::GeminiInteractions,
     &mcp::Mcp,
     &claude_code::ClaudeCode,
     &openai_responses::OpenAiResponses,
