@@ -25,6 +25,7 @@ mod copilot;
 mod gemini;
 mod gemini_cli;
 mod gemini_interactions;
+mod inspect_ai;
 mod langchain;
 mod langfuse;
 mod mcp;
@@ -53,6 +54,7 @@ pub(crate) const ADAPTERS: &[&dyn Adapter] = &[
     &bedrock::Bedrock,
     &cohere::Cohere,
     &gemini_interactions::GeminiInteractions,
+    &inspect_ai::InspectAi,
     &mcp::Mcp,
     &claude_code::ClaudeCode,
     &openai_responses::OpenAiResponses,
