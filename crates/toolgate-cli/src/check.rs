@@ -44,7 +44,10 @@ pub(crate) fn run(
         None
     };
     let threads = args.threads.map(usize::from);
-    let mut outcome = SuiteOutcome { tests: Vec::new() };
+    let mut outcome = SuiteOutcome {
+        tests: Vec::new(),
+        notes: Vec::new(),
+    };
     let mut missing = Vec::new();
     // Every file read, so that no `--output` replaces one.
     let mut inputs = vec![args.suite.clone()];
@@ -74,7 +77,7 @@ pub(crate) fn run(
             findings: &findings,
             every_run: json_runs.is_some(),
         };
-        score_runs(&scoring, &files, &options, threads, |scored| {
+        let warnings = score_runs(&scoring, &files, &options, threads, |scored| {
             let Scored {
                 source,
                 limits,
@@ -93,6 +96,7 @@ pub(crate) fn run(
             evaluator.add(outcome);
             findings.store(evaluator.runs_with_findings(), Ordering::Relaxed);
         })?;
+        outcome.notes.extend(warnings);
         let problems = too_long.problems(test, &file);
         if !problems.is_empty() {
             return Err(Report::new(file.error(problems)));
@@ -130,6 +134,7 @@ pub(crate) fn run(
         output.appends.push((summary, bytes));
     }
     output.inputs = inputs;
+    output.warnings.clone_from(&outcome.notes);
     output.code = if outcome.passed() {
         exit::PASSED
     } else {
@@ -238,19 +243,20 @@ fn score_runs(
     options: &ReadOptions,
     threads: usize,
     mut add: impl FnMut(Scored),
-) -> Result<(), TraceError> {
+) -> Result<Vec<String>, TraceError> {
+    let mut warnings = Vec::new();
     if threads < 2 {
         let mut next = 1;
         for trace in files {
-            read_parts(trace, options, |part| {
+            warnings.extend(read_parts(trace, options, |part| {
                 let first = next;
                 next += part.len();
                 let (scored, error) = score_part(scoring, &trace.label, first, part);
                 scored.into_iter().for_each(&mut add);
                 error.map_or(Ok(()), Err)
-            })?;
+            })?);
         }
-        return Ok(());
+        return Ok(warnings);
     }
     let window = IN_FLIGHT * threads;
     // The workers share the queue of parts, so it outlives the scope.
@@ -303,7 +309,7 @@ fn score_runs(
         let reader = std::thread::Builder::new().spawn_scoped(scope, move || {
             let (mut next, mut order) = (1, 0);
             for trace in files {
-                read_parts(trace, options, |part| {
+                warnings.extend(read_parts(trace, options, |part| {
                     token_sender.send(()).map_err(|_| stopped(&trace.label))?;
                     let first = next;
                     next += part.len();
@@ -312,9 +318,9 @@ fn score_runs(
                         .map_err(|_| stopped(&trace.label))?;
                     order += 1;
                     Ok(())
-                })?;
+                })?);
             }
-            Ok(())
+            Ok(warnings)
         });
         let reader = reader.map_err(|error| TraceError::Io {
             file: files
@@ -463,12 +469,12 @@ fn read_suite(path: &Path, name: &str) -> Result<String, Report> {
 const READ_BUFFER: usize = 1 << 16;
 
 /// Reads one trace file in whatever format it holds, handing its runs over in parts as
-/// soon as each is complete.
+/// soon as each is complete; returns the warning for a file that gave no call (SPEC 17).
 pub(crate) fn read_parts(
     trace: &TraceFile,
     options: &ReadOptions,
     on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
-) -> Result<(), TraceError> {
+) -> Result<Option<String>, TraceError> {
     let name = display(&trace.path);
     let reader = BufReader::with_capacity(
         READ_BUFFER,
@@ -478,8 +484,7 @@ pub(crate) fn read_parts(
         })?,
     );
     let lines = trace.layout == FileLayout::JsonLines;
-    read_trace_in_parts(&name, reader, lines, options, on_part)?;
-    Ok(())
+    Ok(read_trace_in_parts(&name, reader, lines, options, on_part)?.warning(&trace.label))
 }
 
 /// No runs at all, or not the number the suite asked for, is an input error.

@@ -17,6 +17,7 @@ pub(crate) fn run(args: &ConvertArgs) -> Result<Output, Report> {
         naming: cli_naming(&args.read)?,
     };
     let mut stdout = Vec::new();
+    let mut warnings = Vec::new();
     for path in &args.files {
         let trace = TraceFile {
             path: path.clone(),
@@ -25,7 +26,7 @@ pub(crate) fn run(args: &ConvertArgs) -> Result<Output, Report> {
             layout: FileLayout::from_path(path).unwrap_or(FileLayout::Json),
         };
         let mut written = Ok(());
-        read_parts(&trace, &options, |part| {
+        let warning = read_parts(&trace, &options, |part| {
             for run in part.into_runs() {
                 let run = run?;
                 let source = RunSource {
@@ -38,10 +39,12 @@ pub(crate) fn run(args: &ConvertArgs) -> Result<Output, Report> {
             }
             Ok(())
         })?;
+        warnings.extend(warning);
         written.map_err(|error| Report::msg(format!("cannot write the runs: {error}")))?;
     }
     Ok(Output {
         stdout: stdout.into(),
+        warnings,
         code: exit::PASSED,
         ..Output::default()
     })

@@ -6,6 +6,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use toolgate_report::escape_terminal;
 
 use clap::{CommandFactory, FromArgMatches};
 
@@ -87,6 +88,13 @@ fn main() -> ExitCode {
         Ok(output) => output,
         Err(report) => return fail(&report),
     };
+    {
+        let mut stderr = io::stderr().lock();
+        for warning in &output.warnings {
+            // A warning names files and formats read from traces: shown inert.
+            let _ = writeln!(stderr, "warning: {}", escape_terminal(warning));
+        }
+    }
     match deliver::write_stdout(&output.stdout) {
         Ok(()) => ExitCode::from(output.code),
         // A reader that stopped reading (`| head`) needs no message, but the report was not

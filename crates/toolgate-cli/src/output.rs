@@ -62,6 +62,8 @@ pub(crate) struct Output {
     /// The files the command read (the suite, the trace files, the shard reports), which no
     /// `--output` may replace.
     pub(crate) inputs: Vec<PathBuf>,
+    /// Warnings for stderr, printed whatever the exit code.
+    pub(crate) warnings: Vec<String>,
     pub(crate) code: u8,
 }
 

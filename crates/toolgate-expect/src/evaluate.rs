@@ -157,6 +157,9 @@ impl TestOutcome {
 pub struct SuiteOutcome {
     /// One per test.
     pub tests: Vec<TestOutcome>,
+    /// Notes on the input the reports carry, in the order found: a trace file that gave no
+    /// call (SPEC 17).
+    pub notes: Vec<String>,
 }
 
 impl SuiteOutcome {

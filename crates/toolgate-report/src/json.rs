@@ -26,6 +26,8 @@ struct Report<'a> {
     passed: bool,
     summary: Summary,
     tests: Vec<Test<'a>>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -401,6 +403,7 @@ pub fn render_json_runs(
             .zip(&tests)
             .map(|(outcome, counts)| test(outcome, &readers, counts))
             .collect(),
+        notes: &outcome.notes,
     };
     serde_json::to_writer_pretty(&mut *out, &report)?;
     writeln!(out)

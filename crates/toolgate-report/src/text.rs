@@ -75,6 +75,12 @@ pub fn render_text(
         }
         render_test(test, &painter, out)?;
     }
+    if !outcome.notes.is_empty() {
+        writeln!(out)?;
+    }
+    for note in &outcome.notes {
+        writeln!(out, "note: {note}")?;
+    }
     let passed = outcome.tests.iter().filter(|t| t.passed).count();
     write_footer(&painter, outcome.tests.len(), passed, out)
 }

@@ -43,8 +43,12 @@ fn main() -> ExitCode {
         },
     );
     match read {
-        Ok(format) => {
+        Ok(read) => {
+            let format = read.format;
             let _ = writeln!(std::io::stdout(), "{format}: {runs} runs, {calls} calls");
+            if let Some(warning) = read.warning(&path) {
+                let _ = writeln!(std::io::stderr(), "warning: {warning}");
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {

@@ -83,6 +83,24 @@ pub enum TraceError {
         #[label("no format starts like this")]
         span: SourceSpan,
     },
+    /// A format named by hand found none of its records in the file (SPEC 17): read on,
+    /// the file would silently hold no call.
+    #[error("`{file}` holds no record of the trace format `{format}`")]
+    #[diagnostic(
+        code(toolgate::trace::no_records),
+        help(
+            "`{format}` looks for {expects}; drop the forced format to detect the file's own, \
+             or see docs/formats.md"
+        )
+    )]
+    NoRecords {
+        /// The file's name, as the caller gave it.
+        file: String,
+        /// The format named.
+        format: &'static str,
+        /// What the format looks for.
+        expects: &'static str,
+    },
     /// The JSON nests deeper than [`MAX_NESTING_DEPTH`] arrays and objects.
     #[error("`{file}` nests arrays and objects more than {MAX_NESTING_DEPTH} deep")]
     #[diagnostic(

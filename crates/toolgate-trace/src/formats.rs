@@ -17,15 +17,25 @@ use crate::naming::Naming;
 mod adk;
 mod anthropic;
 mod atif;
+mod bedrock;
 mod claude_code;
+mod codex_exec;
+mod cohere;
 mod copilot;
 mod gemini;
+mod gemini_cli;
+mod gemini_interactions;
+mod inspect_ai;
 mod langchain;
+mod langfuse;
 mod mcp;
+mod mini_swe_agent;
 mod native;
 mod openai_chat;
 mod openai_responses;
+mod openhands;
 mod otel;
+mod swe_agent;
 #[cfg(test)]
 mod testing;
 
@@ -35,6 +45,16 @@ pub(crate) const ADAPTERS: &[&dyn Adapter] = &[
     &native::Native,
     &otel::Otel,
     &atif::Atif,
+    &mini_swe_agent::MiniSweAgent,
+    &gemini_cli::GeminiCli,
+    &codex_exec::CodexExec,
+    &langfuse::Langfuse,
+    &swe_agent::SweAgent,
+    &openhands::OpenHands,
+    &bedrock::Bedrock,
+    &cohere::Cohere,
+    &gemini_interactions::GeminiInteractions,
+    &inspect_ai::InspectAi,
     &mcp::Mcp,
     &claude_code::ClaudeCode,
     &openai_responses::OpenAiResponses,
@@ -66,6 +86,11 @@ pub(crate) trait Adapter: Sync {
     }
     /// A converter for one file.
     fn converter(&self) -> Box<dyn Converter>;
+    /// Whether the format's records state their calls outright, so that a file with none
+    /// means none (toolgate's own shapes), rather than a file read in the wrong format.
+    fn states_its_calls(&self) -> bool {
+        false
+    }
     /// Whether each line of a JSON Lines file converts alone into exactly one run, so that
     /// the lines can be parsed apart, on several threads ([`crate::read_trace_in_parts`]).
     fn one_run_per_line(&self) -> bool {

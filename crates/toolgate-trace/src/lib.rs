@@ -33,8 +33,8 @@ pub use crate::naming::{
     MAX_REGEX_BYTES, Naming, NamingError, REGEX_DFA_CACHE_BYTES, compile_regex,
 };
 pub use crate::read::{
-    MAX_DOCUMENT_BYTES, MAX_LINE_BYTES, PART_RUNS, PartRuns, ReadOptions, TracePart, read_trace,
-    read_trace_in_parts,
+    MAX_DOCUMENT_BYTES, MAX_LINE_BYTES, PART_RUNS, PartRuns, ReadOptions, TracePart, TraceRead,
+    read_trace, read_trace_in_parts,
 };
 pub use crate::value_ref::ValueRef;
 pub use crate::write::write_run;

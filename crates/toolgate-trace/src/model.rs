@@ -85,7 +85,7 @@ pub enum Status {
 /// records are in, `claude-code` or `otel`, is told by their content.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileLayout {
-    /// `.json`: one JSON document.
+    /// `.json` (or SWE-agent's `.traj`): one JSON document.
     Json,
     /// `.jsonl`: one JSON record per non-empty line, read one line at a time.
     JsonLines,
@@ -96,7 +96,8 @@ impl FileLayout {
     /// `.json` nor `.jsonl`.
     pub fn from_path(path: &Path) -> Option<Self> {
         match path.extension()?.to_str()? {
-            "json" => Some(Self::Json),
+            // SWE-agent writes its JSON trajectories as `.traj`.
+            "json" | "traj" => Some(Self::Json),
             "jsonl" => Some(Self::JsonLines),
             _ => None,
         }

@@ -46,18 +46,44 @@ impl Default for ReadOptions {
     }
 }
 
+/// What reading a trace file found besides its runs: the format, and whether the file
+/// said nothing (SPEC 17).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TraceRead {
+    /// The name of the format read.
+    pub format: &'static str,
+    /// Whether the file, which is not empty, gave no tool call at all. Never set for
+    /// toolgate's own formats, whose records state their calls, an empty list included.
+    pub no_calls: bool,
+}
+
+impl TraceRead {
+    /// The warning for a file that gave no call, naming it `file`; none otherwise.
+    pub fn warning(&self, file: &str) -> Option<String> {
+        self.no_calls.then(|| {
+            format!(
+                "`{file}` was read as `{}` and holds no tool call; if it is in another \
+                 format, name it with `--trace-format` (see docs/formats.md)",
+                self.format
+            )
+        })
+    }
+}
+
 /// Reads the runs of one trace file from `reader`, calling `on_run` with each as soon as it
 /// is complete. `file` names it in diagnostics; `lines` says whether it is JSON Lines (one
 /// record per line, read one line at a time) or one JSON document.
 ///
-/// Returns the name of the format read.
+/// Returns the format read and whether the file gave no call. A format named in `options`
+/// that finds none of its records in the file is an error ([`TraceError::NoRecords`]).
 pub fn read_trace(
     file: &str,
     reader: impl BufRead,
     lines: bool,
     options: &ReadOptions,
     mut on_run: impl FnMut(Run),
-) -> Result<&'static str, TraceError> {
+) -> Result<TraceRead, TraceError> {
     read_trace_in_parts(file, reader, lines, options, |part| {
         for run in part.into_runs() {
             on_run(run?);
@@ -89,7 +115,7 @@ pub fn read_trace_in_parts(
     lines: bool,
     options: &ReadOptions,
     mut on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
-) -> Result<&'static str, TraceError> {
+) -> Result<TraceRead, TraceError> {
     let forced = forced_adapter(file, options)?;
     let mut state: Option<State> = None;
     let mut bytes = Vec::new();
@@ -152,12 +178,20 @@ pub fn read_trace_in_parts(
             part.push(text, first_line);
             continue;
         }
+        if !state.recognised {
+            // A format named by hand has not met a record of its own yet: one that its
+            // detection would accept. Read twice, but only until the first such record.
+            state.recognised = record
+                .value()
+                .is_ok_and(|value| state.adapter.detect(&value));
+        }
         let runs = state
             .converter
             .record(&record)
             .map_err(|error| record_error(file, &record, error, state.adapter.expects()))?;
         let line = lines.then_some(first_line);
         for run in runs {
+            state.calls |= !run.calls.is_empty();
             state.runs.push(finish_run(
                 run,
                 state.adapter.name(),
@@ -211,12 +245,14 @@ impl State {
         mut self,
         file: &str,
         mut on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
-    ) -> Result<&'static str, TraceError> {
+    ) -> Result<TraceRead, TraceError> {
+        let own_lines = self.lines.is_some();
         if let Some(part) = &mut self.lines {
             part.hand_over(file, &mut on_part)?;
         }
         for run in self.converter.finish() {
             let line = run.line;
+            self.calls |= !run.calls.is_empty();
             self.runs.push(finish_run(
                 run,
                 self.adapter.name(),
@@ -225,10 +261,21 @@ impl State {
                 line,
             )?);
         }
+        if !self.recognised && !self.calls {
+            return Err(TraceError::NoRecords {
+                file: file.to_owned(),
+                format: self.adapter.name(),
+                expects: self.adapter.expects(),
+            });
+        }
         if !self.runs.is_empty() {
             on_part(TracePart(Part::Runs(self.runs)))?;
         }
-        Ok(self.adapter.name())
+        Ok(TraceRead {
+            format: self.adapter.name(),
+            // toolgate's own shapes state their calls; an empty list is what they mean.
+            no_calls: !own_lines && !self.calls && !self.adapter.states_its_calls(),
+        })
     }
 }
 
@@ -242,6 +289,11 @@ struct State {
     /// For a JSON Lines file of a format whose lines convert alone: the lines not yet
     /// handed over.
     lines: Option<Lines>,
+    /// Whether a record the format's detection accepts has been read: the first one of a
+    /// detected format, some record of a format named by hand.
+    recognised: bool,
+    /// Whether a run with a call has been converted.
+    calls: bool,
 }
 
 impl State {
@@ -272,7 +324,10 @@ impl State {
             converter: adapter.converter(),
             naming,
             runs: Vec::new(),
+            // toolgate's own JSON Lines are parsed apart and not judged (see `finish`).
+            recognised: forced.is_none() || lines.is_some() || adapter.states_its_calls(),
             lines,
+            calls: false,
         })
     }
 }

@@ -90,7 +90,8 @@ fn read(text: &str, lines: bool) -> Result<(&'static str, Vec<Run>), TraceError>
         lines,
         &ReadOptions::default(),
         |run| runs.push(run),
-    )?;
+    )?
+    .format;
     Ok((format, runs))
 }
 
@@ -363,4 +364,80 @@ fn naming_patterns_compile_within_the_limit(
 ) {
     let got = Naming::from_parts("regex", Vec::new(), Some(pattern)).err();
     assert_eq!(got, expected);
+}
+
+/// SPEC 17: a file that gives no call is flagged, unless it is in toolgate's own shapes,
+/// which state their calls (an empty list is what they mean).
+#[rstest::rstest]
+#[case::own_call_list("{\"tool_calls\": []}", false, None, false)]
+#[case::own_lines("{\"tool_calls\": []}\n{\"tool_calls\": []}\n", true, None, false)]
+#[case::own_lines_forced("{\"tool_calls\": []}\n", true, Some("toolgate"), false)]
+#[case::chat_without_calls("[{\"role\": \"user\", \"content\": \"hi\"}]", false, None, true)]
+#[case::claude_code_text_only(
+    "{\"type\": \"user\", \"message\": {\"role\": \"user\", \"content\": \"hi\"}}\n",
+    true,
+    None,
+    true
+)]
+#[case::forced_with_its_records_but_no_call(
+    "[{\"role\": \"user\", \"content\": \"hi\"}]",
+    false,
+    Some("openai-chat"),
+    true
+)]
+#[case::chat_with_a_call(
+    "{\"role\": \"assistant\", \"tool_calls\": [{\"id\": \"1\", \"type\": \"function\", \"function\": {\"name\": \"x\", \"arguments\": \"{}\"}}]}",
+    false,
+    None,
+    false
+)]
+fn a_file_without_calls_is_flagged(
+    #[case] text: &str,
+    #[case] lines: bool,
+    #[case] format: Option<&str>,
+    #[case] flagged: bool,
+) {
+    let options = ReadOptions {
+        format: format.map(str::to_owned),
+        naming: crate::Naming::Default,
+    };
+    let read = read_trace("t.json", text.as_bytes(), lines, &options, |_| {}).unwrap();
+    assert_eq!(read.no_calls, flagged);
+    assert_eq!(read.warning("t.json").is_some(), flagged);
+}
+
+/// SPEC 17: a format named by hand that finds none of its records is an error naming it
+/// and what it looks for, whatever the file's own format.
+#[rstest::rstest]
+#[case::claude_code_on_chat("[{\"role\": \"user\", \"content\": \"hi\"}]", false, "claude-code")]
+#[case::atif_lines_on_claude_code(
+    "{\"type\": \"user\", \"message\": {\"role\": \"user\", \"content\": \"hi\"}}\n",
+    true,
+    "atif"
+)]
+#[case::chat_on_an_unrelated_object("{\"note\": 1}", false, "openai-chat")]
+fn a_forced_format_without_its_records_is_an_error(
+    #[case] text: &str,
+    #[case] lines: bool,
+    #[case] format: &str,
+) {
+    let options = ReadOptions {
+        format: Some(format.to_owned()),
+        naming: crate::Naming::Default,
+    };
+    let error = read_trace("t", text.as_bytes(), lines, &options, |_| {}).unwrap_err();
+    let TraceError::NoRecords {
+        format: named,
+        expects,
+        ..
+    } = &error
+    else {
+        panic!("{error:?}");
+    };
+    assert_eq!(*named, format);
+    assert!(
+        error.to_string().contains(&format!("`{format}`")),
+        "{error}"
+    );
+    assert!(!expects.is_empty());
 }

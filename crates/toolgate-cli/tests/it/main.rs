@@ -13,4 +13,5 @@ mod golden;
 mod hostile;
 mod safe_output;
 mod shard;
+mod silent_zero;
 mod support;

@@ -661,7 +661,13 @@ fn schema(#[case] runs: &[&[&str]]) {
 
 #[test]
 fn schema_of_a_suite_without_tests() {
-    check_schema(&render(&SuiteOutcome { tests: Vec::new() }, SUITE_NAME));
+    check_schema(&render(
+        &SuiteOutcome {
+            tests: Vec::new(),
+            notes: Vec::new(),
+        },
+        SUITE_NAME,
+    ));
 }
 
 /// The checker itself: each broken document is caught, with this problem.

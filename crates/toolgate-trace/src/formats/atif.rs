@@ -1,6 +1,8 @@
 //! The `atif` format: Harbor's Agent Trajectory Interchange Format, `ATIF-v1.0` to
 //! `ATIF-v1.8` (FORMATS 1.7). One trajectory document is one run: the `tool_calls` of its
-//! steps, answered by the `observation.results` whose `source_call_id` names them.
+//! steps, answered by the `observation.results` whose `source_call_id` names them, or,
+//! for results that name no call (terminus-2), by the step's calls in order when their
+//! numbers agree.
 //!
 //! A call's step counts the agent's steps only: the first `source: "agent"` step is step 0,
 //! whatever user and system steps come before it. Embedded `subagent_trajectories` (v1.7)
@@ -85,6 +87,29 @@ struct Pairing {
     open: BTreeMap<String, VecDeque<usize>>,
 }
 
+impl Pairing {
+    /// Answers the calls of the step that begins at `first_call` with the results that
+    /// name no call (terminus-2 writes none of `source_call_id`), as Harbor's viewer does:
+    /// only when the pairing is unambiguous, as many such results as the step has calls
+    /// still open, taken in the same order. Otherwise the calls stay unanswered.
+    fn answer_in_order(&mut self, first_call: usize, unnamed: &[&Value]) {
+        let open: Vec<usize> = (first_call..self.calls.len())
+            .filter(|&index| self.calls.get(index).is_some_and(|call| !call.completed))
+            .collect();
+        if unnamed.is_empty() || open.len() != unnamed.len() {
+            return;
+        }
+        for (&index, result) in open.iter().zip(unnamed) {
+            for waiting in self.open.values_mut() {
+                waiting.retain(|&other| other != index);
+            }
+            if let Some(call) = self.calls.get_mut(index) {
+                complete(call, content(result), status(result));
+            }
+        }
+    }
+}
+
 /// The run of one trajectory document; `path` locates the document in its record.
 fn trajectory_run(trajectory: &Value, path: &str, line: Option<usize>) -> Result<Run, RecordError> {
     let steps = match trajectory.get("steps") {
@@ -111,6 +136,7 @@ fn trajectory_run(trajectory: &Value, path: &str, line: Option<usize>) -> Result
             // trajectory counts a call before the first `turn_start`.
             agent_steps.saturating_sub(1)
         };
+        let first_call = pairing.calls.len();
         for (position, tool_call) in list(step, "tool_calls", &step_path)?.iter().enumerate() {
             let call_path = format!("{step_path}.tool_calls[{position}]");
             let name = str_field(tool_call, "function_name").ok_or_else(|| {
@@ -131,8 +157,10 @@ fn trajectory_run(trajectory: &Value, path: &str, line: Option<usize>) -> Result
         // The results of a step answer its own calls, and since v1.2 a system step's
         // observation may answer earlier ones; a result naming no open call is ignored.
         let observation = step.get("observation").unwrap_or(&Value::Null);
+        let mut unnamed = Vec::new();
         for result in list(observation, "results", &format!("{step_path}.observation"))? {
             let Some(id) = id_field(result, "source_call_id") else {
+                unnamed.push(result);
                 continue;
             };
             let Some(index) = pairing.open.get_mut(&id).and_then(VecDeque::pop_front) else {
@@ -142,6 +170,7 @@ fn trajectory_run(trajectory: &Value, path: &str, line: Option<usize>) -> Result
                 complete(call, content(result), status(result));
             }
         }
+        pairing.answer_in_order(first_call, &unnamed);
     }
     Ok(Run {
         calls: pairing.calls,

@@ -72,6 +72,10 @@ struct ClaudeCodeConverter {
     message_steps: BTreeMap<String, u32>,
     /// MCP servers from `system/init`, as they appear in tool names.
     servers: Vec<String>,
+    /// Whether a record of the main agent (one not `isSidechain`) has been read: until
+    /// then the file is a subagent's own (`<session>/subagents/agent-*.jsonl`), whose
+    /// records take steps of their own.
+    main_seen: bool,
 }
 
 impl Converter for ClaudeCodeConverter {
@@ -96,6 +100,10 @@ impl Converter for ClaudeCodeConverter {
 
 impl ClaudeCodeConverter {
     fn item(&mut self, record: &Value, path: &str) -> Result<(), RecordError> {
+        if matches!(str_field(record, "type"), Some("user" | "assistant")) && !is_sidechain(record)
+        {
+            self.main_seen = true;
+        }
         match str_field(record, "type") {
             Some("system") if str_field(record, "subtype") == Some("init") => {
                 self.init(record);
@@ -141,12 +149,14 @@ impl ClaudeCodeConverter {
     /// stream-json, `isSidechain` in transcripts) are the work of the `Task` call that
     /// spawned them, so they take its step and begin none of their own; otherwise the
     /// records sharing a `message.id` are one step, and a record without an id is one.
+    /// A subagent's own file, whose records are all `isSidechain`, is a run of its own:
+    /// there its records take steps as the main agent's do.
     fn step(&mut self, record: &Value, message: &Value) -> u32 {
         let current = self.steps.saturating_sub(1);
         if let Some(parent) = id_field(record, "parent_tool_use_id") {
             return self.calls.step_of(&parent).unwrap_or(current);
         }
-        if record.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+        if is_sidechain(record) && self.main_seen {
             return current;
         }
         let id = id_field(message, "id");
@@ -160,6 +170,11 @@ impl ClaudeCodeConverter {
         }
         step
     }
+}
+
+/// Whether a record is a subagent's (`isSidechain: true`).
+fn is_sidechain(record: &Value) -> bool {
+    record.get("isSidechain").and_then(Value::as_bool) == Some(true)
 }
 
 /// A server name as Claude Code writes it into tool names: characters outside

@@ -1,6 +1,11 @@
 //! The `mcp` format: captured MCP JSON-RPC traffic (FORMATS 1.1). Each `tools/call` request
 //! is a call, answered by the response with the same `id`; a capture file is one run.
 //!
+//! Besides bare messages, one per line or in an array, it reads mcp-recorder cassettes
+//! (`interactions` of `{request, response}`, the server from `metadata.server_info.name`)
+//! and proxy logs that write each message beside its `direction` (under `message`, `data`,
+//! `payload`, `msg` or `content`).
+//!
 //! JSON-RPC has no conversation, so every call is step 0, in capture order. The server is
 //! not in the messages, except in `result._meta["io.modelcontextprotocol/serverInfo"]`
 //! since MCP 2026-07-28; without it the call has no server, and names are never split,
@@ -31,7 +36,12 @@ impl Adapter for Mcp {
     fn detect(&self, first: &Value) -> bool {
         match first {
             Value::Array(messages) => messages.first().is_some_and(is_message),
-            other => is_message(other) || is_bare_result(other),
+            other => {
+                is_message(other)
+                    || is_bare_result(other)
+                    || is_cassette(other)
+                    || logged_message(other).is_some()
+            }
         }
     }
 
@@ -44,6 +54,39 @@ impl Adapter for Mcp {
     fn converter(&self) -> Box<dyn Converter> {
         Box::new(McpConverter::default())
     }
+}
+
+/// An mcp-recorder cassette: `{version, metadata, interactions: [{type, request,
+/// response}]}`.
+fn is_cassette(value: &Value) -> bool {
+    value
+        .get("interactions")
+        .and_then(Value::as_array)
+        .is_some_and(|interactions| {
+            interactions.first().is_none_or(|first| {
+                first.get("request").is_some() && first.get("response").is_some()
+            })
+        })
+        && value.get("metadata").is_some()
+}
+
+/// The keys a logging proxy puts a message under, beside its direction.
+const LOGGED_KEYS: &[&str] = &["message", "data", "payload", "msg", "content"];
+
+/// The message of a record logged with its direction (`{direction: "client->server" |
+/// "incoming" | ..., message: {jsonrpc, ...}}`, or the message's own fields beside `dir`).
+fn logged_message(value: &Value) -> Option<&Value> {
+    let object = value.as_object()?;
+    if !["direction", "dir"]
+        .iter()
+        .any(|key| object.get(*key).is_some_and(Value::is_string))
+    {
+        return None;
+    }
+    LOGGED_KEYS
+        .iter()
+        .filter_map(|key| object.get(*key))
+        .find(|inner| is_message(inner))
 }
 
 /// A JSON-RPC message: a request, a notification or a response.
@@ -100,6 +143,9 @@ struct McpConverter {
     /// Calls answered with `input_required`, oldest first: the client's retry, a new
     /// request with a new id, continues one of them.
     pending: Vec<usize>,
+    /// The server a cassette was recorded against (`metadata.server_info.name`), for the
+    /// calls whose responses name none.
+    server: Option<String>,
 }
 
 impl Converter for McpConverter {
@@ -111,14 +157,24 @@ impl Converter for McpConverter {
                     self.message(message, &format!("[{index}]."))?;
                 }
             }
-            message => self.message(&message, "")?,
+            cassette if is_cassette(&cassette) => self.cassette(&cassette)?,
+            message => match logged_message(&message) {
+                Some(inner) => self.message(inner, "")?,
+                None => self.message(&message, "")?,
+            },
         }
         Ok(Vec::new())
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {
+        let mut calls = self.calls;
+        if let Some(server) = &self.server {
+            for call in calls.iter_mut().filter(|call| call.server.is_none()) {
+                call.server = Some(server.clone());
+            }
+        }
         vec![Run {
-            calls: self.calls,
+            calls,
             format: "",
             line: None,
         }]
@@ -126,6 +182,27 @@ impl Converter for McpConverter {
 }
 
 impl McpConverter {
+    /// An mcp-recorder cassette: each interaction's request, then its response.
+    fn cassette(&mut self, cassette: &Value) -> Result<(), RecordError> {
+        self.server = cassette
+            .get("metadata")
+            .and_then(|metadata| metadata.get("server_info"))
+            .and_then(|info| str_field(info, "name"))
+            .map(str::to_owned);
+        let interactions = cassette
+            .get("interactions")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        for (index, interaction) in interactions.iter().enumerate() {
+            for key in ["request", "response"] {
+                if let Some(message) = interaction.get(key).filter(|m| m.is_object()) {
+                    self.message(message, &format!("interactions[{index}].{key}."))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Reads one message; `path` locates it in its record for errors.
     fn message(&mut self, message: &Value, path: &str) -> Result<(), RecordError> {
         if let Some(method) = str_field(message, "method") {

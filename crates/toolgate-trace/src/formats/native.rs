@@ -30,6 +30,13 @@ impl Adapter for Native {
         if object.contains_key("role") || object.contains_key("choices") {
             return false;
         }
+        // An OpenTelemetry span of the Python SDK has `events` too, under its `context`.
+        if object
+            .get("context")
+            .is_some_and(|context| context.get("span_id").is_some())
+        {
+            return false;
+        }
         let calls_are_named = |calls: &Vec<Value>| {
             calls.iter().all(|call| {
                 call.get("name").is_some_and(Value::is_string) && call.get("function").is_none()
@@ -53,6 +60,10 @@ impl Adapter for Native {
     }
 
     fn one_run_per_line(&self) -> bool {
+        true
+    }
+
+    fn states_its_calls(&self) -> bool {
         true
     }
 

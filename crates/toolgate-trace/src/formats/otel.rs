@@ -34,10 +34,14 @@ impl Adapter for Otel {
     fn detect(&self, first: &Value) -> bool {
         match first {
             Value::Array(items) => {
-                items.first().is_some_and(is_request)
+                items
+                    .first()
+                    .is_some_and(|item| is_request(item) || is_sdk_span(item))
                     || (!items.is_empty() && items.iter().all(is_message))
             }
-            other => is_request(other) || is_message(other),
+            other => {
+                is_request(other) || is_message(other) || is_sdk_span(other) || is_span_map(other)
+            }
         }
     }
 
@@ -49,6 +53,25 @@ impl Adapter for Otel {
 /// An OTLP export request (`TracesData` or `ExportTraceServiceRequest`).
 fn is_request(value: &Value) -> bool {
     field(value, "resourceSpans", "resource_spans").is_some_and(Value::is_array)
+}
+
+/// A span as the Python SDK's `Span.to_json()` (the console exporter) writes it:
+/// `{name, context: {trace_id, span_id}, kind, parent_id, start_time, attributes, ...}`.
+fn is_sdk_span(value: &Value) -> bool {
+    value.get("name").is_some_and(Value::is_string)
+        && value
+            .get("context")
+            .is_some_and(|context| context.get("span_id").is_some())
+}
+
+/// One span's attributes as a flat object (`{"gen_ai.operation.name": "chat", ...}`), as
+/// `OpenInference`'s and others' test fixtures and span dumps hold them.
+fn is_span_map(value: &Value) -> bool {
+    value.as_object().is_some_and(|object| {
+        ["gen_ai.operation.name", "openinference.span.kind"]
+            .iter()
+            .any(|key| object.get(*key).is_some_and(Value::is_string))
+    })
 }
 
 /// A `GenAI` chat message: `{role, parts}` whose parts all carry a `type`. The semconv part
@@ -119,15 +142,100 @@ impl Converter for OtelConverter {
 }
 
 impl OtelConverter {
-    /// One export request or one message; anything else is skipped.
+    /// One export request, message, SDK span or span attribute map; anything else is
+    /// skipped.
     fn item(&mut self, item: &Value, path: &str) -> Result<(), RecordError> {
         if let Some(resources) = field(item, "resourceSpans", "resource_spans") {
             self.request(resources, &join(path, "resourceSpans"))
         } else if is_message(item) {
             self.messages.message(item, path)
+        } else if is_sdk_span(item) {
+            self.sdk_span(item, path)
+        } else if is_span_map(item) {
+            self.span_map(item, path)
         } else {
             Ok(())
         }
+    }
+
+    /// A span of the Python SDK's `to_json()`: ids as `0x`-prefixed hex, times as ISO 8601
+    /// text, kind and status as enum names.
+    fn sdk_span(&mut self, span: &Value, path: &str) -> Result<(), RecordError> {
+        let context = span.get("context").unwrap_or(&Value::Null);
+        let hex = |value: Option<&Value>| {
+            value
+                .and_then(Value::as_str)
+                .map(|id| id.trim_start_matches("0x").to_ascii_lowercase())
+                .filter(|id| !id.is_empty())
+        };
+        let trace = hex(context.get("trace_id")).unwrap_or_default();
+        let id = hex(context.get("span_id"));
+        if let Some(id) = &id
+            && !self.seen.insert((trace.clone(), id.clone()))
+        {
+            return Ok(());
+        }
+        let status_error = span
+            .get("status")
+            .and_then(|status| status.get("status_code"))
+            .is_some_and(is_error_code);
+        let server_kind = str_field(span, "kind").is_some_and(|kind| kind.ends_with("SERVER"));
+        let attributes = attributes(span.get("attributes"));
+        let name = str_field(span, "name").unwrap_or("");
+        let role = classify(&attributes, name, server_kind, status_error, path)?;
+        let time = |key: &str| str_field(span, key).and_then(iso_nanos);
+        self.spans.push(Span {
+            order: self.spans.len(),
+            trace,
+            id,
+            parent: hex(span.get("parent_id")),
+            start: time("start_time"),
+            end: time("end_time"),
+            role,
+        });
+        Ok(())
+    }
+
+    /// One span's attributes alone: a tool span is a call; another span's chat messages
+    /// (`gen_ai.input.messages`, `gen_ai.output.messages`, the older `gen_ai.prompt`, or
+    /// `OpenInference`'s `llm.input_messages.<i>...` keys) are read for their calls.
+    fn span_map(&mut self, map: &Value, path: &str) -> Result<(), RecordError> {
+        let attributes = attributes(Some(map));
+        let role = classify(&attributes, "", false, false, path)?;
+        if let Role::Tool(_) = role {
+            self.spans.push(Span {
+                order: self.spans.len(),
+                trace: String::new(),
+                id: None,
+                parent: None,
+                start: None,
+                end: None,
+                role,
+            });
+            return Ok(());
+        }
+        for key in [
+            "gen_ai.prompt",
+            "gen_ai.input.messages",
+            "gen_ai.output.messages",
+        ] {
+            let messages = match attributes.get(key) {
+                Some(Value::String(text)) => serde_json::from_str::<Value>(text).ok(),
+                Some(other) => Some(other.clone()),
+                None => None,
+            };
+            if let Some(Value::Array(messages)) = messages {
+                for (i, message) in messages.iter().filter(|m| is_message(m)).enumerate() {
+                    self.messages.message(message, &format!("{key}[{i}]"))?;
+                }
+            }
+        }
+        for prefix in ["llm.input_messages.", "llm.output_messages."] {
+            for (i, message) in flattened_messages(&attributes, prefix).iter().enumerate() {
+                self.messages.message(message, &format!("{prefix}{i}"))?;
+            }
+        }
+        Ok(())
     }
 
     fn request(&mut self, resources: &Value, path: &str) -> Result<(), RecordError> {
@@ -283,29 +391,37 @@ struct ToolSpan {
 
 /// Attribute keys tried in order for each field. The `GenAI` keys come first; the others
 /// are what `OpenInference`, the AI SDK, Google ADK and Codex write.
+/// Claude Code's `claude_code.tool` spans write `tool_name`, `tool_use_id` and, with
+/// `OTEL_LOG_TOOL_DETAILS`, `tool_input`; some `execute_tool` spans carry bare `input` and
+/// `output` (`OpenInference`'s `GenAI` test spans).
 const NAME_KEYS: &[&str] = &[
     "gen_ai.tool.name",
     "tool.name",
     "mcp.tool.name",
     "ai.toolCall.name",
+    "tool_name",
 ];
 const CALL_ID_KEYS: &[&str] = &[
     "gen_ai.tool.call.id",
     "tool.call_id",
     "tool.id",
     "ai.toolCall.id",
+    "tool_use_id",
 ];
 const ARGS_KEYS: &[&str] = &[
     "gen_ai.tool.call.arguments",
     "ai.toolCall.args",
     "input.value",
     "gcp.vertex.agent.tool_call_args",
+    "tool_input",
+    "input",
 ];
 const RESULT_KEYS: &[&str] = &[
     "gen_ai.tool.call.result",
     "ai.toolCall.result",
     "output.value",
     "gcp.vertex.agent.tool_response",
+    "output",
 ];
 
 fn classify(
@@ -339,6 +455,7 @@ fn classify(
     } else if operation == Some("execute_tool")
         || openinference == Some("TOOL")
         || text("ai.toolCall.name").is_some()
+        || (span_name == "claude_code.tool" && text("tool_name").is_some())
     {
         Layer::Tool
     } else if matches!(
@@ -399,7 +516,12 @@ fn classify(
             .filter(|value| !value.is_null())
             .cloned(),
         result,
-        error: status_error || text("error.type").is_some() || result_error,
+        // Claude Code writes `success: false` on a tool that failed.
+        error: status_error
+            || text("error.type").is_some()
+            || result_error
+            || matches!(attributes.get("success"), Some(Value::Bool(false)))
+            || text("success") == Some("false"),
     })))
 }
 
@@ -919,6 +1041,122 @@ fn nanos(value: &Value) -> Option<u64> {
         _ => None,
     }
     .filter(|&nanos| nanos > 0)
+}
+
+/// A time written as ISO 8601 UTC text (`2024-05-01T12:00:00.123456Z`), in nanoseconds
+/// since the epoch: the Python SDK writes span times so.
+pub(crate) fn iso_nanos(text: &str) -> Option<u64> {
+    let text = text.trim().strip_suffix('Z').unwrap_or(text.trim());
+    let (date, time) = text.split_once('T')?;
+    let mut date = date.splitn(3, '-').map(str::parse::<i64>);
+    let (year, month, day) = (date.next()?.ok()?, date.next()?.ok()?, date.next()?.ok()?);
+    let (clock, fraction) = time.split_once('.').unwrap_or((time, ""));
+    let mut clock = clock.splitn(3, ':').map(str::parse::<i64>);
+    let (hour, minute, second) = (
+        clock.next()?.ok()?,
+        clock.next()?.ok()?,
+        clock.next()?.ok()?,
+    );
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || fraction.len() > 9 {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let shifted = if month <= 2 { year - 1 } else { year };
+    let era = shifted.div_euclid(400);
+    let year_of_era = shifted - era * 400;
+    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    let days = era * 146_097 + day_of_era - 719_468;
+    let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second;
+    let fraction: u64 = if fraction.is_empty() {
+        0
+    } else {
+        format!("{fraction:0<9}").parse().ok()?
+    };
+    u64::try_from(seconds)
+        .ok()?
+        .checked_mul(1_000_000_000)?
+        .checked_add(fraction)
+        .filter(|&nanos| nanos > 0)
+}
+
+/// `OpenInference`'s flattened messages (`llm.input_messages.<i>.message.role`, `.content`,
+/// `.tool_calls.<j>.tool_call.{id, function.name, function.arguments}`, `.tool_call_id`),
+/// rebuilt as `GenAI` messages in index order: tool calls as `tool_call` parts, a tool
+/// message as the `tool_call_response` of its `tool_call_id`.
+fn flattened_messages(attributes: &BTreeMap<String, Value>, prefix: &str) -> Vec<Value> {
+    #[derive(Default)]
+    struct Flat {
+        role: Option<String>,
+        content: Option<Value>,
+        call_id: Option<String>,
+        calls: BTreeMap<usize, BTreeMap<String, Value>>,
+    }
+    let mut messages: BTreeMap<usize, Flat> = BTreeMap::new();
+    for (key, value) in attributes.range(prefix.to_owned()..) {
+        let Some(rest) = key.strip_prefix(prefix) else {
+            break;
+        };
+        let Some((index, field)) = rest.split_once(".message.") else {
+            continue;
+        };
+        let Ok(index) = index.parse::<usize>() else {
+            continue;
+        };
+        let message = messages.entry(index).or_default();
+        if let Some(call) = field.strip_prefix("tool_calls.") {
+            let Some((j, part)) = call.split_once(".tool_call.") else {
+                continue;
+            };
+            if let Ok(j) = j.parse::<usize>() {
+                message
+                    .calls
+                    .entry(j)
+                    .or_default()
+                    .insert(part.to_owned(), value.clone());
+            }
+            continue;
+        }
+        match field {
+            "role" => message.role = value.as_str().map(str::to_owned),
+            "content" => message.content = Some(value.clone()),
+            "tool_call_id" => {
+                message.call_id = match value {
+                    Value::String(id) => Some(id.clone()),
+                    Value::Number(id) => Some(id.to_string()),
+                    _ => None,
+                };
+            }
+            _ => {}
+        }
+    }
+    messages
+        .into_values()
+        .filter_map(|message| {
+            let role = message.role?;
+            let mut parts: Vec<Value> = message
+                .calls
+                .into_values()
+                .filter_map(|call| {
+                    let name = call.get("function.name")?.clone();
+                    Some(serde_json::json!({
+                        "type": "tool_call",
+                        "id": call.get("id").cloned().unwrap_or(Value::Null),
+                        "name": name,
+                        "arguments": call.get("function.arguments").cloned().unwrap_or(Value::Null),
+                    }))
+                })
+                .collect();
+            if let Some(id) = message.call_id {
+                parts.push(serde_json::json!({
+                    "type": "tool_call_response",
+                    "id": id,
+                    "response": message.content.unwrap_or(Value::Null),
+                }));
+            }
+            Some(serde_json::json!({"role": role, "parts": parts}))
+        })
+        .collect()
 }
 
 /// `kind` 2, `SPAN_KIND_SERVER`.

@@ -10,7 +10,7 @@ pub(crate) fn read_with(
     options: &ReadOptions,
 ) -> Result<(&'static str, Vec<Run>), TraceError> {
     let mut runs = Vec::new();
-    let format = read_trace("t", text.as_bytes(), lines, options, |run| runs.push(run))?;
+    let format = read_trace("t", text.as_bytes(), lines, options, |run| runs.push(run))?.format;
     Ok((format, runs))
 }
 

@@ -1,5 +1,5 @@
-//! Integration tests of `toolgate-trace` through its public API: the limits on what a trace
-//! may hold (`docs/robustness.md`, "Limits").
+//! Integration tests of `toolgate-trace` through its public API: the files real agents wrote
+//! (`wild`), and the limits on what a trace may hold (`docs/robustness.md`, "Limits").
 
 #![allow(
     clippy::expect_used,
@@ -8,3 +8,4 @@
 )]
 
 mod limits;
+mod wild;

@@ -130,9 +130,27 @@ fn does_not_detect_other_shapes(#[case] first: Value) {
     {"step_id": 1, "source": "agent", "message": "", "tool_calls": [{"tool_call_id": 7, "function_name": "x", "arguments": {}}],
      "observation": {"results": [{"source_call_id": 7, "content": "ok"}]}},
 ]), &[("x", 0, true, U)])]
-#[case::a_call_without_id_stays_unanswered(json!([
+#[case::one_call_takes_the_one_result_without_id(json!([
     {"step_id": 1, "source": "agent", "message": "", "tool_calls": [{"function_name": "x"}],
      "observation": {"results": [{"content": "output"}]}},
+]), &[("x", 0, true, U)])]
+#[case::terminus_results_without_ids_pair_in_order(json!([
+    {"step_id": 1, "source": "agent", "message": "", "tool_calls": [call("call_0_1", "bash_command")],
+     "observation": {"results": [{"content": "out"}]}},
+    {"step_id": 2, "source": "agent", "message": "", "tool_calls": [call("a", "x"), call("b", "y")],
+     "observation": {"results": [{"content": "1", "extra": {"is_error": true}}, {"content": "2"}]}},
+]), &[("bash_command", 0, true, U), ("x", 1, true, E), ("y", 1, true, U)])]
+#[case::fewer_results_without_ids_than_calls_answer_none(json!([
+    {"step_id": 1, "source": "agent", "message": "", "tool_calls": [call("a", "x"), call("b", "y")],
+     "observation": {"results": [{"content": "which?"}]}},
+]), &[("x", 0, false, U), ("y", 0, false, U)])]
+#[case::a_result_without_id_answers_the_call_left_open(json!([
+    {"step_id": 1, "source": "agent", "message": "", "tool_calls": [call("a", "x"), call("b", "y")],
+     "observation": {"results": [{"content": "rest"}, answer("a")]}},
+]), &[("x", 0, true, U), ("y", 0, true, U)])]
+#[case::a_result_without_id_in_a_step_without_calls_is_ignored(json!([
+    {"step_id": 1, "source": "agent", "message": "", "tool_calls": [call("a", "x")]},
+    {"step_id": 2, "source": "agent", "message": "", "observation": {"results": [{"content": "parse error"}]}},
 ]), &[("x", 0, false, U)])]
 #[case::extra_fields_are_skipped(json!([
     {"step_id": 1, "source": "agent", "message": [{"type": "text", "text": "hi"}], "llm_call_count": 1, "is_copied_context": false,

@@ -315,7 +315,8 @@ fn a_json_document_may_be_one_message_or_an_array_of_them() {
                 runs.push(run);
             },
         )
-        .unwrap();
+        .unwrap()
+        .format;
         assert_eq!(format, "mcp");
         runs
     };
@@ -360,4 +361,35 @@ fn malformed_records_are_errors(#[case] bad: &str, #[case] kind: &str) {
     if let TraceError::Shape { message, .. } = &error {
         assert!(message.contains("params.name"), "{message}");
     }
+}
+
+/// The cassette copied into the convert fixture.
+const CASSETTE: &str = include_str!(
+    "../../../../../fixtures/format-mcp-recorder-cassette/mcp-recorder__mock_session.cassette.json"
+);
+
+#[test]
+fn a_recorder_cassette_is_read_with_its_server() {
+    let (format, runs) = testing::read(CASSETTE, false).unwrap();
+    assert_eq!(format, "mcp");
+    let got = summary(&runs[0]);
+    let expected: Vec<_> = ["add", "multiply", "echo", "get_weather"]
+        .iter()
+        .map(|name| (format!("Test Calculator.{name}"), 0, true, O))
+        .collect();
+    assert_eq!(got, expected);
+    assert_eq!(runs[0].calls[0].result(), Some(&json!({"result": 5})));
+}
+
+#[rstest]
+#[case::direction_and_message(
+    r#"{"direction": "client->server", "message": {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x"}}}"#,
+    r#"{"direction": "server->client", "message": {"jsonrpc": "2.0", "id": 1, "result": {"content": [], "isError": true}}}"#
+)]
+#[case::dir_and_data(
+    r#"{"dir": "out", "ts": 1, "data": {"jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": {"name": "x"}}}"#,
+    r#"{"dir": "in", "ts": 2, "data": {"jsonrpc": "2.0", "id": "a", "result": {"content": [], "isError": true}}}"#
+)]
+fn direction_logs_are_read_by_their_messages(#[case] request: &str, #[case] response: &str) {
+    check(&[request, response], &[("x", true, E)]);
 }

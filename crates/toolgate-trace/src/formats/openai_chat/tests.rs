@@ -261,11 +261,33 @@ fn forced_format_reads_what_detection_would_refuse() {
         format: Some("openai-chat".to_owned()),
         naming: crate::Naming::Default,
     };
+    // A request body with `system` is taken for Anthropic's by detection.
+    let text = r#"{"system": "s", "messages": [{"role": "assistant", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "x", "arguments": "{}"}}]}]}"#;
     let mut runs = Vec::new();
-    let format = read_trace("t", "{\"note\": 1}".as_bytes(), false, &options, |run| {
+    let read = read_trace("t", text.as_bytes(), false, &options, |run| {
         runs.push(run);
     })
     .unwrap();
-    assert_eq!(format, "openai-chat");
-    assert!(runs.is_empty());
+    assert_eq!((read.format, read.no_calls), ("openai-chat", false));
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0].calls.len(), 1);
+}
+
+#[test]
+fn forced_format_without_its_records_is_an_error() {
+    let options = ReadOptions {
+        format: Some("openai-chat".to_owned()),
+        naming: crate::Naming::Default,
+    };
+    let error = read_trace("t", "{\"note\": 1}".as_bytes(), false, &options, |_| {}).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            crate::TraceError::NoRecords {
+                format: "openai-chat",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
 }

@@ -550,3 +550,133 @@ fn long_parent_chains_read_in_linear_time() {
     assert!(run.calls[..N].iter().all(|c| c.name == "t" && c.step == 0));
     assert_eq!(run.calls[N].name, "u");
 }
+
+// ---------------------------------------------------------------------------------------
+// Claude Code's spans, Python SDK span dumps, and span attribute maps.
+
+/// `OpenInference`'s fixtures, copied into the wild files of the integration tests.
+const OPENINFERENCE_TOOL_SPAN: &str = include_str!(
+    "../../../tests/wild/more/otel/openinference__otel_genai_tool_execution_span.json"
+);
+const OPENINFERENCE_LLM_SPAN: &str = include_str!(
+    "../../../tests/wild/more/otel/openinference__openinference_client_span_tool_calls.json"
+);
+const GENAI_DEPRECATED_SPAN: &str = include_str!(
+    "../../../tests/wild/otel/openinference__otel_genai_deprecated_client_span_tool_calls.json"
+);
+
+#[test]
+fn claude_code_tool_spans_are_calls() {
+    let mut read = span(
+        "a1",
+        "",
+        10,
+        &[("tool_name", "Read"), ("tool_use_id", "toolu_1")],
+    );
+    read = with(read, "name", json!("claude_code.tool"));
+    let mut bash = span(
+        "a2",
+        "",
+        20,
+        &[
+            ("tool_name", "mcp__github__list_issues"),
+            ("tool_input", "{\"repo\": \"x\"}"),
+        ],
+    );
+    bash = attr(
+        with(bash, "name", json!("claude_code.tool")),
+        "success",
+        json!({"boolValue": false}),
+    );
+    // A span that merely has `tool_name` is not a call.
+    let other = span("a3", "", 30, &[("tool_name", "Read")]);
+    let run = run(&doc(vec![read, bash, other]), false);
+    assert_eq!(
+        summary(&run),
+        [
+            ("Read".to_owned(), 0, true, O),
+            ("github.list_issues".to_owned(), 0, true, E)
+        ]
+    );
+    assert_eq!(run.calls[1].args(), &json!({"repo": "x"}));
+}
+
+/// A span as the Python SDK's console exporter writes it.
+fn sdk_span(id: &str, parent: Option<&str>, start: &str, name: &str, status: &str) -> Value {
+    json!({
+        "name": name,
+        "context": {"trace_id": "0x5b8aa5a2d2c872e8321cf37308d69df2", "span_id": id, "trace_state": "[]"},
+        "kind": "SpanKind.INTERNAL",
+        "parent_id": parent,
+        "start_time": start,
+        "end_time": start,
+        "status": {"status_code": status},
+        "attributes": {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name},
+        "events": [],
+        "links": [],
+        "resource": {"attributes": {"service.name": "agent"}, "schema_url": ""}
+    })
+}
+
+#[rstest]
+#[case::a_list_ordered_by_start_time(false, vec![
+    sdk_span("0x02", Some("0x01"), "2025-01-01T10:00:02.5Z", "second", "ERROR"),
+    sdk_span("0x03", Some("0x01"), "2025-01-01T10:00:01.000001Z", "first", "UNSET"),
+], &[("first", 0, true, O), ("second", 0, true, E)])]
+#[case::one_per_line(true, vec![
+    sdk_span("0x02", None, "2025-01-01T10:00:02Z", "b", "OK"),
+    sdk_span("0x01", None, "2024-12-31T23:59:59Z", "a", "OK"),
+    sdk_span("0x01", None, "2024-12-31T23:59:59Z", "a", "OK"),
+], &[("a", 0, true, O), ("b", 0, true, O)])]
+fn python_sdk_spans(
+    #[case] lines: bool,
+    #[case] spans: Vec<Value>,
+    #[case] expected: &[(&str, u32, bool, Status)],
+) {
+    let text = if lines {
+        let mut text = String::new();
+        for span in &spans {
+            text.push_str(&span.to_string());
+            text.push('\n');
+        }
+        text
+    } else {
+        Value::Array(spans).to_string()
+    };
+    check(&text, lines, expected);
+}
+
+#[rstest]
+#[case::tool_span_with_input_and_output(OPENINFERENCE_TOOL_SPAN, json!({"city": "New York"}), O)]
+#[case::openinference_flattened_messages(OPENINFERENCE_LLM_SPAN, json!({"location": "Paris"}), U)]
+#[case::genai_prompt_messages(GENAI_DEPRECATED_SPAN, json!({"location": "Paris"}), U)]
+fn span_attribute_maps(#[case] text: &str, #[case] args: Value, #[case] status: Status) {
+    let run = run(text, false);
+    assert_eq!(summary(&run), [("get_weather".to_owned(), 0, true, status)]);
+    assert_eq!(run.calls[0].args(), &args);
+}
+
+#[test]
+fn flattened_messages_keep_index_order_and_pair_by_id() {
+    let text = json!({
+        "openinference.span.kind": "LLM",
+        "llm.input_messages.10.message.role": "tool",
+        "llm.input_messages.10.message.tool_call_id": "b",
+        "llm.input_messages.10.message.content": "second",
+        "llm.input_messages.2.message.role": "assistant",
+        "llm.input_messages.2.message.tool_calls.0.tool_call.id": "a",
+        "llm.input_messages.2.message.tool_calls.0.tool_call.function.name": "x",
+        "llm.input_messages.2.message.tool_calls.1.tool_call.id": "b",
+        "llm.input_messages.2.message.tool_calls.1.tool_call.function.name": "y",
+        "llm.input_messages.9.message.role": "tool",
+        "llm.input_messages.9.message.tool_call_id": "a",
+        "llm.input_messages.9.message.content": "first",
+    })
+    .to_string();
+    let run = run(&text, false);
+    assert_eq!(
+        summary(&run),
+        [("x".to_owned(), 0, true, U), ("y".to_owned(), 0, true, U)]
+    );
+    assert_eq!(run.calls[1].result(), Some(&json!("second")));
+}

@@ -1,0 +1,137 @@
+//! The `langfuse` format: a Langfuse trace export, `{trace, observations}` (the UI's
+//! "download trace" and the API's trace with its observations), or a list of them.
+//!
+//! Each trace is a run. Its `TOOL` observations are the calls, in start order: the name
+//! from `gen_ai.tool.name` in the observation's metadata attributes (else the observation's
+//! name, without the `running tool: ` prefix that pydantic-ai's spans carry), arguments
+//! from `input`, result from `output`, `error` for `level: ERROR`. A step is one
+//! `GENERATION`: a tool takes the step of the last generation that started before it.
+
+use serde_json::Value;
+
+use crate::formats::otel::iso_nanos;
+use crate::formats::{Adapter, Converter, Record, RecordError, complete, open_call, str_field};
+use crate::model::{Run, Status};
+
+pub(crate) struct Langfuse;
+
+impl Adapter for Langfuse {
+    fn name(&self) -> &'static str {
+        "langfuse"
+    }
+
+    fn expects(&self) -> &'static str {
+        "a Langfuse trace export: `{trace, observations: [{type: SPAN | GENERATION | TOOL, \
+         ...}]}`, a trace with its `observations`, or a list of them"
+    }
+
+    fn detect(&self, first: &Value) -> bool {
+        match first {
+            Value::Array(traces) => traces.first().is_some_and(is_export),
+            other => is_export(other),
+        }
+    }
+
+    fn converter(&self) -> Box<dyn Converter> {
+        Box::new(LangfuseConverter)
+    }
+}
+
+/// `{trace, observations}`, or a trace holding its observations: observations are objects
+/// with a `type` and a `traceId` (an empty list says nothing either way).
+fn is_export(value: &Value) -> bool {
+    let Some(Value::Array(observations)) = value.get("observations") else {
+        return false;
+    };
+    let observed = observations
+        .first()
+        .is_some_and(|first| first.get("type").is_some() && first.get("traceId").is_some());
+    observed || (observations.is_empty() && value.get("trace").is_some_and(Value::is_object))
+}
+
+struct LangfuseConverter;
+
+impl Converter for LangfuseConverter {
+    fn record(&mut self, record: &Record<'_>) -> Result<Vec<Run>, RecordError> {
+        match record.value()? {
+            Value::Array(traces) => traces
+                .iter()
+                .enumerate()
+                .filter(|(_, trace)| is_export(trace))
+                .map(|(index, trace)| trace_run(trace, &format!("[{index}].")))
+                .collect(),
+            trace if is_export(&trace) => Ok(vec![trace_run(&trace, "")?]),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    fn finish(self: Box<Self>) -> Vec<Run> {
+        Vec::new()
+    }
+}
+
+fn trace_run(trace: &Value, path: &str) -> Result<Run, RecordError> {
+    let observations = match trace.get("observations") {
+        Some(Value::Array(observations)) => observations.as_slice(),
+        _ => &[][..],
+    };
+    // Start time (observations without one last), then file order.
+    let mut order: Vec<(bool, u64, usize)> = observations
+        .iter()
+        .enumerate()
+        .map(|(index, observation)| {
+            let start = str_field(observation, "startTime").and_then(iso_nanos);
+            (start.is_none(), start.unwrap_or(0), index)
+        })
+        .collect();
+    order.sort_unstable();
+    let mut run = Run::default();
+    let mut generations: u32 = 0;
+    for (_, _, index) in order {
+        let Some(observation) = observations.get(index) else {
+            continue;
+        };
+        match str_field(observation, "type") {
+            Some("GENERATION") => generations = generations.saturating_add(1),
+            Some("TOOL") => {
+                let attributes = observation
+                    .get("metadata")
+                    .and_then(|metadata| metadata.get("attributes"));
+                let attribute = |key: &str| attributes.and_then(|a| str_field(a, key));
+                let name = attribute("gen_ai.tool.name")
+                    .or_else(|| {
+                        str_field(observation, "name")
+                            .map(|name| name.strip_prefix("running tool: ").unwrap_or(name))
+                    })
+                    .filter(|name| !name.is_empty())
+                    .ok_or_else(|| {
+                        RecordError::Shape(format!(
+                            "a `TOOL` observation without a name at `{path}observations[{index}]`"
+                        ))
+                    })?;
+                let server = attribute("mcp.server.name").map(str::to_owned);
+                let step = generations.saturating_sub(1);
+                let mut call = open_call(server, name.to_owned(), observation.get("input"), step);
+                let output = observation.get("output").filter(|output| !output.is_null());
+                let failed = str_field(observation, "level") == Some("ERROR");
+                let ended = observation.get("endTime").is_some_and(|end| !end.is_null());
+                if output.is_some() || failed || ended {
+                    let status = if failed { Status::Error } else { Status::Ok };
+                    let result = output.cloned().or_else(|| {
+                        observation
+                            .get("statusMessage")
+                            .filter(|m| !m.is_null())
+                            .cloned()
+                    });
+                    complete(&mut call, result, status);
+                }
+                run.calls.push(call);
+            }
+            _ => {}
+        }
+    }
+    Ok(run)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,7 @@
+//! The `gemini-cli` trace format, forced: the input as a `.json` document and as `.jsonl` lines.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| toolgate_fuzz::trace(Some("gemini-cli"), data));
