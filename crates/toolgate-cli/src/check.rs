@@ -10,8 +10,9 @@ use std::sync::mpsc::sync_channel;
 
 use miette::Report;
 use toolgate_expect::{
-    Detail, LISTED_RUNS, MAX_SUITE_BYTES, PathSeg, Problem, RunOutcome, RunSource, SuiteError,
-    SuiteFile, SuiteOutcome, Test, TestEvaluator, grade_run_as, missing_argument_problems,
+    Detail, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg, Problem, RunOutcome,
+    RunSource, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, grade_run_as,
+    missing_argument_problems,
 };
 use toolgate_report::{
     JsonRuns, ShardOrigin, TextOptions, render_github, render_json_runs, render_junit,
@@ -25,6 +26,21 @@ use crate::exit;
 use crate::input::{Limited, read_limited};
 use crate::output::{Output, Rendered};
 use crate::pairing::{Limits, TooLongRuns};
+
+/// Every test's runs were read, so every call a matcher cannot judge is listed at once.
+fn refuse_missing_arguments(
+    missing: &[(&Test, MissingArguments)],
+    file: &SuiteFile,
+) -> Result<(), Report> {
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let problems = missing
+        .iter()
+        .flat_map(|(test, found)| missing_argument_problems(test, found, file))
+        .collect();
+    Err(Report::new(file.error(problems)))
+}
 
 pub(crate) fn run(
     args: &CheckArgs,
@@ -110,14 +126,7 @@ pub(crate) fn run(
             Err(found) => missing.push((test, found)),
         }
     }
-    // Every test's runs were read, so every call a matcher cannot judge is listed at once.
-    if !missing.is_empty() {
-        let problems = missing
-            .iter()
-            .flat_map(|(test, found)| missing_argument_problems(test, found, &file))
-            .collect();
-        return Err(Report::new(file.error(problems)));
-    }
+    refuse_missing_arguments(&missing, &file)?;
     let origin = args.shard.map(|shard| ShardOrigin {
         shard,
         suite: &name,
