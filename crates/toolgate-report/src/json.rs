@@ -14,6 +14,8 @@ use toolgate_expect::{
     ToolMatch,
 };
 
+use crate::transcode::JsonText;
+
 /// The version of the JSON report's layout. It changes only when a field changes meaning
 /// or disappears; new fields may be added within a version.
 pub const JSON_VERSION: u32 = 1;
@@ -761,8 +763,7 @@ impl Serialize for Listed<'_> {
             reader
                 .read_line(&mut line)
                 .map_err(serde::ser::Error::custom)?;
-            let mut entry = serde_json::Deserializer::from_str(&line);
-            seq.serialize_element(&serde_transcode::Transcoder::new(&mut entry))?;
+            seq.serialize_element(&JsonText(line.trim_end()))?;
         }
         seq.end()
     }

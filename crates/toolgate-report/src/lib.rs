@@ -15,6 +15,7 @@ mod merge;
 mod safe;
 mod seed_accuracy;
 mod text;
+mod transcode;
 
 pub use crate::escape::escape_terminal;
 pub use crate::github::render_github;

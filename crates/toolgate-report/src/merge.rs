@@ -24,6 +24,7 @@ use toolgate_trace::json_error_span;
 
 use crate::json::{JSON_VERSION, Summary};
 use crate::text::{Painter, TextOptions, write_footer, write_gate, write_header};
+use crate::transcode::JsonText;
 
 /// One shard report, as read from its file.
 #[derive(Debug, Clone)]
@@ -314,8 +315,7 @@ struct Transcoded<'a>(&'a RawValue);
 
 impl Serialize for Transcoded<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut deserializer = serde_json::Deserializer::from_str(self.0.get());
-        serde_transcode::transcode(&mut deserializer, serializer)
+        JsonText(self.0.get()).serialize(serializer)
     }
 }
 

@@ -311,7 +311,7 @@ fn near_misses(config: &str, trace: &str) -> Vec<Option<(usize, String, String)>
 #[case::a_value_that_is_not_a_string_as_json(
     "{required: [{name: q, args: {a: x}}]}",
     r#"{"tool_calls": [{"name": "q", "args": {"a": {"z": null, "y": -0}}}]}"#,
-    (1, "q args.a", r#"Some("{\"y\":-0.0,\"z\":null}")"#)
+    (1, "q args.a", r#"Some("{\"y\":-0,\"z\":null}")"#)
 )]
 #[case::arguments_that_are_not_json_rank_with_an_argument(
     "{required: [{name: q, args: {a: x}}]}",
@@ -447,7 +447,7 @@ fn check_canonical(value: &Value) {
 )]
 #[case::numbers(
     "[1.0, -0, -0.0, 1e5, 1E-7, 12345678901234567890, -9223372036854775808, 0.1, 1.5e300]",
-    "[1.0,-0.0,-0.0,100000.0,1e-7,12345678901234567890,-9223372036854775808,0.1,1.5e+300]"
+    "[1.0,-0,-0.0,1e+5,1e-7,12345678901234567890,-9223372036854775808,0.1,1.5e+300]"
 )]
 #[case::nested(
     r#"{"z": [[], {}, [{"y": [null, true, false], "x": {"w": {}}}]], "a": {"c": [1], "b": "s"}}"#,
