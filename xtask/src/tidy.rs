@@ -8,7 +8,9 @@ use std::path::Path;
 use cargo_metadata::{DependencyKind, MetadataCommand};
 
 /// The workspace crates each crate may depend on (normal dependencies). Edges point down:
-/// cli -> report -> expect -> {trace, core}; crates of one layer do not depend on each other.
+/// python -> cli -> report -> expect -> {trace, core}; crates of one layer do not depend on
+/// each other. The Python binding is the top layer: it runs the CLI's command line and
+/// nothing depends on it.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("toolgate-core", &[]),
     ("toolgate-trace", &[]),
@@ -26,6 +28,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "toolgate-trace",
         ],
     ),
+    (
+        "toolgate-python",
+        &[
+            "toolgate-cli",
+            "toolgate-core",
+            "toolgate-expect",
+            "toolgate-report",
+            "toolgate-trace",
+        ],
+    ),
     ("xtask", &[]),
 ];
 
@@ -33,6 +45,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
 pub(crate) fn check(root: &Path) -> Result<(), String> {
     let mut problems = Vec::new();
     layering(root, &mut problems)?;
+    binding_reads_nothing(root, &mut problems)?;
     conventions(root, &mut problems)?;
     if problems.is_empty() {
         Ok(())
@@ -135,6 +148,33 @@ fn conventions(root: &Path, problems: &mut Vec<String>) -> Result<(), String> {
     Ok(())
 }
 
+/// What the Python binding may not name: it reads no file, environment or stream and picks
+/// no exit code itself, but hands the command line to `toolgate_cli::run`, so the binary and
+/// the package cannot drift apart.
+const BINDING_FORBIDDEN: &[&str] = &["std::fs", "std::env", "std::process", "File::", "io::std"];
+
+fn binding_reads_nothing(root: &Path, problems: &mut Vec<String>) -> Result<(), String> {
+    let mut sources = Vec::new();
+    collect_rs(&root.join("crates/toolgate-python/src"), &mut sources)?;
+    for source in &sources {
+        let text = fs::read_to_string(source).map_err(|e| e.to_string())?;
+        problems.extend(forbidden_in_binding(&text).map(|name| {
+            format!(
+                "{}: the binding names `{name}`; run the CLI instead",
+                rel(root, source)
+            )
+        }));
+    }
+    Ok(())
+}
+
+fn forbidden_in_binding(text: &str) -> impl Iterator<Item = &'static str> + '_ {
+    BINDING_FORBIDDEN
+        .iter()
+        .copied()
+        .filter(move |name| text.contains(name))
+}
+
 fn collect_rs(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
     for entry in fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
         let path = entry.map_err(|e| e.to_string())?.path();
@@ -159,10 +199,35 @@ fn rel(root: &Path, path: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::{ALLOWED, forbidden_in_binding};
+
     #[test]
     fn workspace_is_tidy() {
         if let Err(problems) = super::check(&crate::root()) {
             panic!("{problems}");
         }
+    }
+
+    #[test]
+    fn the_python_binding_is_the_top_layer() {
+        let depends_on_binding: Vec<&str> = ALLOWED
+            .iter()
+            .filter(|(_, deps)| deps.contains(&"toolgate-python"))
+            .map(|(name, _)| *name)
+            .collect();
+        assert_eq!(depends_on_binding, Vec::<&str>::new());
+        let binding = ALLOWED.iter().find(|(name, _)| *name == "toolgate-python");
+        assert!(binding.is_some_and(|(_, deps)| deps.contains(&"toolgate-cli")));
+    }
+
+    #[test]
+    fn the_binding_may_not_read_files_itself() {
+        let names: Vec<&str> =
+            forbidden_in_binding("let text = std::fs::read_to_string(path)?;").collect();
+        assert_eq!(names, ["std::fs"]);
+        assert_eq!(
+            forbidden_in_binding("toolgate_cli::run(args, console)").count(),
+            0
+        );
     }
 }

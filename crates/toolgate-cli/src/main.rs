@@ -1,17 +1,21 @@
 //! `toolgate`: score recorded AI-agent tool-call traces and gate CI on the result.
 //!
 //! This crate is the only one that reads files, the environment and the terminal, writes
-//! to stdout and stderr, and picks the exit code.
+//! to stdout and stderr, and picks the exit code. It is a library with one entry point,
+//! [`run`], so that the `toolgate` binary and the Python package run the same command line;
+//! this file is the library's root until the `check` pipeline moves into a crate of its own
+//! (docs/ARCHITECTURE.md).
 
+use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::Path;
-use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
 
 mod accuracy;
 mod check;
 mod cli;
+mod console;
 mod convert;
 mod diagnostic;
 mod discover;
@@ -23,33 +27,35 @@ mod output;
 mod pairing;
 
 use crate::cli::{Cli, Command};
-
-/// mimalloc: scoring allocates and frees small values for every call, and frees on one
-/// thread what the reading thread allocated, where the system allocator spends a third of
-/// the time (docs/performance.md).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+pub use crate::console::Console;
 use crate::output::Rendered;
 
-fn main() -> ExitCode {
+/// Runs the command line `args` (the program's name first, as `std::env::args_os` gives
+/// it), writing to `console`'s streams, and returns the exit code: 0 every gate passed, 1
+/// a gate failed, 2 invalid input or usage.
+pub fn run<I, T>(args: I, console: &mut Console<'_>) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
     let parsed = Cli::command()
-        .try_get_matches()
+        .try_get_matches_from(args)
         .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
         Err(error) => {
             // clap prints help and version to stdout with exit 0, usage errors to stderr
             // with exit 2; a closed pipe there is not worth a panic either.
-            let _ = error.print();
-            return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(exit::INVALID));
+            console.clap_error(&error);
+            return u8::try_from(error.exit_code()).unwrap_or(exit::INVALID);
         }
     };
     let targets = match cli::report_targets(&matches) {
         Ok(targets) => targets,
         Err(message) => {
             let error = Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message);
-            let _ = error.print();
-            return ExitCode::from(exit::INVALID);
+            console.clap_error(&error);
+            return exit::INVALID;
         }
     };
     let stderr_color = color_for(cli.color, &io::stderr());
@@ -89,14 +95,13 @@ fn main() -> ExitCode {
     });
     match result {
         Ok(output) => {
-            write_stdout(&output.stdout);
-            ExitCode::from(output.code)
+            write_stdout(&output.stdout, console.stdout());
+            output.code
         }
         Err(report) => {
             let rendered = diagnostic::render(report.as_ref(), stderr_color);
-            let mut stderr = io::stderr().lock();
-            let _ = stderr.write_all(rendered.as_bytes());
-            ExitCode::from(exit::INVALID)
+            let _ = console.stderr().write_all(rendered.as_bytes());
+            exit::INVALID
         }
     }
 }
@@ -136,8 +141,8 @@ fn append(path: &Path, bytes: &[u8]) -> Result<(), miette::Report> {
 }
 
 /// Writes the whole report; a reader that closed the pipe early is not an error.
-fn write_stdout(report: &Rendered) {
-    let mut stdout = io::BufWriter::new(io::stdout().lock());
+fn write_stdout(report: &Rendered, stdout: &mut dyn Write) {
+    let mut stdout = io::BufWriter::new(stdout);
     // The exit code already carries the verdict; a closed pipe (`| head`) or a full disk
     // leaves nothing more to say on a stream that cannot be written.
     let _ = report.write_to(&mut stdout).and_then(|()| stdout.flush());
