@@ -46,6 +46,8 @@ pub(crate) fn check(root: &Path) -> Result<(), String> {
     let mut problems = Vec::new();
     layering(root, &mut problems)?;
     binding_reads_nothing(root, &mut problems)?;
+    let manifest = fs::read_to_string(root.join("Cargo.toml")).map_err(|e| e.to_string())?;
+    problems.extend(profile_problems(&manifest));
     conventions(root, &mut problems)?;
     if problems.is_empty() {
         Ok(())
@@ -175,6 +177,36 @@ fn forbidden_in_binding(text: &str) -> impl Iterator<Item = &'static str> + '_ {
         .filter(move |name| text.contains(name))
 }
 
+/// The release profile ships small binaries (`cargo install`, the wheel): no debug info, no
+/// symbols. The benchmarks and profilers keep the same code with debug info in `profiling`.
+fn profile_problems(manifest: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let release = section(manifest, "[profile.release]");
+    if !release.contains(&"strip = true") || release.iter().any(|line| line.starts_with("debug")) {
+        problems.push(
+            "Cargo.toml: `[profile.release]` must have `strip = true` and no `debug`".to_owned(),
+        );
+    }
+    let profiling = section(manifest, "[profile.profiling]");
+    if !profiling.contains(&"inherits = \"release\"") || !profiling.contains(&"debug = 1") {
+        problems.push(
+            "Cargo.toml: `[profile.profiling]` must inherit `release` with `debug = 1`".to_owned(),
+        );
+    }
+    problems
+}
+
+/// The trimmed lines of a TOML table, up to the next header; empty when it is missing.
+fn section<'a>(text: &'a str, header: &str) -> Vec<&'a str> {
+    text.lines()
+        .map(str::trim)
+        .skip_while(|line| *line != header)
+        .skip(1)
+        .take_while(|line| !line.starts_with('['))
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect()
+}
+
 fn collect_rs(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
     for entry in fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
         let path = entry.map_err(|e| e.to_string())?.path();
@@ -199,7 +231,7 @@ fn rel(root: &Path, path: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{ALLOWED, forbidden_in_binding};
+    use super::{ALLOWED, forbidden_in_binding, profile_problems};
 
     #[test]
     fn workspace_is_tidy() {
@@ -218,6 +250,18 @@ mod tests {
         assert_eq!(depends_on_binding, Vec::<&str>::new());
         let binding = ALLOWED.iter().find(|(name, _)| *name == "toolgate-python");
         assert!(binding.is_some_and(|(_, deps)| deps.contains(&"toolgate-cli")));
+    }
+
+    #[test]
+    fn release_binaries_are_stripped_and_profiling_keeps_debug_info() {
+        let good = "[profile.release]\nstrip = true\n\n[profile.profiling]\ninherits = \"release\"\ndebug = 1\n";
+        assert_eq!(profile_problems(good), Vec::<String>::new());
+        let with_debug = "[profile.release]\ndebug = 1\nstrip = true\n[profile.profiling]\ninherits = \"release\"\ndebug = 1\n";
+        assert_eq!(profile_problems(with_debug).len(), 1);
+        assert_eq!(
+            profile_problems("[profile.release]\nstrip = true\n").len(),
+            1
+        );
     }
 
     #[test]
