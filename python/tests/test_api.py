@@ -44,6 +44,23 @@ def test_check_passes_options_through(fixtures: Path) -> None:
     assert sharded["shard"] is not None
 
 
+def test_check_selects_tests_by_name_and_pattern(fixtures: Path) -> None:
+    suite = fixtures / "expect-operators" / "toolgate.yaml"
+    named = toolgate.check(suite, tests=["f1 in band", "f1 above 80"])
+    assert [test["name"] for test in named["tests"]] == ["f1 above 80", "f1 in band"]
+    assert named["summary"] == {"tests": 2, "passed": 1, "failed": 1}
+    matched = toolgate.check(suite, select="^precision")
+    assert matched["passed"] is True
+    assert [test["name"] for test in matched["tests"]] == ["precision at most 100", "precision exactly 100"]
+
+
+def test_check_raises_exit_4_when_nothing_is_selected(fixtures: Path) -> None:
+    with pytest.raises(toolgate.ToolgateError) as caught:
+        toolgate.check(fixtures / "expect-operators" / "toolgate.yaml", select="latency")
+    assert caught.value.code == toolgate.EXIT_NOTHING_SELECTED == 4
+    assert "no test name contains or matches `latency`" in caught.value.diagnostic
+
+
 def test_check_raises_the_diagnostic_of_an_invalid_suite(fixtures: Path) -> None:
     with pytest.raises(toolgate.ToolgateError) as caught:
         toolgate.check(fixtures / "bad-duplicate-class-name" / "toolgate.yaml")

@@ -22,6 +22,7 @@ from toolgate import _native
 __all__ = [
     "EXIT_FAILED",
     "EXIT_INVALID",
+    "EXIT_NOTHING_SELECTED",
     "EXIT_PASSED",
     "ToolgateError",
     "check",
@@ -35,12 +36,18 @@ EXIT_PASSED = 0
 EXIT_FAILED = 1
 #: The suite, a trace or an argument is invalid.
 EXIT_INVALID = 2
+#: ``tests`` or ``select`` selected no test of the suite.
+EXIT_NOTHING_SELECTED = 4
 
 StrPath = Union[str, "os.PathLike[str]"]
 
 
 class ToolgateError(Exception):
-    """An input toolgate refused: the diagnostic it prints, and its exit code."""
+    """An input toolgate refused: the diagnostic it prints, and its exit code.
+
+    The code is :data:`EXIT_INVALID` for an invalid suite, trace or option, and
+    :data:`EXIT_NOTHING_SELECTED` when ``tests`` or ``select`` selected no test.
+    """
 
     def __init__(self, diagnostic: str, code: int) -> None:
         super().__init__(diagnostic)
@@ -81,6 +88,8 @@ def _run(args: list[str]) -> tuple[int, bytes]:
 def check(
     suite: StrPath = "toolgate.yaml",
     *,
+    tests: Iterable[str] = (),
+    select: Optional[str] = None,
     traces_dir: Optional[StrPath] = None,
     shard: Optional[str] = None,
     threads: Optional[int] = None,
@@ -92,11 +101,19 @@ def check(
     """Runs every test of ``suite`` and returns its JSON report as Python data.
 
     The report is the one ``toolgate check --format json`` prints (docs/reports.md): its
-    ``passed`` is False when a gate failed. The keyword arguments are the command line's
-    options of the same names. Raises :class:`ToolgateError` when the suite, a trace or an
-    option is invalid.
+    ``passed`` is False when a gate failed. ``tests`` names the tests to check (``--test``)
+    and ``select`` is a substring or regex of their names (``-k``); the report and its sums
+    then cover those alone. The other keyword arguments are the command line's options of
+    the same names. Raises :class:`ToolgateError` when the suite, a trace or an option is
+    invalid, or when nothing is selected.
     """
     args = ["check", os.fspath(suite), "--format", "json"]
+    if isinstance(tests, str):
+        raise TypeError("`tests` is a list of test names, not one str")
+    for test in tests:
+        args += ["--test", test]
+    if select is not None:
+        args += ["-k", select]
     if traces_dir is not None:
         args += ["--traces-dir", os.fspath(traces_dir)]
     if shard is not None:

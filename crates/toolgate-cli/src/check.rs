@@ -46,11 +46,15 @@ pub(crate) fn run(
     let threads = args.threads.map(usize::from);
     let mut outcome = SuiteOutcome { tests: Vec::new() };
     let mut missing = Vec::new();
+    let names: Vec<&str> = suite.tests.iter().map(|test| test.name.as_str()).collect();
+    args.check_selection(&names).map_err(Report::new)?;
     let tests = suite
         .tests
         .iter()
         .enumerate()
-        .filter(|(position, _)| args.shard.is_none_or(|shard| shard.holds(*position)))
+        .filter(|(position, test)| {
+            args.shard.is_none_or(|shard| shard.holds(*position)) && args.selects(&test.name)
+        })
         .map(|(_, test)| test);
     for test in tests {
         let (files, searched) = discover(test, suite_dir, args.traces_dir.as_deref(), &file)?;

@@ -53,7 +53,7 @@ where
     let targets = match cli::report_targets(&matches) {
         Ok(targets) => targets,
         Err(message) => {
-            let error = Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message);
+            let error = cli::usage_error(&matches, message);
             console.clap_error(&error);
             return exit::INVALID;
         }
@@ -101,7 +101,7 @@ where
         Err(report) => {
             let rendered = diagnostic::render(report.as_ref(), stderr_color);
             let _ = console.stderr().write_all(rendered.as_bytes());
-            exit::INVALID
+            exit::for_error(&report)
         }
     }
 }

@@ -10,5 +10,6 @@ mod cli;
 mod determinism;
 mod golden;
 mod safe_output;
+mod selection;
 mod shard;
 mod support;
