@@ -32,7 +32,7 @@ use crate::output::Rendered;
 
 /// Runs the command line `args` (the program's name first, as `std::env::args_os` gives
 /// it), writing to `console`'s streams, and returns the exit code: 0 every gate passed, 1
-/// a gate failed, 2 invalid input or usage.
+/// a gate failed, 2 invalid input or usage, 4 `check --test`/`-k` selected no test.
 pub fn run<I, T>(args: I, console: &mut Console<'_>) -> u8
 where
     I: IntoIterator<Item = T>,
