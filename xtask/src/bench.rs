@@ -1,10 +1,10 @@
 //! `cargo xtask bench`: `toolgate check` against the floor of issue 8 on the same corpus,
 //! in one run, and the start-up time of a tiny suite (docs/performance.md).
 //!
-//! Builds `toolgate` and the `floor` and `measure` programs in release, generates the corpus
-//! when it is missing, then runs the floor and the check in turn, several times each, each
-//! under `measure` (wall time and peak RSS of that child alone). Prints a table; nothing
-//! here asserts a figure.
+//! Builds `toolgate` and the `floor` and `measure` programs in the `profiling` profile
+//! (release with debug info), generates the corpus when it is missing, then runs the floor
+//! and the check in turn, several times each, each under `measure` (wall time and peak RSS
+//! of that child alone). Prints a table; nothing here asserts a figure.
 
 use std::env;
 use std::fmt::Write as _;
@@ -80,7 +80,8 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
             root,
             &[
                 "build",
-                "--release",
+                "--profile",
+                "profiling",
                 "-p",
                 "toolgate-cli",
                 "--bin",
@@ -91,7 +92,8 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
             root,
             &[
                 "build",
-                "--release",
+                "--profile",
+                "profiling",
                 "-p",
                 "xtask",
                 "--bin",
@@ -101,7 +103,9 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
             ],
         )?;
     }
-    let release = target.join("release");
+    // The release build with debug info (`[profile.profiling]`), so that `perf` can read
+    // the same binaries the figures come from.
+    let release = target.join("profiling");
     let toolgate = release.join("toolgate");
     let floor = release.join("floor");
     let measure = release.join("measure");

@@ -8,7 +8,9 @@ use std::path::Path;
 use cargo_metadata::{DependencyKind, MetadataCommand};
 
 /// The workspace crates each crate may depend on (normal dependencies). Edges point down:
-/// cli -> report -> expect -> {trace, core}; crates of one layer do not depend on each other.
+/// python -> cli -> report -> expect -> {trace, core}; crates of one layer do not depend on
+/// each other. The Python binding is the top layer: it runs the CLI's command line and
+/// nothing depends on it.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("toolgate-core", &[]),
     ("toolgate-trace", &[]),
@@ -26,6 +28,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "toolgate-trace",
         ],
     ),
+    (
+        "toolgate-python",
+        &[
+            "toolgate-cli",
+            "toolgate-core",
+            "toolgate-expect",
+            "toolgate-report",
+            "toolgate-trace",
+        ],
+    ),
     ("xtask", &[]),
 ];
 
@@ -33,6 +45,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
 pub(crate) fn check(root: &Path) -> Result<(), String> {
     let mut problems = Vec::new();
     layering(root, &mut problems)?;
+    binding_reads_nothing(root, &mut problems)?;
+    let manifest = fs::read_to_string(root.join("Cargo.toml")).map_err(|e| e.to_string())?;
+    problems.extend(profile_problems(&manifest));
     conventions(root, &mut problems)?;
     if problems.is_empty() {
         Ok(())
@@ -135,6 +150,63 @@ fn conventions(root: &Path, problems: &mut Vec<String>) -> Result<(), String> {
     Ok(())
 }
 
+/// What the Python binding may not name: it reads no file, environment or stream and picks
+/// no exit code itself, but hands the command line to `toolgate_cli::run`, so the binary and
+/// the package cannot drift apart.
+const BINDING_FORBIDDEN: &[&str] = &["std::fs", "std::env", "std::process", "File::", "io::std"];
+
+fn binding_reads_nothing(root: &Path, problems: &mut Vec<String>) -> Result<(), String> {
+    let mut sources = Vec::new();
+    collect_rs(&root.join("crates/toolgate-python/src"), &mut sources)?;
+    for source in &sources {
+        let text = fs::read_to_string(source).map_err(|e| e.to_string())?;
+        problems.extend(forbidden_in_binding(&text).map(|name| {
+            format!(
+                "{}: the binding names `{name}`; run the CLI instead",
+                rel(root, source)
+            )
+        }));
+    }
+    Ok(())
+}
+
+fn forbidden_in_binding(text: &str) -> impl Iterator<Item = &'static str> + '_ {
+    BINDING_FORBIDDEN
+        .iter()
+        .copied()
+        .filter(move |name| text.contains(name))
+}
+
+/// The release profile ships small binaries (`cargo install`, the wheel): no debug info, no
+/// symbols. The benchmarks and profilers keep the same code with debug info in `profiling`.
+fn profile_problems(manifest: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let release = section(manifest, "[profile.release]");
+    if !release.contains(&"strip = true") || release.iter().any(|line| line.starts_with("debug")) {
+        problems.push(
+            "Cargo.toml: `[profile.release]` must have `strip = true` and no `debug`".to_owned(),
+        );
+    }
+    let profiling = section(manifest, "[profile.profiling]");
+    if !profiling.contains(&"inherits = \"release\"") || !profiling.contains(&"debug = 1") {
+        problems.push(
+            "Cargo.toml: `[profile.profiling]` must inherit `release` with `debug = 1`".to_owned(),
+        );
+    }
+    problems
+}
+
+/// The trimmed lines of a TOML table, up to the next header; empty when it is missing.
+fn section<'a>(text: &'a str, header: &str) -> Vec<&'a str> {
+    text.lines()
+        .map(str::trim)
+        .skip_while(|line| *line != header)
+        .skip(1)
+        .take_while(|line| !line.starts_with('['))
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect()
+}
+
 fn collect_rs(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
     for entry in fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
         let path = entry.map_err(|e| e.to_string())?.path();
@@ -159,10 +231,47 @@ fn rel(root: &Path, path: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::{ALLOWED, forbidden_in_binding, profile_problems};
+
     #[test]
     fn workspace_is_tidy() {
         if let Err(problems) = super::check(&crate::root()) {
             panic!("{problems}");
         }
+    }
+
+    #[test]
+    fn the_python_binding_is_the_top_layer() {
+        let depends_on_binding: Vec<&str> = ALLOWED
+            .iter()
+            .filter(|(_, deps)| deps.contains(&"toolgate-python"))
+            .map(|(name, _)| *name)
+            .collect();
+        assert_eq!(depends_on_binding, Vec::<&str>::new());
+        let binding = ALLOWED.iter().find(|(name, _)| *name == "toolgate-python");
+        assert!(binding.is_some_and(|(_, deps)| deps.contains(&"toolgate-cli")));
+    }
+
+    #[test]
+    fn release_binaries_are_stripped_and_profiling_keeps_debug_info() {
+        let good = "[profile.release]\nstrip = true\n\n[profile.profiling]\ninherits = \"release\"\ndebug = 1\n";
+        assert_eq!(profile_problems(good), Vec::<String>::new());
+        let with_debug = "[profile.release]\ndebug = 1\nstrip = true\n[profile.profiling]\ninherits = \"release\"\ndebug = 1\n";
+        assert_eq!(profile_problems(with_debug).len(), 1);
+        assert_eq!(
+            profile_problems("[profile.release]\nstrip = true\n").len(),
+            1
+        );
+    }
+
+    #[test]
+    fn the_binding_may_not_read_files_itself() {
+        let names: Vec<&str> =
+            forbidden_in_binding("let text = std::fs::read_to_string(path)?;").collect();
+        assert_eq!(names, ["std::fs"]);
+        assert_eq!(
+            forbidden_in_binding("toolgate_cli::run(args, console)").count(),
+            0
+        );
     }
 }

@@ -65,13 +65,17 @@ pub(crate) fn run(
         notes: Vec::new(),
     };
     let mut missing = Vec::new();
+    let names: Vec<&str> = suite.tests.iter().map(|test| test.name.as_str()).collect();
+    args.check_selection(&names).map_err(Report::new)?;
     // Every file read, so that no `--output` replaces one.
     let mut inputs = vec![args.suite.clone()];
     let tests = suite
         .tests
         .iter()
         .enumerate()
-        .filter(|(position, _)| args.shard.is_none_or(|shard| shard.holds(*position)))
+        .filter(|(position, test)| {
+            args.shard.is_none_or(|shard| shard.holds(*position)) && args.selects(&test.name)
+        })
         .map(|(_, test)| test);
     for test in tests {
         let (files, searched) = discover(test, suite_dir, args.traces_dir.as_deref(), &file)?;

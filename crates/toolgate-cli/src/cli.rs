@@ -3,17 +3,24 @@
 use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+
+use crate::exit;
+
+/// What `toolgate --version` prints after the name: the version, and the version of the JSON
+/// report's layout, which scripts reading the report depend on.
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (JSON report version 1)");
 
 /// Score recorded AI-agent tool-call traces, with no model in the loop, and gate CI on the
 /// result.
 ///
-/// Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid suite, trace or usage.
+/// Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid suite, trace or usage,
+/// 4 `--test` or `-k` selected no test.
 #[derive(Debug, Parser)]
-#[command(name = "toolgate", version, about, long_about = None)]
+#[command(name = "toolgate", version = VERSION, about, long_about = None, after_long_help = MAIN_EXAMPLES)]
 pub(crate) struct Cli {
-    /// When to colour the output.
-    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, global = true)]
+    /// When to colour the output [default: auto: on a terminal, unless `NO_COLOR` is set]
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, hide_default_value = true, global = true)]
     pub(crate) color: ColorWhen,
 
     #[command(subcommand)]
@@ -28,17 +35,55 @@ pub(crate) enum Command {
     Init,
     /// Print the JSON Schema of the suite file, for completion and validation in editors.
     Schema,
-    /// Print the calls of trace files, in any supported format, as toolgate's own call
-    /// list: one JSON line per run. Shows exactly what toolgate read.
+    /// Print the calls toolgate reads from trace files, one JSON line per run.
+    ///
+    /// Reads any supported format and prints each run in toolgate's own call-list shape, so
+    /// it shows exactly what `check` scores.
     Convert(ConvertArgs),
-    /// Combine the JSON reports of `check --shard K/N`, one per shard, into the whole
-    /// suite's report, and re-apply its gates: the same report and exit code as one
-    /// unsharded `check`.
+    /// Combine the JSON reports of `check --shard K/N` into the whole suite's report.
+    ///
+    /// Takes one report per shard, re-applies the suite's gates, and gives the same report
+    /// and exit code as one unsharded `check` (docs/ci.md).
     Merge(MergeArgs),
-    /// Score seed 004's `{"expected": [...], "actual": [...]}` input and print its output
-    /// object (a drop-in for the tool-call accuracy package).
+    /// Compare a list of expected calls with the calls made, arguments included, and print
+    /// the accuracy as JSON.
+    ///
+    /// Reads one JSON object, `{"expected": [...], "actual": [...]}`, each entry a `tool`
+    /// and its `args`, pairs each expected call with a call made, and prints the score, the
+    /// correct calls, the calls with other arguments, the missed and the extra calls. No
+    /// suite and no gates: it exits 0 unless the input is invalid.
+    #[command(after_long_help = ACCURACY_EXAMPLES)]
     Accuracy(AccuracyArgs),
 }
+
+const MAIN_EXAMPLES: &str = "\
+Examples:
+  toolgate init                           Write a starter suite and a sample trace here
+  toolgate check                          Check ./toolgate.yaml against its traces
+  toolgate check ci/toolgate.yaml -k search
+  toolgate convert session.jsonl          Show the calls toolgate reads from a trace
+
+Documentation: docs/suite.md (the suite), docs/reports.md (reports and exit codes),
+docs/ci.md (CI), docs/python.md (the Python package) in the repository.";
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  toolgate check                                  ./toolgate.yaml, the text report
+  toolgate check ci/toolgate.yaml -f json -o report.json
+  toolgate check -f junit -o junit.xml -f github  JUnit to a file, annotations to the log
+  toolgate check --test 'search then fetch'       One test, by its name
+  toolgate check -k 'search|fetch'                The tests whose names match
+  toolgate check --shard 2/3 -f json -o shard-2.json
+
+Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid suite, trace or usage,
+4 `--test` or `-k` selected no test. See docs/reports.md and docs/ci.md.";
+
+const ACCURACY_EXAMPLES: &str = "\
+Examples:
+  toolgate accuracy input.json
+  some-agent --dump-calls | toolgate accuracy -
+
+The input, the pairing and the output: docs/graders/call-accuracy.md.";
 
 #[derive(Debug, Args)]
 pub(crate) struct ConvertArgs {
@@ -54,15 +99,17 @@ pub(crate) struct ConvertArgs {
 /// How to read trace files; a test's own `trace_format` and `naming` win over these.
 #[derive(Debug, Args)]
 pub(crate) struct ReadArgs {
-    /// The trace format, instead of detecting it from the content.
+    /// The trace format [default: detected from the content]
     #[arg(long, value_name = "FORMAT", value_parser = PossibleValuesParser::new(toolgate_trace::format_names()))]
     pub(crate) trace_format: Option<String>,
 
-    /// How to split tool names that carry their server (`mcp__github__list_issues`).
+    /// How to split tool names that carry their server [default: default]
+    ///
+    /// For names such as `mcp__github__list_issues`; see docs/formats.md.
     #[arg(long, value_name = "SCHEME", value_parser = PossibleValuesParser::new(toolgate_trace::Naming::NAMES))]
     pub(crate) naming: Option<String>,
 
-    /// Known servers, for the `mcp-single` and `dash` schemes (comma-separated).
+    /// Known servers, for the `mcp-single` and `dash` schemes (comma-separated)
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub(crate) servers: Vec<String>,
 
@@ -88,13 +135,17 @@ pub(crate) struct MergeArgs {
     #[arg(required = true, value_name = "REPORT")]
     pub(crate) reports: Vec<PathBuf>,
 
-    /// `text` (each test's verdict and gates) or `json` (the unsharded run's JSON report);
-    /// repeat it for several reports, each `--output` writing the `--format` before it.
-    #[arg(long, value_name = "FORMAT", value_parser = merge_formats())]
+    /// A report format: `text` or `json`; repeat it for several reports [default: text]
+    ///
+    /// `text` gives each test's verdict and gates, `json` the unsharded run's JSON report.
+    /// Each `--output` writes the `--format` just before it.
+    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = merge_formats())]
     pub(crate) format: Vec<Format>,
 
-    /// Write the report of the `--format` before it to this file, atomically.
-    #[arg(long, value_name = "FILE")]
+    /// Write the report of the `--format` before it to FILE [default: standard output]
+    ///
+    /// Written atomically: a failed run never leaves half a file.
+    #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
 }
 
@@ -105,27 +156,48 @@ pub(crate) struct AccuracyArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_long_help = CHECK_EXAMPLES)]
 pub(crate) struct CheckArgs {
-    /// The suite file.
+    /// The suite file
     #[arg(default_value = "toolgate.yaml")]
     pub(crate) suite: PathBuf,
 
-    /// A report format; repeat it for several reports from one run. Each `--output` writes
-    /// the `--format` just before it; a format without one goes to standard output.
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    /// A report format; repeat it for several reports from one run [default: text]
+    ///
+    /// Each `--output` writes the `--format` just before it; the format without one goes to
+    /// standard output.
+    #[arg(short = 'f', long, value_enum, value_name = "FORMAT")]
     pub(crate) format: Vec<Format>,
 
-    /// Write the report of the `--format` before it to this file, atomically: a failed run
-    /// never leaves half a file.
-    #[arg(long, value_name = "FILE")]
+    /// Write the report of the `--format` before it to FILE [default: standard output]
+    ///
+    /// Written atomically: a failed run never leaves half a file.
+    #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
+
+    /// Check only the test named NAME; repeat it for several
+    ///
+    /// The reports and their sums cover the selected tests alone. A NAME that no test of the
+    /// suite has stops toolgate with exit code 4.
+    #[arg(long = "test", value_name = "NAME", conflicts_with = "shard")]
+    pub(crate) tests: Vec<String>,
+
+    /// Check only the tests whose names contain PATTERN or match it as a regex
+    ///
+    /// As pytest's `-k`: `-k search` selects every test with `search` in its name,
+    /// `-k '^login|logout$'` those the regex matches. With `--test`, a test must satisfy
+    /// both. When no test is selected, toolgate exits 4.
+    #[arg(short = 'k', value_name = "PATTERN", value_parser = parse_pattern, conflicts_with = "shard")]
+    pub(crate) select: Option<NamePattern>,
 
     /// How to read trace files.
     #[command(flatten)]
     pub(crate) read: ReadArgs,
 
-    /// Check only shard K of N (from 1): the suite's 1st, (1+N)th, (1+2N)th... test for
-    /// K = 1, and so on. The JSON report then carries what `toolgate merge` needs.
+    /// Check only shard K of N (from 1), to split a suite across CI jobs
+    ///
+    /// Shard K holds the suite's Kth, (K+N)th, (K+2N)th... test. The JSON report then
+    /// carries what `toolgate merge` needs (docs/ci.md).
     #[arg(long, value_name = "K/N")]
     pub(crate) shard: Option<toolgate_expect::Shard>,
 
@@ -134,18 +206,19 @@ pub(crate) struct CheckArgs {
     #[arg(long, env = "GITHUB_STEP_SUMMARY", value_name = "FILE", hide = true)]
     pub(crate) step_summary: Option<PathBuf>,
 
-    /// Look for the default traces of each test (`<DIR>/<slug>/`, `<DIR>/<slug>.json`,
-    /// `<DIR>/<slug>.jsonl`) here instead of in `traces/` next to the suite. Tests that
-    /// name their `traces:` are not affected.
+    /// Where the tests' default traces are [default: `traces/` next to the suite]
+    ///
+    /// toolgate looks for `<DIR>/<slug>/`, `<DIR>/<slug>.json` and `<DIR>/<slug>.jsonl`.
+    /// Tests that name their `traces:` are not affected.
     #[arg(long, value_name = "DIR")]
     pub(crate) traces_dir: Option<PathBuf>,
 
-    /// Threads that parse and score the runs: with 1, one thread reads, parses and scores
-    /// them in turn; with N of 2 or more, one thread reads each trace file in parts of up to
-    /// 32 runs and N others parse and score whole parts, the outcomes folded in file order.
-    /// The reports are the same bytes whatever N. Default: 1 for a test whose traces hold
-    /// less than 4 MiB, otherwise as many as the cores, at most 2. At most 256; when the
-    /// system refuses a thread, the ones that started do the work.
+    /// How many threads score the runs [default: 1 for a test with under 4 MiB of traces,
+    /// otherwise the cores, at most 2]
+    ///
+    /// More threads finish large traces sooner; 1 keeps toolgate to one core beside other
+    /// jobs. The reports are the same bytes whatever N. At most 256; when the system refuses
+    /// a thread, the ones that started do the work.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub(crate) threads: Option<u16>,
 }
@@ -165,6 +238,69 @@ pub(crate) enum Format {
     Markdown,
 }
 
+/// What `-k` selects: the names that contain the text, or that the text matches as a regex.
+#[derive(Debug, Clone)]
+pub(crate) struct NamePattern {
+    text: String,
+    /// `None` when the text is no regex (`-k 'f(x'`): it is then a substring alone. Boxed,
+    /// so that `check`'s arguments stay near the size of the other commands'.
+    regex: Option<Box<regex::Regex>>,
+}
+
+impl NamePattern {
+    pub(crate) fn matches(&self, name: &str) -> bool {
+        name.contains(&self.text) || self.regex.as_ref().is_some_and(|r| r.is_match(name))
+    }
+}
+
+fn parse_pattern(text: &str) -> Result<NamePattern, String> {
+    if text.is_empty() {
+        return Err("the pattern is empty; it would select every test".to_owned());
+    }
+    Ok(NamePattern {
+        text: text.to_owned(),
+        regex: regex::Regex::new(text).ok().map(Box::new),
+    })
+}
+
+impl CheckArgs {
+    /// Whether `--test` and `-k` select the test named `name`.
+    pub(crate) fn selects(&self, name: &str) -> bool {
+        (self.tests.is_empty() || self.tests.iter().any(|test| test == name))
+            && self
+                .select
+                .as_ref()
+                .is_none_or(|pattern| pattern.matches(name))
+    }
+
+    /// Checks the selection against the suite's test names: every `--test` names a test,
+    /// and at least one test is selected.
+    pub(crate) fn check_selection(&self, names: &[&str]) -> Result<(), exit::NothingSelected> {
+        let unknown: Vec<&str> = self
+            .tests
+            .iter()
+            .map(String::as_str)
+            .filter(|test| !names.contains(test))
+            .collect();
+        if let Some(first) = unknown.first() {
+            return Err(exit::NothingSelected::new(
+                format!("no test of the suite is named `{first}`"),
+                names,
+            ));
+        }
+        if !names.iter().any(|name| self.selects(name)) {
+            let what = match (&self.select, self.tests.is_empty()) {
+                (Some(pattern), true) => {
+                    format!("no test name contains or matches `{}`", pattern.text)
+                }
+                _ => "no test is both named by `--test` and matched by `-k`".to_owned(),
+            };
+            return Err(exit::NothingSelected::new(what, names));
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ColorWhen {
     /// Colour on a terminal, unless `NO_COLOR` is set.
@@ -179,12 +315,33 @@ pub(crate) enum ColorWhen {
 mod tests {
     use clap::CommandFactory;
 
-    use super::Cli;
+    use super::{Cli, VERSION};
 
     #[test]
     fn command_line_definition_is_consistent() {
         Cli::command().debug_assert();
     }
+
+    #[test]
+    fn the_version_names_the_json_reports_version() {
+        let json = format!("(JSON report version {})", toolgate_report::JSON_VERSION);
+        assert!(VERSION.ends_with(&json), "{VERSION}");
+    }
+}
+
+/// A usage error of the subcommand the command line ran, so that its usage line is the
+/// subcommand's (`Usage: toolgate check [OPTIONS] [SUITE]`), not the top level's.
+pub(crate) fn usage_error(matches: &clap::ArgMatches, message: String) -> clap::Error {
+    let mut command = Cli::command();
+    // Gives each subcommand its full name, `toolgate check`, for its usage line.
+    command.build();
+    let kind = clap::error::ErrorKind::ArgumentConflict;
+    if let Some(name) = matches.subcommand_name()
+        && let Some(subcommand) = command.find_subcommand_mut(name)
+    {
+        return subcommand.error(kind, message);
+    }
+    command.error(kind, message)
 }
 
 /// Where one report goes.

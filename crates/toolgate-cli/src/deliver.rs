@@ -269,8 +269,8 @@ pub(crate) enum StdoutError {
 }
 
 /// Writes the whole report to standard output and flushes it.
-pub(crate) fn write_stdout(report: &Rendered) -> Result<(), StdoutError> {
-    let mut stdout = io::BufWriter::new(io::stdout().lock());
+pub(crate) fn write_stdout(report: &Rendered, stdout: &mut dyn Write) -> Result<(), StdoutError> {
+    let mut stdout = io::BufWriter::new(stdout);
     match report.write_to(&mut stdout).and_then(|()| stdout.flush()) {
         Ok(()) => Ok(()),
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Err(StdoutError::Closed),

@@ -1,18 +1,21 @@
 //! `toolgate`: score recorded AI-agent tool-call traces and gate CI on the result.
 //!
 //! This crate is the only one that reads files, the environment and the terminal, writes
-//! to stdout and stderr, and picks the exit code.
+//! to stdout and stderr, and picks the exit code. It is a library with one entry point,
+//! [`run`], so that the `toolgate` binary and the Python package run the same command line;
+//! this file is the library's root until the `check` pipeline moves into a crate of its own
+//! (docs/ARCHITECTURE.md).
 
-use std::io::{self, Write};
+use std::ffi::OsString;
+use std::io;
 use std::path::Path;
-use std::process::ExitCode;
-use toolgate_report::escape_terminal;
 
 use clap::{CommandFactory, FromArgMatches};
 
 mod accuracy;
 mod check;
 mod cli;
+mod console;
 mod convert;
 mod deliver;
 mod diagnostic;
@@ -25,43 +28,49 @@ mod output;
 mod pairing;
 
 use crate::cli::{Cli, Command};
+pub use crate::console::Console;
+use toolgate_report::escape_terminal;
 
-/// mimalloc: scoring allocates and frees small values for every call, and frees on one
-/// thread what the reading thread allocated, where the system allocator spends a third of
-/// the time (docs/performance.md).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn main() -> ExitCode {
+/// Runs the command line `args` (the program's name first, as `std::env::args_os` gives
+/// it), writing to `console`'s streams, and returns the exit code: 0 every gate passed, 1
+/// a gate failed, 2 invalid input or usage, 4 `check --test`/`-k` selected no test.
+pub fn run<I, T>(args: I, console: &mut Console<'_>) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
     let parsed = Cli::command()
-        .try_get_matches()
+        .try_get_matches_from(args)
         .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
         Err(error) => {
             // clap prints help and version to stdout with exit 0, usage errors to stderr
             // with exit 2; a closed pipe there is not worth a panic either.
-            let _ = error.print();
-            return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(exit::INVALID));
+            console.clap_error(&error);
+            return u8::try_from(error.exit_code()).unwrap_or(exit::INVALID);
         }
     };
     let targets = match cli::report_targets(&matches) {
         Ok(targets) => targets,
         Err(message) => {
-            let error = Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message);
-            let _ = error.print();
-            return ExitCode::from(exit::INVALID);
+            let error = cli::usage_error(&matches, message);
+            console.clap_error(&error);
+            return exit::INVALID;
         }
     };
     let stderr_color = color_for(cli.color, &io::stderr());
-    let fail = |report: &miette::Report| {
+    let fail = |console: &mut Console<'_>, report: &miette::Report| {
         let rendered = diagnostic::render(report.as_ref(), stderr_color);
-        let _ = io::stderr().lock().write_all(rendered.as_bytes());
-        ExitCode::from(exit::INVALID)
+        let _ = console.stderr().write_all(rendered.as_bytes());
+        exit::for_error(report)
     };
     let files: Vec<&Path> = targets.iter().filter_map(|t| t.path.as_deref()).collect();
     if !files.is_empty() {
-        deliver::remove_staged_on_signals();
+        // The handlers belong to the process: an embedder (the Python package) keeps its own.
+        if console.is_process() {
+            deliver::remove_staged_on_signals();
+        }
         // A bad `--output` is refused before a long run is wasted on it; the trace files
         // are checked again once they are known.
         let inputs = match &cli.command {
@@ -70,7 +79,7 @@ fn main() -> ExitCode {
             _ => Vec::new(),
         };
         if let Err(report) = deliver::check_targets(files, &inputs) {
-            return fail(&report);
+            return fail(console, &report);
         }
     }
     let result = match &cli.command {
@@ -86,21 +95,18 @@ fn main() -> ExitCode {
     };
     let output = match result.and_then(|output| deliver::write_files(&output).map(|()| output)) {
         Ok(output) => output,
-        Err(report) => return fail(&report),
+        Err(report) => return fail(console, &report),
     };
-    {
-        let mut stderr = io::stderr().lock();
-        for warning in &output.warnings {
-            // A warning names files and formats read from traces: shown inert.
-            let _ = writeln!(stderr, "warning: {}", escape_terminal(warning));
-        }
+    for warning in &output.warnings {
+        // A warning names files and formats read from traces: shown inert.
+        let _ = writeln!(console.stderr(), "warning: {}", escape_terminal(warning));
     }
-    match deliver::write_stdout(&output.stdout) {
-        Ok(()) => ExitCode::from(output.code),
+    match deliver::write_stdout(&output.stdout, console.stdout()) {
+        Ok(()) => output.code,
         // A reader that stopped reading (`| head`) needs no message, but the report was not
         // delivered, so this is not a pass.
-        Err(deliver::StdoutError::Closed) => ExitCode::from(exit::INVALID),
-        Err(deliver::StdoutError::Failed(report)) => fail(&report),
+        Err(deliver::StdoutError::Closed) => exit::INVALID,
+        Err(deliver::StdoutError::Failed(report)) => fail(console, &report),
     }
 }
 

@@ -13,6 +13,7 @@ mod golden;
 mod hostile;
 mod numbers;
 mod safe_output;
+mod selection;
 mod shard;
 mod silent_zero;
 mod support;

@@ -24,7 +24,9 @@ fn scored_fixtures() -> Vec<(String, Vec<String>)> {
             Ok(text) => text.lines().map(str::to_owned).collect(),
             Err(_) => vec!["check".to_owned(), "toolgate.yaml".to_owned()],
         };
-        if args.first().map(String::as_str) == Some("check") {
+        // A help text (`check -h`) scores nothing.
+        let help = args.iter().any(|arg| arg == "-h" || arg == "--help");
+        if args.first().map(String::as_str) == Some("check") && !help {
             cases.push((name, args));
         }
     }

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The script of the toolgate GitHub Action (action.yml): install toolgate, run `toolgate
+# check` with the reports asked for, and say where they are. Every input comes from an
+# environment variable, so the script runs the same on a laptop as on a runner, and
+# python/tests/test_action.py runs it on a bundled fixture.
+#
+#   TOOLGATE_SUITE        the suite file (default toolgate.yaml)
+#   TOOLGATE_ANNOTATIONS  true: `--format github` on the log (annotations, then the text
+#                         report); false: the text report
+#   TOOLGATE_SUMMARY      true: the Markdown summary is appended to GITHUB_STEP_SUMMARY
+#   TOOLGATE_JUNIT        a file for the JUnit report (default toolgate-junit.xml), or empty
+#   TOOLGATE_MARKDOWN     a file for the Markdown report, or empty
+#   TOOLGATE_JSON         a file for the JSON report (default toolgate-report.json), or empty
+#   TOOLGATE_BASELINE     a baseline JSON report; reserved until `check` has `--baseline`
+#   TOOLGATE_ARGS         more arguments for `toolgate check`, split at spaces
+#   TOOLGATE_INSTALL      pip (the Python package, default), cargo (`cargo install
+#                         --locked` from the action's own source) or none (on PATH already)
+#   TOOLGATE_PACKAGE      what pip installs (default `toolgate`; `toolgate==0.1.0`, a wheel)
+#
+# It writes `exit-code` and `reports` (the report files, one a line) to GITHUB_OUTPUT when
+# that is set, and exits with toolgate's exit code: 0 passed, 1 a gate failed, 2 invalid.
+set -euo pipefail
+
+suite="${TOOLGATE_SUITE:-toolgate.yaml}"
+annotations="${TOOLGATE_ANNOTATIONS:-true}"
+summary="${TOOLGATE_SUMMARY:-true}"
+junit="${TOOLGATE_JUNIT-toolgate-junit.xml}"
+markdown="${TOOLGATE_MARKDOWN:-}"
+json="${TOOLGATE_JSON-toolgate-report.json}"
+baseline="${TOOLGATE_BASELINE:-}"
+install="${TOOLGATE_INSTALL:-pip}"
+package="${TOOLGATE_PACKAGE:-toolgate}"
+scratch="${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+fail() {
+    echo "toolgate action: $*" >&2
+    exit 2
+}
+
+is_bool() {
+    [ "$1" = true ] || [ "$1" = false ] || fail "\`$2\` is \`$1\`; write true or false"
+}
+is_bool "$annotations" annotations
+is_bool "$summary" summary
+
+# A folder whose `bin/` goes on PATH for this step and, on a runner, for the later ones.
+use_bin() {
+    export PATH="$1:$PATH"
+    if [ -n "${GITHUB_PATH:-}" ]; then
+        echo "$1" >>"$GITHUB_PATH"
+    fi
+}
+
+case "$install" in
+pip)
+    # A virtual environment of its own: the runner's Python refuses `pip install` into
+    # the system (PEP 668), and the job's own environment stays as it was.
+    venv="$scratch/toolgate-venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$package"
+    use_bin "$venv/bin"
+    ;;
+cargo)
+    # The action's checkout is the repository at the action's ref: build that.
+    cargo install --locked --root "$scratch/toolgate-cargo" --path "$here/../crates/toolgate-cli"
+    use_bin "$scratch/toolgate-cargo/bin"
+    ;;
+none) ;;
+*) fail "\`install\` is \`$install\`; write pip, cargo or none" ;;
+esac
+command -v toolgate >/dev/null || fail "no \`toolgate\` command on PATH after \`install: $install\`"
+
+args=(check "$suite")
+reports=()
+add_report() {
+    args+=(--format "$1" --output "$2")
+    reports+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")")
+}
+[ -z "$junit" ] || add_report junit "$junit"
+[ -z "$markdown" ] || add_report markdown "$markdown"
+[ -z "$json" ] || add_report json "$json"
+
+if [ -n "$baseline" ]; then
+    # Passed through as soon as `toolgate check` has the option; until then a baseline
+    # that is silently ignored would gate on nothing it promises.
+    if toolgate check --help | grep -q -- '--baseline'; then
+        args+=(--baseline "$baseline")
+    else
+        fail "\`baseline\` is reserved: this toolgate's \`check\` has no \`--baseline\` yet"
+    fi
+fi
+
+step_summary="${GITHUB_STEP_SUMMARY:-}"
+summary_file=""
+if [ "$annotations" = true ]; then
+    args+=(--format github)
+else
+    args+=(--format text)
+fi
+if [ "$summary" = true ] && [ -n "$step_summary" ] && [ "$annotations" = false ]; then
+    # Without `--format github`, the summary is the Markdown report, appended afterwards.
+    summary_file="$(mktemp "$scratch/toolgate-summary.XXXXXX")"
+    args+=(--format markdown --output "$summary_file")
+fi
+
+if [ -n "${TOOLGATE_ARGS:-}" ]; then
+    read -r -a extra <<<"$TOOLGATE_ARGS"
+    args+=(${extra[@]+"${extra[@]}"})
+fi
+
+code=0
+if [ "$summary" = true ]; then
+    toolgate "${args[@]}" || code=$?
+else
+    # `--format github` appends the summary wherever GITHUB_STEP_SUMMARY points.
+    env -u GITHUB_STEP_SUMMARY toolgate "${args[@]}" || code=$?
+fi
+
+if [ -n "$summary_file" ]; then
+    if [ -s "$summary_file" ]; then
+        cat "$summary_file" >>"$step_summary"
+    fi
+    rm -f "$summary_file"
+fi
+
+if [ -n "${GITHUB_OUTPUT:-}" ]; then
+    {
+        echo "exit-code=$code"
+        echo "reports<<TOOLGATE_REPORTS"
+        # The `+` form: an empty array is an unbound variable to the bash 3 of macOS runners.
+        for report in ${reports[@]+"${reports[@]}"}; do
+            [ ! -e "$report" ] || echo "$report"
+        done
+        echo "TOOLGATE_REPORTS"
+    } >>"$GITHUB_OUTPUT"
+fi
+exit "$code"

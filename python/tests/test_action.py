@@ -1,0 +1,149 @@
+"""The GitHub Action's script (action/run.sh), run as the runner would, on bundled fixtures."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "action" / "run.sh"
+
+
+def run_action(work: Path, case: str, fixtures: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
+    """Runs the script in a copy of a golden case, with the runner's files and these inputs."""
+    shutil.copytree(fixtures / case, work / case)
+    runner = work / "runner"
+    runner.mkdir()
+    env = {
+        # The package under test provides `toolgate`; nothing else of this environment leaks.
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}/usr/bin{os.pathsep}/bin",
+        "HOME": str(work),
+        "RUNNER_TEMP": str(runner),
+        "GITHUB_OUTPUT": str(runner / "output"),
+        "GITHUB_STEP_SUMMARY": str(runner / "summary.md"),
+        "GITHUB_PATH": str(runner / "path"),
+        "TOOLGATE_INSTALL": "none",
+        **{f"TOOLGATE_{name.upper()}": value for name, value in inputs.items()},
+    }
+    result = subprocess.run(
+        ["bash", str(SCRIPT)], cwd=work / case, env=env, capture_output=True, text=True, check=False
+    )
+    output_file = runner / "output"
+    outputs = parse_outputs(output_file.read_text(encoding="utf-8")) if output_file.exists() else {}
+    return result, outputs
+
+
+def parse_outputs(text: str) -> dict[str, str]:
+    """GITHUB_OUTPUT's `name=value` and `name<<END ... END` entries."""
+    outputs: dict[str, str] = {}
+    lines = iter(text.splitlines())
+    for line in lines:
+        if "<<" in line:
+            name, end = line.split("<<", 1)
+            value = []
+            for inner in lines:
+                if inner == end:
+                    break
+                value.append(inner)
+            outputs[name] = "\n".join(value)
+        else:
+            name, _, value = line.partition("=")
+            outputs[name] = value
+    return outputs
+
+
+def test_a_failing_suite_annotates_summarises_writes_every_report_and_exits_1(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    result, outputs = run_action(tmp_path, "seed-000-second-run", fixtures, markdown="toolgate.md")
+    assert result.returncode == 1, result.stderr
+    assert "::error file=toolgate.yaml,line=13" in result.stdout
+    assert "FAIL tool_selection.f1 >= 80  (actual 50)" in result.stdout
+    assert "tool_selection.f1" in (tmp_path / "runner" / "summary.md").read_text(encoding="utf-8")
+    assert outputs["exit-code"] == "1"
+    case = tmp_path / "seed-000-second-run"
+    assert outputs["reports"].splitlines() == [
+        str(case / "toolgate-junit.xml"),
+        str(case / "toolgate.md"),
+        str(case / "toolgate-report.json"),
+    ]
+    junit = ElementTree.parse(case / "toolgate-junit.xml").getroot()
+    assert junit.get("failures") == "1"
+    assert '"passed": false' in (case / "toolgate-report.json").read_text(encoding="utf-8")
+
+
+def test_a_passing_suite_without_annotations_prints_text_and_still_summarises(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    result, outputs = run_action(tmp_path, "seed-000-first-run", fixtures, annotations="false", junit="", json="")
+    assert result.returncode == 0, result.stderr
+    assert "::" not in result.stdout
+    assert "PASS 1 test: 1 passed, 0 failed" in result.stdout
+    assert "tool_selection.f1" in (tmp_path / "runner" / "summary.md").read_text(encoding="utf-8")
+    assert outputs == {"exit-code": "0", "reports": ""}
+
+
+def test_summary_false_leaves_the_job_summary_alone(tmp_path: Path, fixtures: Path) -> None:
+    result, _ = run_action(tmp_path, "seed-000-second-run", fixtures, summary="false")
+    assert result.returncode == 1, result.stderr
+    assert not (tmp_path / "runner" / "summary.md").exists()
+
+
+def test_an_invalid_suite_exits_2_with_the_diagnostic(tmp_path: Path, fixtures: Path) -> None:
+    result, outputs = run_action(tmp_path, "bad-duplicate-class-name", fixtures)
+    assert result.returncode == 2
+    assert "class name `search` is used twice" in result.stderr
+    assert outputs["exit-code"] == "2"
+
+
+def test_extra_arguments_reach_check(tmp_path: Path, fixtures: Path) -> None:
+    result, _ = run_action(tmp_path, "seed-000-first-run", fixtures, args="--shard 1/2 --threads 2")
+    assert result.returncode == 0, result.stderr
+    report = (tmp_path / "seed-000-first-run" / "toolgate-report.json").read_text(encoding="utf-8")
+    assert '"shard"' in report
+
+
+@pytest.mark.parametrize(
+    ("inputs", "message"),
+    [
+        ({"baseline": "old.json"}, "`baseline` is reserved"),
+        ({"install": "brew"}, "`install` is `brew`"),
+        ({"annotations": "yes"}, "`annotations` is `yes`"),
+    ],
+)
+def test_inputs_it_cannot_honour_stop_it_with_exit_2(
+    tmp_path: Path, fixtures: Path, inputs: dict[str, str], message: str
+) -> None:
+    result, _ = run_action(tmp_path, "seed-000-first-run", fixtures, **inputs)
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def test_install_pip_installs_the_package_into_its_own_environment(tmp_path: Path, fixtures: Path) -> None:
+    # `.ci/run` names the wheel it built; pip installs it without the network.
+    wheel = os.environ.get("TOOLGATE_WHEEL")
+    if not wheel:
+        pytest.skip("TOOLGATE_WHEEL names no wheel (`.ci/run` sets it)")
+    result, outputs = run_action(
+        tmp_path, "seed-000-first-run", fixtures, install="pip", package=f"{wheel}"
+    )
+    assert result.returncode == 0, result.stderr
+    venv_bin = tmp_path / "runner" / "toolgate-venv" / "bin"
+    assert (venv_bin / "toolgate").exists()
+    assert (tmp_path / "runner" / "path").read_text(encoding="utf-8").splitlines() == [str(venv_bin)]
+    assert outputs["exit-code"] == "0"
+
+
+def test_the_action_passes_every_input_to_the_script() -> None:
+    action = (ROOT / "action.yml").read_text(encoding="utf-8")
+    script = SCRIPT.read_text(encoding="utf-8")
+    for name in ["suite", "annotations", "summary", "junit", "markdown", "json", "baseline", "args", "install", "package"]:
+        variable = f"TOOLGATE_{name.upper()}"
+        assert f"{variable}: ${{{{ inputs.{name} }}}}" in action, name
+        assert variable in script, name

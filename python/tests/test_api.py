@@ -1,0 +1,181 @@
+"""The Python API of the installed package: check, score, read_trace and ToolgateError."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import toolgate
+
+SEARCH_AND_FETCH = {"search": ["brave.web_search", "google.search"], "fetch": ["http.get"]}
+
+
+def test_the_package_under_test_is_the_installed_wheel() -> None:
+    source_tree = Path(__file__).resolve().parents[1]
+    package = Path(toolgate.__file__).resolve()
+    assert source_tree not in package.parents, package
+    assert "site-packages" in package.parts
+
+
+def test_check_returns_the_json_report_of_a_passing_suite(fixtures: Path) -> None:
+    report = toolgate.check(fixtures / "seed-000-first-run" / "toolgate.yaml")
+    assert report["version"] == 1
+    assert report["passed"] is True
+    assert report["summary"] == {"tests": 1, "passed": 1, "failed": 0}
+    [test] = report["tests"]
+    assert test["metrics"]["tool_selection.f1"] == 100
+
+
+def test_check_reports_a_failed_gate_without_raising(fixtures: Path) -> None:
+    report = toolgate.check(str(fixtures / "seed-000-second-run" / "toolgate.yaml"))
+    assert report["passed"] is False
+    [gate] = report["tests"][0]["gates"]
+    assert (gate["target"], gate["actual"], gate["passed"]) == ("tool_selection.f1", 50, False)
+
+
+def test_check_passes_options_through(fixtures: Path) -> None:
+    suite = fixtures / "seed-000-first-run" / "toolgate.yaml"
+    assert toolgate.check(suite, threads=2) == toolgate.check(suite)
+    sharded = toolgate.check(suite, shard="1/2")
+    assert sharded["shard"] is not None
+
+
+def test_check_selects_tests_by_name_and_pattern(fixtures: Path) -> None:
+    suite = fixtures / "expect-operators" / "toolgate.yaml"
+    named = toolgate.check(suite, tests=["f1 in band", "f1 above 80"])
+    assert [test["name"] for test in named["tests"]] == ["f1 above 80", "f1 in band"]
+    assert named["summary"] == {"tests": 2, "passed": 1, "failed": 1}
+    matched = toolgate.check(suite, select="^precision")
+    assert matched["passed"] is True
+    assert [test["name"] for test in matched["tests"]] == ["precision at most 100", "precision exactly 100"]
+
+
+def test_check_raises_exit_4_when_nothing_is_selected(fixtures: Path) -> None:
+    with pytest.raises(toolgate.ToolgateError) as caught:
+        toolgate.check(fixtures / "expect-operators" / "toolgate.yaml", select="latency")
+    assert caught.value.code == toolgate.EXIT_NOTHING_SELECTED == 4
+    assert "no test name contains or matches `latency`" in caught.value.diagnostic
+
+
+def test_check_raises_the_diagnostic_of_an_invalid_suite(fixtures: Path) -> None:
+    with pytest.raises(toolgate.ToolgateError) as caught:
+        toolgate.check(fixtures / "bad-duplicate-class-name" / "toolgate.yaml")
+    assert caught.value.code == toolgate.EXIT_INVALID == 2
+    assert "toolgate::suite::duplicate_name" in caught.value.diagnostic
+    assert "class name `search` is used twice" in str(caught.value)
+    # Captured text is plain: no escape sequences for a terminal.
+    assert "\x1b[" not in caught.value.diagnostic
+
+
+def test_check_raises_for_a_missing_suite(tmp_path: Path) -> None:
+    with pytest.raises(toolgate.ToolgateError) as caught:
+        toolgate.check(tmp_path / "nowhere.yaml")
+    assert caught.value.code == 2
+    assert "nowhere.yaml" in caught.value.diagnostic
+
+
+def test_check_raises_for_an_invalid_option(fixtures: Path) -> None:
+    with pytest.raises(toolgate.ToolgateError) as caught:
+        toolgate.check(fixtures / "seed-000-first-run" / "toolgate.yaml", shard="3/2")
+    assert caught.value.code == 2
+    assert "--shard" in caught.value.diagnostic
+
+
+def test_read_trace_returns_the_calls_toolgate_read(fixtures: Path) -> None:
+    trace = fixtures / "seed-000-first-run" / "traces" / "research-agent-picks-search-then-fetch.json"
+    [run] = toolgate.read_trace(trace)
+    assert run["format"] == "toolgate"
+    assert [(call["server"], call["name"]) for call in run["tool_calls"]] == [
+        ("brave", "web_search"),
+        ("http", "get"),
+    ]
+
+
+def test_read_trace_raises_for_a_malformed_trace(tmp_path: Path) -> None:
+    trace = tmp_path / "broken.jsonl"
+    trace.write_text('{"tool_calls": []}\n{"tool_calls": [\n', encoding="utf-8")
+    with pytest.raises(toolgate.ToolgateError) as caught:
+        toolgate.read_trace(trace)
+    assert caught.value.code == 2
+    assert "broken.jsonl" in caught.value.diagnostic
+
+
+def test_score_gives_the_seed_example() -> None:
+    result = toolgate.score(SEARCH_AND_FETCH, ["google.search", "shell.exec"])
+    assert (result["true_positives"], result["false_positives"], result["false_negatives"]) == (1, 1, 1)
+    assert (result["precision"], result["recall"], result["f1"]) == (50, 50, 50)
+    assert result["classes"] == [
+        {"class": "search", "satisfied_by": 1},
+        {"class": "fetch", "satisfied_by": None},
+    ]
+    assert [(c["outcome"], c["class"]) for c in result["calls"]] == [
+        ("satisfied", "search"),
+        ("unexpected", None),
+    ]
+
+
+def test_score_takes_the_calls_read_trace_returns(fixtures: Path) -> None:
+    trace = fixtures / "seed-000-first-run" / "traces" / "research-agent-picks-search-then-fetch.json"
+    [run] = toolgate.read_trace(trace)
+    # A second search is a repeat; a bare `get` is not `http.get`, which names its server.
+    calls = [*run["tool_calls"], {"server": "google", "name": "search"}, "get"]
+    result = toolgate.score(list(SEARCH_AND_FETCH.items()), calls)
+    assert (result["true_positives"], result["false_positives"], result["false_negatives"]) == (2, 1, 0)
+    assert [c["outcome"] for c in result["calls"]] == ["satisfied", "satisfied", "repeat", "unexpected"]
+
+
+@pytest.mark.parametrize(
+    ("classes", "message"),
+    [
+        ({"search": []}, "class `search` has no members"),
+        ({"search": ["brave."]}, "invalid member `brave.` of class `search`"),
+        ([("a", ["x"]), ("a", ["y"])], "class name `a` is declared twice"),
+    ],
+)
+def test_score_raises_for_invalid_classes(classes: object, message: str) -> None:
+    with pytest.raises(toolgate.ToolgateError) as caught:
+        toolgate.score(classes, ["x"])  # type: ignore[arg-type]
+    assert caught.value.code == 2
+    assert message in caught.value.diagnostic
+
+
+def test_score_refuses_calls_of_the_wrong_type() -> None:
+    with pytest.raises(TypeError):
+        toolgate.score(SEARCH_AND_FETCH, [42])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        toolgate.score({"search": "google.search"}, [])
+
+
+def test_the_console_script_is_the_command_line(fixtures: Path, tmp_path: Path) -> None:
+    # The script pip installed beside this interpreter, whatever PATH says.
+    command = shutil.which("toolgate", path=str(Path(sys.executable).parent))
+    assert command is not None
+    failing = subprocess.run(
+        [command, "check", str(fixtures / "seed-000-second-run" / "toolgate.yaml")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert failing.returncode == 1, failing.stderr
+    assert "FAIL tool_selection.f1 >= 80  (actual 50)" in failing.stdout
+    invalid = subprocess.run([command, "check", str(tmp_path / "none.yaml")], capture_output=True, text=True, check=False)
+    assert invalid.returncode == 2
+    assert "none.yaml" in invalid.stderr
+    version = subprocess.run([command, "--version"], capture_output=True, text=True, check=False)
+    assert version.returncode == 0
+    assert version.stdout.startswith(f"toolgate {toolgate.__version__}")
+
+
+def test_python_dash_m_runs_the_command(fixtures: Path) -> None:
+    passing = subprocess.run(
+        [sys.executable, "-m", "toolgate", "check", str(fixtures / "seed-000-first-run" / "toolgate.yaml")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert passing.returncode == 0, passing.stderr
+    assert "PASS 1 test" in passing.stdout

@@ -1,0 +1,67 @@
+"""The pytest plugin of the installed package, run through pytester: `pytest --toolgate`."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+
+def suite(pytester: pytest.Pytester, fixtures: Path, case: str) -> str:
+    """Copies a golden case into pytester's folder and returns its suite's path."""
+    shutil.copytree(fixtures / case, pytester.path / case)
+    return str(pytester.path / case / "toolgate.yaml")
+
+
+def test_a_passing_suite_gives_a_passing_item(pytester: pytest.Pytester, fixtures: Path) -> None:
+    result = pytester.runpytest("--toolgate", suite(pytester, fixtures, "seed-000-first-run"), "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*toolgate.yaml::research-agent picks search then fetch PASSED*"])
+    assert result.ret == pytest.ExitCode.OK
+
+
+def test_a_failing_suite_fails_its_item_with_the_gate_report(
+    pytester: pytest.Pytester, fixtures: Path
+) -> None:
+    result = pytester.runpytest("--toolgate", suite(pytester, fixtures, "seed-000-second-run"))
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*FAIL research-agent picks search then fetch (1 run)",
+            "*gates",
+            "*FAIL tool_selection.f1 >= 80  (actual 50)  toolgate.yaml:13",
+        ]
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+def test_both_suites_and_the_projects_own_tests_run_together(
+    pytester: pytest.Pytester, fixtures: Path
+) -> None:
+    pytester.makepyfile(test_own="def test_own():\n    assert True\n")
+    result = pytester.runpytest(
+        "--toolgate",
+        suite(pytester, fixtures, "seed-000-first-run"),
+        "--toolgate",
+        suite(pytester, fixtures, "seed-000-second-run"),
+    )
+    result.assert_outcomes(passed=2, failed=1)
+
+
+def test_k_selects_among_the_suites_tests(pytester: pytest.Pytester, fixtures: Path) -> None:
+    pytester.makepyfile(test_own="def test_own():\n    assert True\n")
+    result = pytester.runpytest("--toolgate", suite(pytester, fixtures, "seed-000-first-run"), "-k", "research")
+    result.assert_outcomes(passed=1, deselected=1)
+
+
+def test_an_invalid_suite_fails_with_the_diagnostic(pytester: pytest.Pytester, fixtures: Path) -> None:
+    result = pytester.runpytest("--toolgate", suite(pytester, fixtures, "bad-duplicate-class-name"))
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*toolgate exited 2:*", "*class name `search` is used twice*"])
+
+
+def test_without_the_option_the_plugin_adds_nothing(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_own="def test_own():\n    assert True\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1)

@@ -1,0 +1,18 @@
+"""Type stubs for ``toolgate._native``, the Rust half of the package (crates/toolgate-python)."""
+
+from typing import Any, Optional, Sequence
+
+
+__version__: str
+
+def run(args: Sequence[str]) -> int:
+    """Runs the ``toolgate`` command line (program name first) on this process's streams."""
+
+def run_captured(args: Sequence[str]) -> tuple[int, bytes, str]:
+    """Runs the command line with its output captured: (exit code, stdout, stderr)."""
+
+def score(
+    classes: Sequence[tuple[str, Sequence[str]]],
+    calls: Sequence[tuple[Optional[str], str]],
+) -> dict[str, Any]:
+    """Scores one run's calls against classes; raises ValueError for invalid classes."""

@@ -1,0 +1,122 @@
+"""The pytest plugin: ``pytest --toolgate toolgate.yaml`` gates a pytest run on a suite.
+
+Each test of the suite becomes a pytest item, which fails when one of its gates fails and
+shows the test's gates, metrics and runs. The suite is checked once, when pytest collects
+its items; an invalid suite or trace becomes one failing item showing the diagnostic.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import pytest
+
+import toolgate
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("toolgate", "gate on recorded agent traces with toolgate")
+    group.addoption(
+        "--toolgate",
+        action="append",
+        default=[],
+        metavar="SUITE",
+        help="run each test of this toolgate suite as a pytest item (repeatable)",
+    )
+
+
+# First, so that the items are there when pytest's own `-k` and `-m` deselect.
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    for suite in config.getoption("toolgate"):
+        path = Path(suite).resolve()
+        items.extend(ToolgateSuite.from_parent(session, path=path).collect())
+
+
+class ToolgateSuite(pytest.File):
+    """A toolgate suite file, checked once: its items are its tests."""
+
+    def collect(self) -> list[pytest.Item]:  # type: ignore[override]
+        try:
+            report = toolgate.check(self.path)
+        except toolgate.ToolgateError as error:
+            return [ToolgateInvalid.from_parent(self, name="suite", error=error)]
+        return [
+            ToolgateTest.from_parent(self, name=test["name"], test=test)
+            for test in report["tests"]
+        ]
+
+
+class GateFailed(Exception):
+    """A test of the suite failed a gate."""
+
+
+class ToolgateTest(pytest.Item):
+    """One test of a suite: passes when every gate of the test passed."""
+
+    def __init__(self, *, test: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.test = test
+
+    def runtest(self) -> None:
+        if not self.test["passed"]:
+            raise GateFailed(self.test["name"])
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Optional[str] = None) -> str:  # type: ignore[override]
+        if isinstance(excinfo.value, GateFailed):
+            return gate_report(self.test, self.path.name)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, Optional[int], str]:
+        return self.path, None, f"toolgate: {self.name}"
+
+
+class ToolgateInvalid(pytest.Item):
+    """A suite toolgate refused: fails with the diagnostic."""
+
+    def __init__(self, *, error: toolgate.ToolgateError, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error = error
+
+    def runtest(self) -> None:
+        raise self.error
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Optional[str] = None) -> str:  # type: ignore[override]
+        return f"toolgate exited {self.error.code}:\n{self.error.diagnostic}"
+
+    def reportinfo(self) -> tuple[Path, Optional[int], str]:
+        return self.path, None, f"toolgate: {self.path.name}"
+
+
+def gate_report(test: dict[str, Any], suite: str) -> str:
+    """The test's gates, metrics and runs, in the words of toolgate's text report."""
+    runs = test["runs"]
+    lines = [f"FAIL {test['name']} ({runs} run{'s' if runs != 1 else ''})", "  gates"]
+    for gate in test["gates"]:
+        verdict = "PASS" if gate["passed"] else "FAIL"
+        lines.append(
+            f"    {verdict} {gate['target']} {gate['op']} {gate['value']}  (actual {gate['actual']})"
+            f"  {suite}:{gate['line']}"
+        )
+    if test["metrics"]:
+        lines.append("  metrics")
+        lines += [f"    {name} {value}" for name, value in test["metrics"].items()]
+    # A large test lists its first runs; the JSON report has them all.
+    shown = test["sources"][:MAX_RUNS_SHOWN]
+    lines.append("  runs")
+    lines += [
+        f"    run {source['run']}  {source['source']}"
+        + (f":{source['line']}" if source["line"] is not None else "")
+        + f"  ({source['calls']} calls)"
+        for source in shown
+    ]
+    if len(test["sources"]) > len(shown):
+        lines.append(f"    ... and {len(test['sources']) - len(shown)} more")
+    return "\n".join(lines)
+
+
+#: How many runs a failing item lists.
+MAX_RUNS_SHOWN = 20
