@@ -15,8 +15,7 @@ use std::time::Duration;
 
 use crate::bench_data::{self, DEFAULT_CALLS, DEFAULT_SEED};
 
-const USAGE: &str =
-    "usage: cargo xtask bench [--calls N] [--seed S] [--reps R] [--startup-reps R] [--no-build]";
+const USAGE: &str = "usage: cargo xtask bench [--calls N] [--seed S] [--reps R] [--startup-reps R] [--no-build] [--short]";
 
 /// What one child cost.
 #[derive(Debug, Clone, Copy)]
@@ -34,6 +33,7 @@ struct Options {
     reps: u64,
     startup_reps: u64,
     build: bool,
+    short: bool,
 }
 
 impl Options {
@@ -44,11 +44,16 @@ impl Options {
             reps: 5,
             startup_reps: 30,
             build: true,
+            short: false,
         };
         let mut args = args.iter();
         while let Some(flag) = args.next() {
             if flag == "--no-build" {
                 options.build = false;
+                continue;
+            }
+            if flag == "--short" {
+                options.short = true;
                 continue;
             }
             let value = args
@@ -74,6 +79,7 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
         reps,
         startup_reps,
         build,
+        short,
     } = Options::parse(args)?;
     if build {
         cargo(
@@ -110,12 +116,12 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
     let floor = release.join("floor");
     let measure = release.join("measure");
 
-    let data = bench_data::default_dir(target, calls, seed);
+    let data = bench_data::default_dir(target, calls, seed, short);
     let corpus = data.join("corpus.jsonl");
     let suite = data.join("toolgate.yaml");
     if !corpus.is_file() || !suite.is_file() {
         crate::say(&format!("bench: generating {}", data.display()));
-        bench_data::generate(&data, calls, seed)?;
+        bench_data::generate(&data, calls, seed, short)?;
     }
     let bytes = fs::metadata(&corpus)
         .map_err(|e| format!("cannot read {}: {e}", corpus.display()))?

@@ -37,22 +37,30 @@ pub(crate) struct Summary {
 }
 
 /// The folder `cargo xtask bench` keeps the corpus of `calls` calls in, under `target/`.
-pub(crate) fn default_dir(target: &Path, calls: u64, seed: u64) -> PathBuf {
-    let name = if seed == DEFAULT_SEED {
+pub(crate) fn default_dir(target: &Path, calls: u64, seed: u64, short: bool) -> PathBuf {
+    let mut name = if seed == DEFAULT_SEED {
         format!("calls-{calls}")
     } else {
         format!("calls-{calls}-seed-{seed}")
     };
+    if short {
+        name.push_str("-short");
+    }
     target.join("bench-data").join(name)
 }
 
-/// `cargo xtask bench-data [--calls N] [--seed S] [--out DIR]`.
+/// `cargo xtask bench-data [--calls N] [--seed S] [--out DIR] [--short]`.
 pub(crate) fn command(target: &Path, args: &[String]) -> Result<(), String> {
     let mut calls = DEFAULT_CALLS;
     let mut seed = DEFAULT_SEED;
     let mut out = None;
+    let mut short = false;
     let mut args = args.iter();
     while let Some(flag) = args.next() {
+        if flag == "--short" {
+            short = true;
+            continue;
+        }
         let value = args
             .next()
             .ok_or_else(|| format!("`{flag}` needs a value"))?;
@@ -62,13 +70,13 @@ pub(crate) fn command(target: &Path, args: &[String]) -> Result<(), String> {
             "--out" => out = Some(PathBuf::from(value)),
             _ => {
                 return Err(format!(
-                    "unknown flag `{flag}`; usage: cargo xtask bench-data [--calls N] [--seed S] [--out DIR]"
+                    "unknown flag `{flag}`; usage: cargo xtask bench-data [--calls N] [--seed S] [--out DIR] [--short]"
                 ));
             }
         }
     }
-    let out = out.unwrap_or_else(|| default_dir(target, calls, seed));
-    let summary = generate(&out, calls, seed)?;
+    let out = out.unwrap_or_else(|| default_dir(target, calls, seed, short));
+    let summary = generate(&out, calls, seed, short)?;
     crate::say(&format!(
         "bench-data: {} calls in {} runs, {} tools on {} servers, {} bytes: {} and {}",
         summary.calls,
@@ -259,7 +267,10 @@ impl Universe {
 
 /// Writes `corpus.jsonl` (exactly `calls` calls, runs of 5 to 50 calls; the last run may be
 /// shorter) and `toolgate.yaml` into `out`.
-pub(crate) fn generate(out: &Path, calls: u64, seed: u64) -> Result<Summary, String> {
+/// Writes the corpus and its suite. With `short`, every call is about 120 bytes (a short
+/// argument, a one-word result), so that the costs per call show rather than those per
+/// byte.
+pub(crate) fn generate(out: &Path, calls: u64, seed: u64, short: bool) -> Result<Summary, String> {
     fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let mut rng = Rng::with_seed(seed);
     let universe = Universe::new(&mut rng);
@@ -271,7 +282,7 @@ pub(crate) fn generate(out: &Path, calls: u64, seed: u64) -> Result<Summary, Str
     let (mut runs, mut written) = (0_u64, 0_u64);
     while written < calls {
         let length = rng.u64(5..=50).min(calls - written);
-        let run = generate_run(&mut rng, &universe, length);
+        let run = generate_run(&mut rng, &universe, length, short);
         serde_json::to_writer(&mut writer, &run).map_err(|e| write_error(e.into()))?;
         writer.write_all(b"\n").map_err(write_error)?;
         runs += 1;
@@ -293,7 +304,7 @@ pub(crate) fn generate(out: &Path, calls: u64, seed: u64) -> Result<Summary, Str
     })
 }
 
-fn generate_run(rng: &mut Rng, universe: &Universe, length: u64) -> Value {
+fn generate_run(rng: &mut Rng, universe: &Universe, length: u64, short: bool) -> Value {
     let mut calls = Vec::new();
     let mut step = 0_u32;
     for position in 0..length {
@@ -309,6 +320,8 @@ fn generate_run(rng: &mut Rng, universe: &Universe, length: u64) -> Value {
         let tool = &universe.tools[index];
         let args = if index < CORE && rng.u8(..3) == 0 {
             canonical_args(tool.shape)
+        } else if short {
+            json!({ "q": word(rng) })
         } else {
             random_args(rng, tool.shape)
         };
@@ -318,7 +331,12 @@ fn generate_run(rng: &mut Rng, universe: &Universe, length: u64) -> Value {
         call.insert("args".into(), args);
         // One call in twenty has no recorded result.
         if rng.u8(..20) != 0 {
-            call.insert("result".into(), result(rng, tool.shape));
+            let result = if short {
+                Value::from(word(rng))
+            } else {
+                result(rng, tool.shape)
+            };
+            call.insert("result".into(), result);
         }
         let status = if rng.u8(..10) == 0 { "error" } else { "ok" };
         call.insert("status".into(), status.into());
@@ -604,8 +622,8 @@ mod tests {
     fn a_seed_gives_the_same_bytes_and_toolgate_reads_them() {
         let first = tempfile::tempdir().unwrap();
         let second = tempfile::tempdir().unwrap();
-        let a = generate(first.path(), 3_000, 42).unwrap();
-        let b = generate(second.path(), 3_000, 42).unwrap();
+        let a = generate(first.path(), 3_000, 42, false).unwrap();
+        let b = generate(second.path(), 3_000, 42, false).unwrap();
         assert_eq!(a.calls, 3_000);
         assert_eq!((a.runs, a.calls, a.bytes), (b.runs, b.calls, b.bytes));
         let corpus = fs::read_to_string(&a.corpus).unwrap();
@@ -615,7 +633,7 @@ mod tests {
         assert!((10..=40).contains(&a.tools) && (3..=8).contains(&a.servers));
 
         let other = tempfile::tempdir().unwrap();
-        let c = generate(other.path(), 3_000, 43).unwrap();
+        let c = generate(other.path(), 3_000, 43, false).unwrap();
         assert_ne!(corpus, fs::read_to_string(&c.corpus).unwrap());
 
         // toolgate's reader takes every line, with the calls the generator counted, and
