@@ -333,7 +333,8 @@ impl SourceCode for LineSource {
         // that a diagnostic stays a few lines long; the line and column stay the real ones.
         let start = inner.span().offset();
         let at = span.offset().saturating_sub(start).min(data.len());
-        let end = (at + span.len()).min(data.len());
+        // A span longer than a window (a value of megabytes) is shown by its start.
+        let end = (at + span.len().min(WINDOW_BYTES)).min(data.len());
         let text = std::str::from_utf8(data).unwrap_or_default();
         let low = floor_boundary(text, at.saturating_sub(WINDOW_BYTES));
         let high = ceil_boundary(text, end.saturating_add(WINDOW_BYTES).min(text.len()));

@@ -716,11 +716,15 @@ fn finish_run(
     run.format = format;
     let line = run.line.or(line);
     for (index, call) in run.calls.iter_mut().enumerate() {
+        // Argument text that failed to parse only because it nests past the parser's limit
+        // is refused as too deep, as the same arguments nested a little less are.
+        let raw_too_deep = call.args_raw.as_deref().is_some_and(nests_past_the_parser);
         for (part, value) in [
             ("arguments", Some(&call.args)),
             ("result", call.result.as_ref()),
         ] {
-            if value.is_some_and(|value| value.nests_deeper_than(MAX_VALUE_DEPTH)) {
+            let too_deep = value.is_some_and(|value| value.nests_deeper_than(MAX_VALUE_DEPTH));
+            if too_deep || (part == "arguments" && raw_too_deep) {
                 return Err(TraceError::TooDeepValue {
                     file: file.to_owned(),
                     line,
@@ -737,6 +741,13 @@ fn finish_run(
         }
     }
     Ok(run)
+}
+
+/// Whether `text` is JSON that `serde_json` refuses for its nesting alone.
+fn nests_past_the_parser(text: &str) -> bool {
+    // Parsed into a value: `IgnoredAny` skips nesting without the parser's depth limit.
+    serde_json::from_str::<Value>(text)
+        .is_err_and(|error| error.to_string().starts_with("recursion limit exceeded"))
 }
 
 /// The first format, in table order, that accepts the first record.

@@ -11,6 +11,7 @@ mod delivery;
 mod determinism;
 mod golden;
 mod hostile;
+mod robustness;
 mod safe_output;
 mod shard;
 mod support;
