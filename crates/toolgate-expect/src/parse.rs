@@ -92,6 +92,23 @@ impl SuiteFile {
                     .with_help("a suite starts with `tests:`, a list of tests; see docs/suite.md"),
             ]));
         }
+        if let Some((offset, c)) = crate::yaml_depth::unprintable(text) {
+            return Err(self.error(vec![
+                Problem::new(
+                    "toolgate::suite::unprintable",
+                    format!(
+                        "the suite holds the character `{}`, which YAML does not allow in a file",
+                        c.escape_unicode()
+                    ),
+                    "here",
+                )
+                .with_help(
+                    "remove it; a test or tool name that needs it can write it as an escape in a \
+                     double-quoted string, `\"\\u0000\"`",
+                )
+                .at(Some(SourceSpan::new(offset.into(), c.len_utf8()))),
+            ]));
+        }
         if let Some(offset) = crate::yaml_depth::too_deep(text, MAX_YAML_DEPTH) {
             return Err(self.error(vec![
                 Problem::new(

@@ -131,7 +131,12 @@ pub fn read_trace_in_parts(
         } else {
             buffer.lines().count().max(1)
         };
-        let text = buffer.trim_end_matches(['\n', '\r']);
+        let mut text = buffer.trim_end_matches(['\n', '\r']);
+        if first_line == 1 {
+            // A UTF-8 byte order mark, which some Windows tools write, is not JSON; it is
+            // skipped, as most JSON readers do.
+            text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        }
         if text.trim().is_empty() {
             if lines {
                 continue;

@@ -82,3 +82,119 @@ fn a_diagnostic_past_column_65535_is_shown_not_a_panic(#[case] suite: String) {
     // The long value is cut, the line shown by a window.
     assert!(run.stderr.len() < 8_000, "{} bytes", run.stderr.len());
 }
+
+/// A test `t` that reads `traces` and expects `runs` runs of a call to `x`.
+fn suite_of(traces: &str, runs: usize) -> String {
+    format!(
+        "tests:\n  - name: t\n    traces: {traces}\n    runs: {runs}\n    graders:\n      - type: \
+         tool-correctness\n        config:\n          expected_tools: [x]\n"
+    )
+}
+
+const CALL_X: &str = r#"{"tool_calls":[{"name":"x"}]}"#;
+
+#[rstest]
+#[case::one_loop(&["g/sub/up"])]
+#[case::two_loops(&["g/sub/up", "g/sub/again"])]
+fn a_glob_counts_each_file_once_through_symbolic_link_loops(#[case] loops: &[&str]) {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    fs::create_dir_all(dir.join("g/sub")).unwrap();
+    fs::write(dir.join("g/a.json"), CALL_X).unwrap();
+    fs::write(dir.join("g/sub/b.json"), CALL_X).unwrap();
+    for link in loops {
+        std::os::unix::fs::symlink("..", dir.join(link)).unwrap();
+    }
+    // A link to a file already found is the same file.
+    std::os::unix::fs::symlink("a.json", dir.join("g/same.json")).unwrap();
+    fs::write(dir.join("toolgate.yaml"), suite_of("\"g/**/*.json\"", 2)).unwrap();
+    let run = toolgate(dir, &["check", "--color", "never"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+#[rstest]
+#[case::glob("\"u/*.json\"")]
+#[case::folder("u")]
+#[case::recursive_glob("\"**/*.json\"")]
+fn file_names_that_are_not_utf8_are_found(#[case] traces: &str) {
+    use std::os::unix::ffi::OsStrExt;
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    fs::create_dir(dir.join("u")).unwrap();
+    fs::write(dir.join("u/ok.json"), CALL_X).unwrap();
+    let odd = std::ffi::OsStr::from_bytes(b"u/n\xff.json");
+    fs::write(dir.join(odd), CALL_X).unwrap();
+    fs::write(dir.join("toolgate.yaml"), suite_of(traces, 2)).unwrap();
+    let run = toolgate(dir, &["check", "--color", "never"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+/// Sets up a trace `t.json` for the message cases.
+enum Trace {
+    Fifo,
+    LoopingLink,
+    Text(&'static [u8]),
+}
+
+#[rstest]
+#[case::fifo(Trace::Fifo, 2, "is not a regular file")]
+#[case::looping_link(Trace::LoopingLink, 2, "cannot read trace file `t.json`")]
+#[case::lone_first_half(
+    Trace::Text(br#"{"tool_calls":[{"name":"x\ud800"}]}"#),
+    2,
+    "`\\ud800` is the first half of a UTF-16 surrogate pair"
+)]
+#[case::lone_second_half(
+    Trace::Text(br#"{"tool_calls":[{"name":"x\udc00y"}]}"#),
+    2,
+    "`\\udc00` is the second half"
+)]
+#[case::byte_order_mark(
+    Trace::Text(b"\xef\xbb\xbf{\"tool_calls\":[{\"name\":\"x\"}]}"),
+    0,
+    "PASS t"
+)]
+fn a_trace_that_cannot_be_read_says_why(
+    #[case] trace: Trace,
+    #[case] code: i32,
+    #[case] message: &str,
+) {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    let path = dir.join("t.json");
+    match trace {
+        Trace::Fifo => {
+            let made = std::process::Command::new("mkfifo")
+                .arg(&path)
+                .status()
+                .unwrap();
+            assert!(made.success());
+        }
+        Trace::LoopingLink => std::os::unix::fs::symlink("t.json", &path).unwrap(),
+        Trace::Text(bytes) => fs::write(&path, bytes).unwrap(),
+    }
+    fs::write(dir.join("toolgate.yaml"), suite_of("t.json", 1)).unwrap();
+    let run = toolgate(dir, &["check", "--color", "never"]);
+    assert_eq!(run.code, code, "{}{}", run.stdout, run.stderr);
+    let shown = format!("{}{}", run.stdout, run.stderr).replace("\n  │ ", " ");
+    assert!(shown.contains(message), "{shown}");
+}
+
+#[rstest]
+#[case::nul("\u{0}", "`\\u{0}`")]
+#[case::escape("\u{1b}", "`\\u{1b}`")]
+#[case::c1("\u{9b}", "`\\u{9b}`")]
+fn a_character_yaml_refuses_is_placed_in_the_suite(#[case] character: &str, #[case] named: &str) {
+    let temp = tempfile::tempdir().unwrap();
+    let suite = suite_of("t.json", 1).replace("name: t", &format!("name: a{character}b"));
+    fs::write(temp.path().join("toolgate.yaml"), suite).unwrap();
+    fs::write(temp.path().join("t.json"), CALL_X).unwrap();
+    let run = toolgate(temp.path(), &["check", "--color", "never"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains(named), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("[toolgate.yaml:2:12]"),
+        "{}",
+        run.stderr
+    );
+}
