@@ -114,10 +114,12 @@ pub(crate) fn run(
             .collect();
         return Err(Report::new(file.error(problems)));
     }
+    let digest = suite_digest(file.text());
     let origin = args.shard.map(|shard| ShardOrigin {
         shard,
         suite: &name,
         suite_tests: suite.tests.len(),
+        suite_digest: &digest,
     });
     let mut output = render(&outcome, json_runs, origin, &name, targets, color)?;
     // GitHub's job summary: appended, like every step's, when the runner asks for it.
@@ -136,6 +138,17 @@ pub(crate) fn run(
         exit::FAILED
     };
     Ok(output)
+}
+
+/// The SHA-256 of the suite's text, in hex: shards of different suites never merge.
+fn suite_digest(text: &str) -> String {
+    use sha2::Digest;
+    use std::fmt::Write as _;
+    let mut hex = String::with_capacity(64);
+    for byte in sha2::Sha256::digest(text.as_bytes()) {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
 }
 
 /// How many bytes of trace files a test has before it is scored on several threads when

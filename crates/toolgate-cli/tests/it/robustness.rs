@@ -198,3 +198,65 @@ fn a_character_yaml_refuses_is_placed_in_the_suite(#[case] character: &str, #[ca
         run.stderr
     );
 }
+
+fn shard_report(k: usize) -> serde_json::Value {
+    let path = format!(
+        "{}/../../fixtures/merge-shards/shards/{k}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// A run's entry repeated: the test then has two runs.
+fn two_runs(test: &mut serde_json::Value) {
+    test["runs"] = 2.into();
+    for list in ["sources", "/equal_function_sets/runs", "/tool_calls/runs"] {
+        let pointer = if list.starts_with('/') {
+            list.to_owned()
+        } else {
+            format!("/{list}")
+        };
+        let runs = test.pointer_mut(&pointer).unwrap().as_array_mut().unwrap();
+        let again = runs[0].clone();
+        runs.push(again);
+    }
+}
+
+use serde_json::Value;
+
+type Edit = fn(&mut Value, &mut Value);
+
+#[rstest]
+#[case::a_wrapping_sum(|one: &mut Value, _: &mut Value| {
+    // u64::MAX true positives in one run and one more in the other wrap to the stated sum.
+    let test = &mut one["tests"][0];
+    two_runs(test);
+    let stated = test["equal_function_sets"]["true_positives"].as_u64().unwrap();
+    test["equal_function_sets"]["runs"][0]["true_positives"] = u64::MAX.into();
+    test["equal_function_sets"]["runs"][1]["true_positives"] = (stated + 1).into();
+}, "true positives")]
+#[case::runs_not_listed(|one: &mut Value, _: &mut Value| one["tests"][0]["runs"] = 3.into(), "lists 1 runs but `runs` says 3")]
+#[case::a_run_metric_that_its_counts_do_not_give(|one: &mut Value, _: &mut Value| {
+    one["tests"][0]["equal_function_sets"]["runs"][0]["precision"] = 0.into();
+}, "equal_function_sets.runs[0].precision")]
+#[case::a_test_name_twice(|one: &mut Value, two: &mut Value| {
+    one["tests"][0]["name"] = two["tests"][0]["name"].clone();
+}, "a suite names each test once")]
+#[case::another_suite_of_the_same_name_and_size(|one: &mut Value, _: &mut Value| {
+    one["shard"]["suite_digest"] = "0".repeat(64).into();
+}, "is a shard of `toolgate.yaml`")]
+fn merge_refuses_shards_that_do_not_add_up(#[case] edit: Edit, #[case] message: &str) {
+    let (mut one, mut two) = (shard_report(1), shard_report(2));
+    edit(&mut one, &mut two);
+    let temp = tempfile::tempdir().unwrap();
+    fs::write(temp.path().join("1.json"), one.to_string()).unwrap();
+    fs::write(temp.path().join("2.json"), two.to_string()).unwrap();
+    let run = toolgate(
+        temp.path(),
+        &["merge", "1.json", "2.json", "--color", "never"],
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let shown = run.stderr.replace("\n  │ ", " ");
+    assert!(shown.contains(message), "{shown}");
+    assert!(shown.contains("1.json"), "names the shard: {shown}");
+}
