@@ -646,6 +646,7 @@ pub(crate) fn read_line_limited(
             Some(at) => (at + 1, true),
             None => (window.len(), false),
         };
+        grow_within(buffer, buffer.len() + used, start + cap);
         buffer.extend_from_slice(window.get(..used).unwrap_or_default());
         reader.consume(used);
         if ended {
@@ -662,15 +663,43 @@ pub(crate) fn read_line_limited(
     Ok(Limited::TooLong)
 }
 
+/// Makes room in `buffer` for `needed` bytes in all, doubling its capacity as a `Vec`
+/// does but never past `ceiling` (the limit and one byte): a refused input then holds at
+/// most the limit, where doubling would hold twice as much, and copying the last half
+/// into a buffer of double size three times as much at its peak.
+fn grow_within(buffer: &mut Vec<u8>, needed: usize, ceiling: usize) {
+    if needed <= buffer.capacity() {
+        return;
+    }
+    let target = buffer
+        .capacity()
+        .saturating_mul(2)
+        .max(8 << 10)
+        .min(ceiling)
+        .max(needed);
+    buffer.reserve_exact(target - buffer.len());
+}
+
 /// Reads the whole input into `buffer`, refusing more than `limit` bytes: at most one byte
-/// past the limit is read.
+/// past the limit is read, into a buffer that grows no larger than that.
 pub(crate) fn read_document_limited(
     reader: &mut impl Read,
     buffer: &mut Vec<u8>,
     limit: usize,
 ) -> io::Result<Limited> {
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    reader.take(cap).read_to_end(buffer)?;
+    let start = buffer.len();
+    let ceiling = start.saturating_add(limit).saturating_add(1);
+    while buffer.len() < ceiling {
+        grow_within(buffer, buffer.len() + 1, ceiling);
+        // Exactly the spare room is read, so `read_to_end` never grows the buffer itself.
+        let room = (buffer.capacity().min(ceiling) - buffer.len()) as u64;
+        let before = buffer.len();
+        reader.take(room).read_to_end(buffer)?;
+        if buffer.len() == before {
+            break;
+        }
+    }
+    let buffer = &buffer[start..];
     Ok(if buffer.len() > limit {
         Limited::TooLong
     } else if buffer.is_empty() {
