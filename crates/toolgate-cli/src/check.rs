@@ -427,7 +427,9 @@ fn temporary_file_error(doing: &str, error: &std::io::Error) -> Report {
 }
 
 /// Renders a report into an anonymous temporary file.
-fn spool(render: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<Rendered> {
+pub(crate) fn spool(
+    render: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<Rendered> {
     let file = tempfile::tempfile()?;
     let mut out = std::io::BufWriter::new(file);
     render(&mut out)?;

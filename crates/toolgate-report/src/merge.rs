@@ -515,6 +515,16 @@ fn recheck<'a>(file: &ShardFile, json: &'a RawValue) -> Result<MergedTest<'a>, S
             .at(Some(span)),
         ));
     }
+    // What the runs said is checked; only the verdict, the gates and the test's place in
+    // its file are kept, so that merging holds no more than the shards' text.
+    let view = TestView {
+        sources: Vec::new(),
+        equal_function_sets: None,
+        tool_calls: None,
+        tool_correctness: None,
+        call_accuracy: None,
+        ..view
+    };
     Ok(MergedTest { json, view, span })
 }
 
