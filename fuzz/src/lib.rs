@@ -60,6 +60,34 @@ pub fn accuracy(data: &[u8]) {
     }
 }
 
+/// Merges the shard reports held in `data`, split at each NUL byte (`toolgate merge` reads
+/// each as UTF-8 text), and renders the merged report as text and as JSON, as the command
+/// does; or renders its diagnostic.
+pub fn merge(data: &[u8]) {
+    let Ok(files) = data
+        .split(|&byte| byte == 0)
+        .enumerate()
+        .map(|(index, text)| {
+            std::str::from_utf8(text).map(|text| toolgate_report::ShardFile {
+                name: format!("{}.json", index + 1),
+                text: text.to_owned(),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()
+    else {
+        return;
+    };
+    match toolgate_report::merge_shards(&files) {
+        Ok(merged) => {
+            let mut out = Vec::new();
+            let _ = toolgate_report::render_merged_json(&merged, &mut out);
+            let options = toolgate_report::TextOptions::with_color(false);
+            let _ = toolgate_report::render_merged_text(&merged, options, &mut out);
+        }
+        Err(error) => render(&error),
+    }
+}
+
 /// Renders a diagnostic as `toolgate` prints it (see the CLI's `diagnostic.rs`): spans that
 /// point outside their source would show here.
 fn render(diagnostic: &dyn Diagnostic) {

@@ -7,6 +7,8 @@
 //! - `suite`: every fixture's `toolgate.yaml`;
 //! - `accuracy`: the `.json` inputs of the `accuracy-command` fixtures;
 //! - `detect`: every other `.json` and `.jsonl` file of a fixture (the trace files);
+//! - `merge`: for each fixture whose name holds `merge`, its `.json` files (the shard
+//!   reports) in path order, joined by a NUL byte, which the target splits on;
 //! - `format_<name>`: the trace files of the fixtures named `format-<name>-*` (or
 //!   `bad-format-<name>-*`), and for `format_toolgate` those of the fixtures that name no
 //!   format, which are in toolgate's own format.
@@ -43,6 +45,28 @@ pub(crate) fn build(root: &Path) -> Result<(), String> {
         let name = file_name(&fixture);
         let mut files = Vec::new();
         collect(&fixture, &mut files)?;
+        if name.contains("merge") {
+            let mut shards = files
+                .iter()
+                .filter(|file| file.extension().is_some_and(|e| e == "json"))
+                .collect::<Vec<_>>();
+            shards.sort();
+            let mut joined = Vec::new();
+            for (index, shard) in shards.iter().enumerate() {
+                if index > 0 {
+                    joined.push(0);
+                }
+                joined.extend(
+                    fs::read(shard).map_err(|e| format!("cannot read {}: {e}", shard.display()))?,
+                );
+            }
+            if !joined.is_empty()
+                && (joined.len() as u64) <= MAX_SEED
+                && let Some(target_seeds) = seeds.get_mut("merge")
+            {
+                target_seeds.insert(hash_name(&joined), joined);
+            }
+        }
         for file in files {
             let size = fs::metadata(&file)
                 .map_err(|e| format!("cannot read {}: {e}", file.display()))?

@@ -42,6 +42,16 @@ fn refuse_missing_arguments(
     Err(Report::new(file.error(problems)))
 }
 
+/// Where the JSON report's entries of every run go as they are scored, when it is asked for.
+fn json_runs_for(targets: &[ReportTarget]) -> Result<Option<JsonRuns>, Report> {
+    if targets.iter().any(|t| t.format == Format::Json) {
+        let runs = JsonRuns::spilled().map_err(|error| temporary_file_error("create", &error))?;
+        Ok(Some(runs))
+    } else {
+        Ok(None)
+    }
+}
+
 pub(crate) fn run(
     args: &CheckArgs,
     targets: &[ReportTarget],
@@ -54,11 +64,7 @@ pub(crate) fn run(
     let suite = file.parse()?;
     let suite_dir = args.suite.parent().unwrap_or(Path::new(""));
 
-    let mut json_runs = if targets.iter().any(|t| t.format == Format::Json) {
-        Some(JsonRuns::spilled().map_err(|error| temporary_file_error("create", &error))?)
-    } else {
-        None
-    };
+    let mut json_runs = json_runs_for(targets)?;
     let threads = args.threads.map(usize::from);
     let mut outcome = SuiteOutcome {
         tests: Vec::new(),
@@ -131,10 +137,12 @@ pub(crate) fn run(
         }
     }
     refuse_missing_arguments(&missing, &file)?;
+    let digest = suite_digest(file.text());
     let origin = args.shard.map(|shard| ShardOrigin {
         shard,
         suite: &name,
         suite_tests: suite.tests.len(),
+        suite_digest: &digest,
     });
     let mut output = render(&outcome, json_runs, origin, &name, targets, color)?;
     // GitHub's job summary: appended, like every step's, when the runner asks for it.
@@ -154,6 +162,17 @@ pub(crate) fn run(
         exit::FAILED
     };
     Ok(output)
+}
+
+/// The SHA-256 of the suite's text, in hex: shards of different suites never merge.
+fn suite_digest(text: &str) -> String {
+    use sha2::Digest;
+    use std::fmt::Write as _;
+    let mut hex = String::with_capacity(64);
+    for byte in sha2::Sha256::digest(text.as_bytes()) {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
 }
 
 /// How many bytes of trace files a test has before it is scored on several threads when
@@ -433,7 +452,9 @@ fn temporary_file_error(doing: &str, error: &std::io::Error) -> Report {
 }
 
 /// Renders a report into an anonymous temporary file.
-fn spool(render: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<Rendered> {
+pub(crate) fn spool(
+    render: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<Rendered> {
     let file = tempfile::tempfile()?;
     let mut out = std::io::BufWriter::new(file);
     render(&mut out)?;

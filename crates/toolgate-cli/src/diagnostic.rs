@@ -43,6 +43,7 @@ pub(crate) fn render(diagnostic: &dyn Diagnostic, color: bool) -> String {
 struct Shown<'a> {
     inner: &'a dyn Diagnostic,
     message: String,
+    labels: Option<Vec<LabeledSpan>>,
     source: Option<ShownSource<'a>>,
     related: Vec<Shown<'a>>,
     cause: Option<Box<Shown<'a>>>,
@@ -53,6 +54,11 @@ impl<'a> Shown<'a> {
         Self {
             inner,
             message: line(&inner.to_string()),
+            labels: inner.labels().map(|labels| {
+                labels
+                    .map(|label| shown_label(&label, inner.source_code()))
+                    .collect()
+            }),
             source: inner.source_code().map(ShownSource),
             related: inner
                 .related()
@@ -128,15 +134,8 @@ impl Diagnostic for Shown<'_> {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let labels = self.inner.labels()?;
-        Some(Box::new(labels.map(|label| {
-            let text = label.label().map(line);
-            if label.primary() {
-                LabeledSpan::new_primary_with_span(text, *label.inner())
-            } else {
-                LabeledSpan::new_with_span(text, *label.inner())
-            }
-        })))
+        let labels = self.labels.as_ref()?;
+        Some(Box::new(labels.iter().cloned()))
     }
 
     fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn Diagnostic> + 'b>> {
@@ -152,6 +151,37 @@ impl Diagnostic for Shown<'_> {
 
     fn diagnostic_source(&self) -> Option<&dyn Diagnostic> {
         self.cause.as_deref().map(|cause| cause as &dyn Diagnostic)
+    }
+}
+
+/// The most bytes of source a label underlines: a span over a value of megabytes is
+/// underlined by its start.
+const LABEL_BYTES: usize = 120;
+
+/// `label` with its text escaped and its span cut to [`LABEL_BYTES`], at a character
+/// boundary of `source`.
+fn shown_label(label: &LabeledSpan, source: Option<&dyn SourceCode>) -> LabeledSpan {
+    let text = label.label().map(line);
+    let span = *label.inner();
+    let mut len = span.len();
+    if len > LABEL_BYTES {
+        len = LABEL_BYTES;
+        let cut = SourceSpan::new(span.offset().into(), LABEL_BYTES);
+        if let Some(contents) = source.and_then(|source| source.read_span(&cut, 0, 0).ok()) {
+            let data = contents.data();
+            let mut end = (span.offset() + len).saturating_sub(contents.span().offset());
+            // A UTF-8 continuation byte is `10xxxxxx`.
+            while data.get(end).is_some_and(|byte| byte & 0xc0 == 0x80) && len < span.len() {
+                end += 1;
+                len += 1;
+            }
+        }
+    }
+    let span = SourceSpan::new(span.offset().into(), len);
+    if label.primary() {
+        LabeledSpan::new_primary_with_span(text, span)
+    } else {
+        LabeledSpan::new_with_span(text, span)
     }
 }
 

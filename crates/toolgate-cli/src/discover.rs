@@ -7,6 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use glob::{MatchOptions, Pattern};
 use toolgate_expect::{PathSeg, Problem, SuiteError, SuiteFile, Test, TracePattern, slug};
 use toolgate_trace::FileLayout;
+use walkdir::WalkDir;
 
 /// A trace file to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,6 +66,10 @@ pub(crate) fn discover(
             .cmp(b.as_os_str().as_encoded_bytes())
     });
     found.dedup();
+    // The same file reached by two paths (a link, `a/../a`) is one file, counted once, under
+    // the first of its paths in byte order.
+    let mut seen = std::collections::BTreeSet::new();
+    found.retain(|path| seen.insert(fs::canonicalize(path).unwrap_or_else(|_| path.clone())));
     Ok((
         found
             .into_iter()
@@ -100,39 +105,7 @@ fn from_pattern(
     };
     let joined = suite_dir.join(&pattern.pattern);
     if !pattern.is_glob() {
-        if joined.is_dir() {
-            return folder_traces(&joined).map_err(|error| {
-                problem(Problem::new(
-                    "toolgate::traces::io",
-                    format!("cannot read trace folder `{}`: {error}", display(&joined)),
-                    "this folder",
-                ))
-            });
-        }
-        if !joined.is_file() {
-            return Err(problem(
-                Problem::new(
-                    "toolgate::traces::not_found",
-                    format!("trace file `{}` does not exist", display(&joined)),
-                    "no such file",
-                )
-                .with_help("`traces:` paths are relative to the suite file's folder"),
-            ));
-        }
-        if FileLayout::from_path(&joined).is_none() {
-            return Err(problem(
-                Problem::new(
-                    "toolgate::traces::format",
-                    format!(
-                        "trace file `{}` is neither `.json` nor `.jsonl`",
-                        display(&joined)
-                    ),
-                    "unknown trace format",
-                )
-                .with_help("a `.json` file holds one run; a `.jsonl` file one run per line"),
-            ));
-        }
-        return Ok(vec![joined]);
+        return named_path(joined, &problem);
     }
 
     let full = if Path::new(&pattern.pattern).is_absolute() || suite_dir.as_os_str().is_empty() {
@@ -149,7 +122,7 @@ fn from_pattern(
         require_literal_separator: true,
         require_literal_leading_dot: false,
     };
-    let entries = glob::glob_with(&full, options).map_err(|error| {
+    let compiled = Pattern::new(&full).map_err(|error| {
         problem(
             Problem::new(
                 "toolgate::traces::glob",
@@ -159,21 +132,144 @@ fn from_pattern(
             .with_help("`*` matches within one folder, `**` across folders, `?` one character, `[ab]` a set"),
         )
     })?;
+    // The folders before the first wildcard are walked, following symbolic links; walkdir
+    // notices a link back to a folder it is inside and reports it instead of looping, and
+    // such a link is skipped. Without `**`, the walk goes no deeper than the pattern does.
+    let (root, depth) = glob_root(&full);
+    // A pattern that starts with a wildcard is walked from `.`, and its paths matched
+    // without the walk's leading `./`.
+    let strip_dot = !full.starts_with('.') && root == Path::new(".");
+    let mut walk = WalkDir::new(&root).follow_links(true).min_depth(1);
+    if let Some(depth) = depth {
+        walk = walk.max_depth(depth);
+    }
     let mut found = Vec::new();
-    for entry in entries {
-        let path = entry.map_err(|error| {
-            problem(Problem::new(
-                "toolgate::traces::io",
-                format!("cannot read `{}`: {}", display(error.path()), error.error()),
-                "while matching this glob",
-            ))
-        })?;
+    for entry in walk {
+        let entry = match entry {
+            Ok(entry) => entry,
+            // A link back to an enclosing folder, a dangling link or a missing root is
+            // nothing to read.
+            Err(error)
+                if error.loop_ancestor().is_some()
+                    || error
+                        .io_error()
+                        .is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound) =>
+            {
+                continue;
+            }
+            Err(error) => {
+                let path = error.path().map(display).unwrap_or_default();
+                return Err(problem(Problem::new(
+                    "toolgate::traces::io",
+                    format!("cannot read `{path}`: {error}"),
+                    "while matching this glob",
+                )));
+            }
+        };
+        // A name that is not UTF-8 is matched with its bad bytes as U+FFFD, which `*` and
+        // `?` match, and read by its real path.
+        let path = if strip_dot {
+            entry.path().strip_prefix(".").unwrap_or(entry.path())
+        } else {
+            entry.path()
+        };
         // A glob may sweep up other files (a README beside the traces); only traces count.
-        if path.is_file() && FileLayout::from_path(&path).is_some() {
-            found.push(path);
+        if entry.file_type().is_file()
+            && FileLayout::from_path(path).is_some()
+            && compiled.matches_with(&path.to_string_lossy(), options)
+        {
+            found.push(path.to_path_buf());
         }
     }
     Ok(found)
+}
+
+/// The trace files a `traces:` path that is not a glob names: the file, or the traces
+/// directly inside the folder.
+fn named_path(
+    joined: PathBuf,
+    problem: &dyn Fn(Problem) -> SuiteError,
+) -> Result<Vec<PathBuf>, SuiteError> {
+    let metadata = match fs::metadata(&joined) {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Err(problem(
+                Problem::new(
+                    "toolgate::traces::not_found",
+                    format!("trace file `{}` does not exist", display(&joined)),
+                    "no such file",
+                )
+                .with_help("`traces:` paths are relative to the suite file's folder"),
+            ));
+        }
+        // A symbolic link that loops, a folder that cannot be entered: the system says
+        // which.
+        Err(error) => {
+            return Err(problem(Problem::new(
+                "toolgate::traces::io",
+                format!("cannot read trace file `{}`: {error}", display(&joined)),
+                "this file",
+            )));
+        }
+    };
+    if !metadata.is_dir() && !metadata.is_file() {
+        return Err(problem(
+            Problem::new(
+                "toolgate::traces::not_a_file",
+                format!(
+                    "trace file `{}` is not a regular file (a FIFO, a socket or a device)",
+                    display(&joined)
+                ),
+                "not a file",
+            )
+            .with_help("a trace is a `.json` or `.jsonl` file that toolgate reads whole"),
+        ));
+    }
+    if metadata.is_dir() {
+        return folder_traces(&joined).map_err(|error| {
+            problem(Problem::new(
+                "toolgate::traces::io",
+                format!("cannot read trace folder `{}`: {error}", display(&joined)),
+                "this folder",
+            ))
+        });
+    }
+    if FileLayout::from_path(&joined).is_none() {
+        return Err(problem(
+            Problem::new(
+                "toolgate::traces::format",
+                format!(
+                    "trace file `{}` is neither `.json` nor `.jsonl`",
+                    display(&joined)
+                ),
+                "unknown trace format",
+            )
+            .with_help("a `.json` file holds one run; a `.jsonl` file one run per line"),
+        ));
+    }
+    Ok(vec![joined])
+}
+
+/// The folder to walk for the glob `full`: its components before the first one with a
+/// wildcard; and how deep below it the pattern reaches, unless it has `**`.
+fn glob_root(full: &str) -> (PathBuf, Option<usize>) {
+    let components: Vec<&str> = full.split('/').collect();
+    let literal = components
+        .iter()
+        .take_while(|component| !component.contains(['*', '?', '[']))
+        .count();
+    let root = if literal == 0 {
+        ".".to_owned()
+    } else if components[..literal].join("/").is_empty() {
+        "/".to_owned()
+    } else {
+        // The escapes of `Pattern::escape` (`[*]`) never reach here: a component with a
+        // bracket ends the literal part.
+        components[..literal].join("/")
+    };
+    let rest = &components[literal..];
+    let depth = (!rest.iter().any(|component| component.contains("**"))).then_some(rest.len());
+    (PathBuf::from(root), depth)
 }
 
 /// The `.json` and `.jsonl` files directly inside `folder`.

@@ -8,6 +8,7 @@ use toolgate_report::{
     ShardFile, TextOptions, merge_shards, render_merged_json, render_merged_text,
 };
 
+use crate::check::spool;
 use crate::cli::{Format, MergeArgs, ReportTarget};
 use crate::discover::display;
 use crate::exit;
@@ -36,14 +37,17 @@ pub(crate) fn run(
     let merged = merge_shards(&files)?;
     let mut output = Output::default();
     for target in targets {
-        let mut bytes = Vec::new();
         let color = color && target.path.is_none();
-        let written = match target.format {
-            Format::Json => render_merged_json(&merged, &mut bytes),
-            // The command line admits only `text` and `json`.
-            _ => render_merged_text(&merged, TextOptions::with_color(color), &mut bytes),
+        // The merged JSON report is as large as the shards': spooled to a temporary file,
+        // not held in memory. The command line admits only `text` and `json`.
+        let rendered = if target.format == Format::Json {
+            spool(|out| render_merged_json(&merged, out))
+        } else {
+            let mut bytes = Vec::new();
+            render_merged_text(&merged, TextOptions::with_color(color), &mut bytes)
+                .map(|()| bytes.into())
         };
-        output.deliver(target, written.map(|()| bytes.into()))?;
+        output.deliver(target, rendered)?;
     }
     output.inputs.clone_from(&args.reports);
     output.code = if merged.passed() {

@@ -94,6 +94,23 @@ impl SuiteFile {
                     .with_help("a suite starts with `tests:`, a list of tests; see docs/suite.md"),
             ]));
         }
+        if let Some((offset, c)) = crate::yaml_depth::unprintable(text) {
+            return Err(self.error(vec![
+                Problem::new(
+                    "toolgate::suite::unprintable",
+                    format!(
+                        "the suite holds the character `{}`, which YAML does not allow in a file",
+                        c.escape_unicode()
+                    ),
+                    "here",
+                )
+                .with_help(
+                    "remove it; a test or tool name that needs it can write it as an escape in a \
+                     double-quoted string, `\"\\u0000\"`",
+                )
+                .at(Some(SourceSpan::new(offset.into(), c.len_utf8()))),
+            ]));
+        }
         if let Some(offset) = crate::yaml_depth::too_deep(text, MAX_YAML_DEPTH) {
             return Err(self.error(vec![
                 Problem::new(
@@ -132,14 +149,15 @@ impl SuiteFile {
     /// and a list of aliases of a long list for its square. Counting the nodes as the
     /// reader expands them stops at the limit, in time and memory bounded by it.
     fn check_expansion(&self) -> Result<(), SuiteError> {
-        if expands_past(self.text(), MAX_YAML_NODES) {
+        let limit = node_budget(self.text().len());
+        if expands_past(self.text(), limit) {
             // The reader cannot say which alias it was expanding; the first one is where
             // the reader can start looking.
             let span = first_alias(self.text());
             Err(self.error(vec![
                 Problem::new(
                     "toolgate::suite::alias_expansion",
-                    format!("the suite's YAML aliases expand it past {MAX_YAML_NODES} nodes"),
+                    format!("the suite's YAML aliases expand it past {limit} nodes"),
                     "the first alias",
                 )
                 .with_help(
@@ -2273,8 +2291,18 @@ pub const MAX_SUITE_BYTES: usize = 16 << 20;
 
 /// The most nodes (scalars, lists and maps) a suite may hold once its YAML aliases are
 /// expanded: one million, far beyond any hand-written suite, and small enough to read in
-/// bounded time and memory. See [`SuiteFile::parse`].
+/// bounded time and memory; or, for a larger file, as many nodes as it has bytes, which no
+/// document reaches without aliases, so that every suite within [`MAX_SUITE_BYTES`] that
+/// uses none loads. See [`SuiteFile::parse`].
 pub const MAX_YAML_NODES: usize = 1_000_000;
+
+/// The most nodes a suite of `bytes` bytes may expand to: [`MAX_YAML_NODES`], or one per
+/// byte for a larger file. A document holds at most one node per byte without aliases, so
+/// a suite within [`MAX_SUITE_BYTES`] that uses none always loads; only aliases can pass
+/// the budget.
+pub(crate) fn node_budget(bytes: usize) -> usize {
+    MAX_YAML_NODES.max(bytes)
+}
 
 /// Whether `text`, with its aliases expanded, holds more than `limit` nodes. Any other
 /// problem of the document is left to the full read, which reports it with its place.

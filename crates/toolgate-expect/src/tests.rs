@@ -1345,6 +1345,22 @@ fn alias_bombs_are_refused_with_their_own_error() {
     );
 }
 
+/// The node budget grows with the file (`node_budget`), on the ground that no document
+/// holds more nodes than bytes without aliases: the densest forms, checked here at a
+/// budget of their own length, never pass it, so a suite within the size limit that uses
+/// no alias always loads (an 80,000-test suite of 10 MB was refused as an alias bomb).
+#[rstest]
+#[case::flow_list(format!("[{}]", vec!["a"; 5000].join(",")))]
+#[case::empty_flow_items(format!("[{}]", vec![""; 5000].join(",")))]
+#[case::block_list("- \n".repeat(5000))]
+#[case::flow_maps(format!("[{}]", vec!["{a: }"; 5000].join(",")))]
+#[case::nested_lists(format!("{}{}", "[".repeat(100), "]".repeat(100)))]
+fn no_document_without_aliases_has_more_nodes_than_bytes(#[case] text: String) {
+    assert!(!crate::parse::expands_past(&text, text.len()));
+    assert_eq!(crate::parse::node_budget(text.len()), crate::MAX_YAML_NODES);
+    assert_eq!(crate::parse::node_budget(16 << 20), 16 << 20);
+}
+
 #[test]
 fn aliases_within_the_limit_are_read() {
     let test = parse_one(
@@ -1360,6 +1376,7 @@ fn aliases_within_the_limit_are_read() {
 #[case::bounded_unicode_word(r"^\w{1,64}$", None)]
 #[case::ascii_repetition(r"[a-z]{1000}", None)]
 #[case::deep_groups(&format!("{}a{}", "(".repeat(300), ")".repeat(300)), Some("toolgate::suite::invalid_regex"))]
+#[case::longer_than_a_pattern_may_be(&"a".repeat(toolgate_trace::MAX_REGEX_PATTERN_BYTES + 1), Some("toolgate::suite::invalid_regex"))]
 fn suite_regexes_compile_within_the_limit(#[case] pattern: &str, #[case] code: Option<&str>) {
     let text = format!(
         "tests:\n  - name: t\n    graders:\n      - type: tool-calls\n        config:\n          required:\n            - name: '{pattern}'\n"

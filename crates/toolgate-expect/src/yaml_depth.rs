@@ -12,6 +12,20 @@
 /// limit, which refuses anything deeper anyway.
 pub const MAX_YAML_DEPTH: usize = 128;
 
+/// The first character YAML does not allow in a file and its byte offset: a control
+/// character other than tab, line feed and carriage return (NEL is allowed), a surrogate
+/// or U+FFFE and U+FFFF (YAML 1.2, `c-printable`). The YAML reader refuses them too, but
+/// names no position.
+pub(crate) fn unprintable(text: &str) -> Option<(usize, char)> {
+    text.char_indices().find(|&(_, c)| {
+        !matches!(
+            c,
+            '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}'
+                | '\u{10000}'..
+        )
+    })
+}
+
 /// The byte offset of the first `[` or `{` that opens flow level `limit + 1`, if any.
 pub(crate) fn too_deep(text: &str, limit: usize) -> Option<usize> {
     let bytes = text.as_bytes();

@@ -46,6 +46,7 @@ struct ShardJson<'a> {
     count: usize,
     suite: &'a str,
     suite_tests: usize,
+    suite_digest: &'a str,
 }
 
 /// Where a shard report's tests come from: the shard, the suite file as named on the
@@ -58,6 +59,9 @@ pub struct ShardOrigin<'a> {
     pub suite: &'a str,
     /// How many tests the whole suite has.
     pub suite_tests: usize,
+    /// A digest of the suite file's text (SHA-256, in hex), so that `merge` refuses shards
+    /// of different suites.
+    pub suite_digest: &'a str,
 }
 
 #[derive(Serialize)]
@@ -392,6 +396,7 @@ pub fn render_json_runs(
             count: origin.shard.count(),
             suite: origin.suite,
             suite_tests: origin.suite_tests,
+            suite_digest: origin.suite_digest,
         }),
         passed: outcome.passed(),
         summary: Summary {

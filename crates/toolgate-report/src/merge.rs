@@ -47,6 +47,8 @@ pub struct Merged<'a> {
 struct MergedTest<'a> {
     json: &'a RawValue,
     view: TestView,
+    /// Where the test starts in its shard's file.
+    span: SourceSpan,
 }
 
 impl Merged<'_> {
@@ -118,12 +120,33 @@ pub fn merge_shards(files: &[ShardFile]) -> Result<Merged<'_>, SuiteError> {
         .map(|(file, tests)| (file, tests.into_iter()))
         .collect();
     let mut tests = Vec::with_capacity(header.suite_tests);
+    // A suite's test names are unique: a name twice means shards of different suites.
+    let mut names: BTreeMap<String, &ShardFile> = BTreeMap::new();
     for position in 0..header.suite_tests {
         let Some((file, queue)) = queues.get_mut(position % header.count) else {
             break;
         };
         let Some(json) = queue.next() else { break };
-        tests.push(recheck(file, json)?);
+        let test = recheck(file, json)?;
+        if let Some(other) = names.insert(test.view.name.clone(), file) {
+            return Err(fail(
+                file,
+                Problem::new(
+                    "toolgate::merge::duplicate_test",
+                    format!(
+                        "test `{}` is in `{}` and in `{}`; a suite names each test once",
+                        test.view.name, other.name, file.name
+                    ),
+                    "this test",
+                )
+                .with_help(
+                    "merge the shards of one `toolgate check --shard K/N` matrix, run on the \
+                     same suite",
+                )
+                .at(Some(test.span)),
+            ));
+        }
+        tests.push(test);
     }
     Ok(Merged {
         tests,
@@ -217,7 +240,10 @@ fn same_split(
             "is shard {}/{} but `{}` is shard {}/{}: the suite was split differently",
             header.index, header.count, other.name, expected.index, expected.count
         )
-    } else if expected.suite != header.suite || expected.suite_tests != header.suite_tests {
+    } else if expected.suite != header.suite
+        || expected.suite_tests != header.suite_tests
+        || expected.suite_digest != header.suite_digest
+    {
         format!(
             "is a shard of `{}` ({} tests) but `{}` is a shard of `{}` ({} tests)",
             header.suite, header.suite_tests, other.name, expected.suite, expected.suite_tests
@@ -334,6 +360,9 @@ struct ShardHeader {
     count: usize,
     suite: String,
     suite_tests: usize,
+    /// A digest of the suite's text; reports written before it was added have none.
+    #[serde(default)]
+    suite_digest: Option<String>,
 }
 
 /// What merging needs of a test: its verdict, its gates, and the counts they come from.
@@ -343,6 +372,7 @@ struct TestView {
     agent: Option<String>,
     passed: bool,
     runs: usize,
+    sources: Vec<IgnoredAny>,
     metrics: BTreeMap<String, u8>,
     gates: Vec<GateView>,
     equal_function_sets: Option<SelectionView>,
@@ -367,6 +397,18 @@ struct SelectionCounts {
     false_negatives: u64,
 }
 
+/// A run's entry of `equal_function_sets`: its counts, the metrics they give, and a line
+/// per class.
+#[derive(Debug, Deserialize)]
+struct SelectionRunView {
+    #[serde(flatten)]
+    counts: SelectionCounts,
+    precision: u8,
+    recall: u8,
+    f1: u8,
+    classes: Vec<IgnoredAny>,
+}
+
 #[derive(Debug, Deserialize)]
 struct SelectionView {
     #[serde(flatten)]
@@ -374,7 +416,7 @@ struct SelectionView {
     precision: u8,
     recall: u8,
     f1: u8,
-    runs: Vec<SelectionCounts>,
+    runs: Vec<SelectionRunView>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -401,6 +443,7 @@ struct CorrectnessView {
 
 #[derive(Debug, Deserialize)]
 struct CorrectnessRunView {
+    score: u8,
     exact: Option<bool>,
     expected: Vec<ExpectedView>,
 }
@@ -427,7 +470,18 @@ struct AccuracyView {
     recall: u8,
     f1: u8,
     arguments: u8,
-    runs: Vec<AccuracyCountsView>,
+    runs: Vec<AccuracyRunView>,
+}
+
+/// A run's entry of `call_accuracy`: its counts and the metrics they give.
+#[derive(Debug, Deserialize)]
+struct AccuracyRunView {
+    #[serde(flatten)]
+    counts: AccuracyCountsView,
+    precision: u8,
+    recall: u8,
+    f1: u8,
+    arguments: u8,
 }
 
 /// Reads a test's numbers and checks that they add up: each aggregate is what its runs'
@@ -467,11 +521,50 @@ fn recheck<'a>(file: &ShardFile, json: &'a RawValue) -> Result<MergedTest<'a>, S
             .at(Some(span)),
         ));
     }
-    Ok(MergedTest { json, view })
+    // What the runs said is checked; only the verdict, the gates and the test's place in
+    // its file are kept, so that merging holds no more than the shards' text.
+    let view = TestView {
+        sources: Vec::new(),
+        equal_function_sets: None,
+        tool_calls: None,
+        tool_correctness: None,
+        call_accuracy: None,
+        ..view
+    };
+    Ok(MergedTest { json, view, span })
 }
 
 fn add_up(view: &TestView) -> Result<(), String> {
     let metrics = Metrics(&view.metrics);
+    // A shard report lists every run of every block: each list is as long as `runs`.
+    for (block, listed) in [
+        ("sources", Some(view.sources.len())),
+        (
+            "equal_function_sets.runs",
+            view.equal_function_sets.as_ref().map(|b| b.runs.len()),
+        ),
+        (
+            "tool_calls.runs",
+            view.tool_calls.as_ref().map(|b| b.runs.len()),
+        ),
+        (
+            "tool_correctness.runs",
+            view.tool_correctness.as_ref().map(|b| b.runs.len()),
+        ),
+        (
+            "call_accuracy.runs",
+            view.call_accuracy.as_ref().map(|b| b.runs.len()),
+        ),
+    ] {
+        if let Some(listed) = listed
+            && listed != view.runs
+        {
+            return Err(format!(
+                "`{block}` lists {listed} runs but `runs` says {}",
+                view.runs
+            ));
+        }
+    }
     if let Some(efs) = &view.equal_function_sets {
         add_up_selection(efs, &metrics)?;
     }
@@ -506,6 +599,14 @@ impl Metrics<'_> {
     }
 }
 
+/// The sum of `values`, or an error naming `what` when it passes `u64::MAX`: a sum that
+/// wrapped could be made to look like any count.
+fn checked_sum(what: &str, mut values: impl Iterator<Item = u64>) -> Result<u64, String> {
+    values
+        .try_fold(0_u64, u64::checked_add)
+        .ok_or_else(|| format!("`{what}` add up past {}, the largest count", u64::MAX))
+}
+
 fn same(what: &str, stated: u64, derived: u64) -> Result<(), String> {
     if stated == derived {
         Ok(())
@@ -519,10 +620,45 @@ fn same_percent(what: &str, stated: u8, derived: Percent) -> Result<(), String> 
 }
 
 fn add_up_selection(efs: &SelectionView, metrics: &Metrics<'_>) -> Result<(), String> {
+    for (index, run) in efs.runs.iter().enumerate() {
+        let c = &run.counts;
+        let m = Counts::new(c.true_positives, c.false_positives, c.false_negatives).metrics();
+        for (metric, stated, derived) in [
+            ("precision", run.precision, m.precision),
+            ("recall", run.recall, m.recall),
+            ("f1", run.f1, m.f1),
+        ] {
+            same_percent(
+                &format!("`equal_function_sets.runs[{index}].{metric}`"),
+                stated,
+                derived,
+            )?;
+        }
+        // Each class is satisfied by the run or missed by it.
+        let classes = c.true_positives.checked_add(c.false_negatives);
+        if classes != Some(run.classes.len() as u64) {
+            return Err(format!(
+                "`equal_function_sets.runs[{index}]` has {} classes but counts {} true \
+                 positives and {} false negatives",
+                run.classes.len(),
+                c.true_positives,
+                c.false_negatives
+            ));
+        }
+    }
     let counts = Counts::new(
-        efs.runs.iter().map(|r| r.true_positives).sum(),
-        efs.runs.iter().map(|r| r.false_positives).sum(),
-        efs.runs.iter().map(|r| r.false_negatives).sum(),
+        checked_sum(
+            "equal_function_sets.runs[].true_positives",
+            efs.runs.iter().map(|r| r.counts.true_positives),
+        )?,
+        checked_sum(
+            "equal_function_sets.runs[].false_positives",
+            efs.runs.iter().map(|r| r.counts.false_positives),
+        )?,
+        checked_sum(
+            "equal_function_sets.runs[].false_negatives",
+            efs.runs.iter().map(|r| r.counts.false_negatives),
+        )?,
     );
     let stated = &efs.counts;
     same(
@@ -554,6 +690,29 @@ fn add_up_selection(efs: &SelectionView, metrics: &Metrics<'_>) -> Result<(), St
 
 fn add_up_correctness(correctness: &CorrectnessView, metrics: &Metrics<'_>) -> Result<(), String> {
     let runs = correctness.runs.len() as u64;
+    let tools = correctness.expected_tools.len();
+    for (index, run) in correctness.runs.iter().enumerate() {
+        if run.expected.len() != tools {
+            return Err(format!(
+                "`tool_correctness.runs[{index}]` lists {} expected tools but the grader expects {tools}",
+                run.expected.len()
+            ));
+        }
+        let matched = run
+            .expected
+            .iter()
+            .filter(|e| e.matched_by.is_some())
+            .count() as u64;
+        let exact = correctness
+            .exact_runs
+            .map(|_| u64::from(run.exact == Some(true)));
+        let score = ToolCorrectnessOutcome::score_of(matched, tools as u64, exact, 1);
+        same_percent(
+            &format!("`tool_correctness.runs[{index}].score`"),
+            run.score,
+            score,
+        )?;
+    }
     let matched = correctness
         .runs
         .iter()
@@ -582,11 +741,63 @@ fn add_up_correctness(correctness: &CorrectnessView, metrics: &Metrics<'_>) -> R
     metrics.check("tool_correctness.score", score)
 }
 
+/// A run's call-accuracy counts are possible and give the metrics it states.
+fn check_accuracy_run(index: usize, run: &AccuracyRunView) -> Result<(), String> {
+    let c = &run.counts;
+    if c.correct > c.expected.min(c.actual) {
+        return Err(format!(
+            "`call_accuracy.runs[{index}]` counts {} correct calls of {} expected and {} made",
+            c.correct, c.expected, c.actual
+        ));
+    }
+    let m = AccuracyCounts {
+        correct: c.correct,
+        expected: c.expected,
+        actual: c.actual,
+    }
+    .metrics();
+    if c.arguments_matched > c.arguments_expected {
+        return Err(format!(
+            "`call_accuracy.runs[{index}]` counts {} matched arguments of {} expected",
+            c.arguments_matched, c.arguments_expected
+        ));
+    }
+    let arguments = ArgumentCounts {
+        matched: c.arguments_matched,
+        expected: c.arguments_expected,
+    };
+    for (metric, stated, derived) in [
+        ("precision", run.precision, m.precision),
+        ("recall", run.recall, m.recall),
+        ("f1", run.f1, m.f1),
+        ("arguments", run.arguments, arguments.percent()),
+    ] {
+        same_percent(
+            &format!("`call_accuracy.runs[{index}].{metric}`"),
+            stated,
+            derived,
+        )?;
+    }
+    Ok(())
+}
+
 fn add_up_accuracy(accuracy: &AccuracyView, metrics: &Metrics<'_>) -> Result<(), String> {
+    for (index, run) in accuracy.runs.iter().enumerate() {
+        check_accuracy_run(index, run)?;
+    }
     let counts = AccuracyCounts {
-        correct: accuracy.runs.iter().map(|r| r.correct).sum(),
-        expected: accuracy.runs.iter().map(|r| r.expected).sum(),
-        actual: accuracy.runs.iter().map(|r| r.actual).sum(),
+        correct: checked_sum(
+            "call_accuracy.runs[].correct",
+            accuracy.runs.iter().map(|r| r.counts.correct),
+        )?,
+        expected: checked_sum(
+            "call_accuracy.runs[].expected",
+            accuracy.runs.iter().map(|r| r.counts.expected),
+        )?,
+        actual: checked_sum(
+            "call_accuracy.runs[].actual",
+            accuracy.runs.iter().map(|r| r.counts.actual),
+        )?,
     };
     same(
         "call_accuracy.correct",
@@ -603,13 +814,16 @@ fn add_up_accuracy(accuracy: &AccuracyView, metrics: &Metrics<'_>) -> Result<(),
         accuracy.counts.actual,
         counts.actual,
     )?;
-    let mut arguments = ArgumentCounts::default();
-    for run in &accuracy.runs {
-        arguments += ArgumentCounts {
-            matched: run.arguments_matched,
-            expected: run.arguments_expected,
-        };
-    }
+    let arguments = ArgumentCounts {
+        matched: checked_sum(
+            "call_accuracy.runs[].arguments_matched",
+            accuracy.runs.iter().map(|r| r.counts.arguments_matched),
+        )?,
+        expected: checked_sum(
+            "call_accuracy.runs[].arguments_expected",
+            accuracy.runs.iter().map(|r| r.counts.arguments_expected),
+        )?,
+    };
     same(
         "call_accuracy.arguments_matched",
         accuracy.counts.arguments_matched,

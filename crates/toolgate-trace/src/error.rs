@@ -205,7 +205,7 @@ impl TraceError {
         let span = json_error_span(text, error);
         // serde_json appends " at line L column C"; the span says where, and for a JSON
         // Lines file the line within the text is not the line within the file.
-        let message = strip_position(&error.to_string());
+        let message = name_lone_surrogate(text, span, strip_position(&error.to_string()));
         let source_code = Arc::new(
             NamedSource::new(file, LineSource::new(text.to_owned(), first_line))
                 .with_language("json"),
@@ -234,6 +234,39 @@ impl TraceError {
                 span,
             }
         }
+    }
+}
+
+/// `serde_json` says "unexpected end of hex escape" when a `\uD800`-`\uDBFF` escape, the
+/// first half of a UTF-16 surrogate pair, is not followed by its second half: that is
+/// what the message names instead.
+fn name_lone_surrogate(text: &str, span: SourceSpan, message: String) -> String {
+    if message != "unexpected end of hex escape"
+        && message != "lone leading surrogate in hex escape"
+    {
+        return message;
+    }
+    let before = &text.as_bytes()[..(span.offset() + span.len()).min(text.len())];
+    let escape = before
+        .windows(6)
+        .rev()
+        .find(|window| window.starts_with(b"\\u") && window[2..].iter().all(u8::is_ascii_hexdigit));
+    let Some((escape, unit)) = escape
+        .and_then(|window| std::str::from_utf8(window).ok())
+        .and_then(|escape| Some((escape, u16::from_str_radix(&escape[2..], 16).ok()?)))
+    else {
+        return message;
+    };
+    match unit {
+        0xd800..=0xdbff => format!(
+            "`{escape}` is the first half of a UTF-16 surrogate pair, and its second half \
+             (`\\uDC00` to `\\uDFFF`) does not follow; JSON text cannot hold half a character"
+        ),
+        0xdc00..=0xdfff => format!(
+            "`{escape}` is the second half of a UTF-16 surrogate pair, without its first half \
+             (`\\uD800` to `\\uDBFF`) before it; JSON text cannot hold half a character"
+        ),
+        _ => message,
     }
 }
 
@@ -351,7 +384,8 @@ impl SourceCode for LineSource {
         // that a diagnostic stays a few lines long; the line and column stay the real ones.
         let start = inner.span().offset();
         let at = span.offset().saturating_sub(start).min(data.len());
-        let end = (at + span.len()).min(data.len());
+        // A span longer than a window (a value of megabytes) is shown by its start.
+        let end = (at + span.len().min(WINDOW_BYTES)).min(data.len());
         let text = std::str::from_utf8(data).unwrap_or_default();
         let low = floor_boundary(text, at.saturating_sub(WINDOW_BYTES));
         let high = ceil_boundary(text, end.saturating_add(WINDOW_BYTES).min(text.len()));

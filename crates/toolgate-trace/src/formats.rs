@@ -157,14 +157,17 @@ pub(crate) enum RecordError {
 // Helpers shared by the adapters.
 
 /// Arguments as a value: an object (or any JSON value) is kept; a string is parsed as JSON,
-/// and when it is not valid JSON the call keeps `{}` and the raw text.
+/// and when it is not valid JSON the call keeps the text itself as its arguments, and as
+/// `args_raw`. Arguments that cannot be read are never `{}`: that would equal an expected
+/// call without arguments and score as correct. Text nested too deep to parse is refused
+/// when the run is finished (`TraceError::TooDeepValue`).
 pub(crate) fn arguments(value: Option<&Value>) -> (Value, Option<String>) {
     match value {
         None | Some(Value::Null) => (Value::Object(Map::new()), None),
         Some(Value::String(text)) if text.trim().is_empty() => (Value::Object(Map::new()), None),
         Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
             Ok(parsed) => (parsed, None),
-            Err(_) => (Value::Object(Map::new()), Some(text.clone())),
+            Err(_) => (Value::String(text.clone()), Some(text.clone())),
         },
         Some(other) => (other.clone(), None),
     }

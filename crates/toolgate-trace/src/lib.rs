@@ -30,7 +30,8 @@ pub use crate::formats::format_names;
 pub use crate::lazy_value::LazyValue;
 pub use crate::model::{Call, FileLayout, Run, Status};
 pub use crate::naming::{
-    MAX_REGEX_BYTES, Naming, NamingError, REGEX_DFA_CACHE_BYTES, compile_regex,
+    MAX_REGEX_BYTES, MAX_REGEX_PATTERN_BYTES, Naming, NamingError, REGEX_DFA_CACHE_BYTES,
+    compile_regex,
 };
 pub use crate::read::{
     MAX_DOCUMENT_BYTES, MAX_LINE_BYTES, PART_RUNS, PartRuns, ReadOptions, TracePart, TraceRead,

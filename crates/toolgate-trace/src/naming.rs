@@ -19,8 +19,21 @@ pub const MAX_REGEX_BYTES: usize = 4 << 20;
 /// the `regex` crate's default, set here so that it is written down.
 pub const REGEX_DFA_CACHE_BYTES: usize = 2 << 20;
 
-/// Compiles a pattern of a suite or of the command line within [`MAX_REGEX_BYTES`].
+/// The longest pattern compiled: 64 KiB. Parsing a pattern takes memory in proportion to
+/// its length before the [`MAX_REGEX_BYTES`] limit on the compiled program can act (a
+/// 10 MB pattern took a gigabyte to refuse), and no tool-name pattern comes near it.
+pub const MAX_REGEX_PATTERN_BYTES: usize = 64 << 10;
+
+/// Compiles a pattern of a suite or of the command line within [`MAX_REGEX_BYTES`]; a
+/// pattern longer than [`MAX_REGEX_PATTERN_BYTES`] is refused unread.
 pub fn compile_regex(pattern: &str) -> Result<Regex, regex::Error> {
+    if pattern.len() > MAX_REGEX_PATTERN_BYTES {
+        return Err(regex::Error::Syntax(format!(
+            "the pattern is {} bytes long, longer than {} KiB, the limit for one pattern",
+            pattern.len(),
+            MAX_REGEX_PATTERN_BYTES >> 10
+        )));
+    }
     RegexBuilder::new(pattern)
         .size_limit(MAX_REGEX_BYTES)
         .dfa_size_limit(REGEX_DFA_CACHE_BYTES)

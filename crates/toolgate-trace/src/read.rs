@@ -157,7 +157,12 @@ pub fn read_trace_in_parts(
         } else {
             buffer.lines().count().max(1)
         };
-        let text = buffer.trim_end_matches(['\n', '\r']);
+        let mut text = buffer.trim_end_matches(['\n', '\r']);
+        if first_line == 1 {
+            // A UTF-8 byte order mark, which some Windows tools write, is not JSON; it is
+            // skipped, as most JSON readers do.
+            text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        }
         if text.trim().is_empty() {
             if lines {
                 continue;
@@ -696,6 +701,7 @@ pub(crate) fn read_line_limited(
             Some(at) => (at + 1, true),
             None => (window.len(), false),
         };
+        grow_within(buffer, buffer.len() + used, start + cap);
         buffer.extend_from_slice(window.get(..used).unwrap_or_default());
         reader.consume(used);
         if ended {
@@ -712,15 +718,43 @@ pub(crate) fn read_line_limited(
     Ok(Limited::TooLong)
 }
 
+/// Makes room in `buffer` for `needed` bytes in all, doubling its capacity as a `Vec`
+/// does but never past `ceiling` (the limit and one byte): a refused input then holds at
+/// most the limit, where doubling would hold twice as much, and copying the last half
+/// into a buffer of double size three times as much at its peak.
+fn grow_within(buffer: &mut Vec<u8>, needed: usize, ceiling: usize) {
+    if needed <= buffer.capacity() {
+        return;
+    }
+    let target = buffer
+        .capacity()
+        .saturating_mul(2)
+        .max(8 << 10)
+        .min(ceiling)
+        .max(needed);
+    buffer.reserve_exact(target - buffer.len());
+}
+
 /// Reads the whole input into `buffer`, refusing more than `limit` bytes: at most one byte
-/// past the limit is read.
+/// past the limit is read, into a buffer that grows no larger than that.
 pub(crate) fn read_document_limited(
     reader: &mut impl Read,
     buffer: &mut Vec<u8>,
     limit: usize,
 ) -> io::Result<Limited> {
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    reader.take(cap).read_to_end(buffer)?;
+    let start = buffer.len();
+    let ceiling = start.saturating_add(limit).saturating_add(1);
+    while buffer.len() < ceiling {
+        grow_within(buffer, buffer.len() + 1, ceiling);
+        // Exactly the spare room is read, so `read_to_end` never grows the buffer itself.
+        let room = (buffer.capacity().min(ceiling) - buffer.len()) as u64;
+        let before = buffer.len();
+        reader.take(room).read_to_end(buffer)?;
+        if buffer.len() == before {
+            break;
+        }
+    }
+    let buffer = &buffer[start..];
     Ok(if buffer.len() > limit {
         Limited::TooLong
     } else if buffer.is_empty() {
@@ -771,11 +805,15 @@ fn finish_run(
     run.format = format;
     let line = run.line.or(line);
     for (index, call) in run.calls.iter_mut().enumerate() {
+        // Argument text that failed to parse only because it nests past the parser's limit
+        // is refused as too deep, as the same arguments nested a little less are.
+        let raw_too_deep = call.args_raw.as_deref().is_some_and(nests_past_the_parser);
         for (part, value) in [
             ("arguments", Some(&call.args)),
             ("result", call.result.as_ref()),
         ] {
-            if value.is_some_and(|value| value.nests_deeper_than(MAX_VALUE_DEPTH)) {
+            let too_deep = value.is_some_and(|value| value.nests_deeper_than(MAX_VALUE_DEPTH));
+            if too_deep || (part == "arguments" && raw_too_deep) {
                 return Err(TraceError::TooDeepValue {
                     file: file.to_owned(),
                     line,
@@ -792,6 +830,13 @@ fn finish_run(
         }
     }
     Ok(run)
+}
+
+/// Whether `text` is JSON that `serde_json` refuses for its nesting alone.
+fn nests_past_the_parser(text: &str) -> bool {
+    // Parsed into a value: `IgnoredAny` skips nesting without the parser's depth limit.
+    serde_json::from_str::<Value>(text)
+        .is_err_and(|error| error.to_string().starts_with("recursion limit exceeded"))
 }
 
 /// The first format, in table order, that accepts the first record.

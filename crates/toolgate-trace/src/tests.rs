@@ -355,6 +355,36 @@ fn documents_are_limited(#[case] text: &str, #[case] expected: Option<&str>) {
     }
 }
 
+/// A refused line or document never makes its buffer larger than the limit and one byte,
+/// whatever the input's size (a `Vec` doubling its way past the limit held twice as much,
+/// and three times while copying): limits of 1 MiB and 1 MiB + 3, inputs of 3 MiB.
+#[rstest]
+fn a_refused_input_grows_no_buffer_past_the_limit(
+    #[values(1 << 20, (1 << 20) + 3)] limit: usize,
+    #[values(1, 1000, 1 << 16)] chunk: usize,
+) {
+    use crate::read::{Limited, read_document_limited, read_line_limited};
+    let text = vec![b'x'; 3 << 20];
+    let mut reader = std::io::BufReader::with_capacity(chunk, text.as_slice());
+    let mut buffer = Vec::new();
+    let read = read_line_limited(&mut reader, &mut buffer, limit).unwrap();
+    assert_eq!(read, Limited::TooLong);
+    assert!(
+        buffer.capacity() <= limit + 1,
+        "line: {}",
+        buffer.capacity()
+    );
+    let mut reader = std::io::BufReader::with_capacity(chunk, text.as_slice());
+    let mut buffer = Vec::new();
+    let read = read_document_limited(&mut reader, &mut buffer, limit).unwrap();
+    assert_eq!(read, Limited::TooLong);
+    assert!(
+        buffer.capacity() <= limit + 1,
+        "document: {}",
+        buffer.capacity()
+    );
+}
+
 #[rstest]
 #[case::huge(r"^(?P<server>\w{1000})_(?P<tool>.+)$", Some(crate::NamingError::TooBig { limit: crate::MAX_REGEX_BYTES }))]
 #[case::fits(r"^(?P<server>\w{1,64})_(?P<tool>.+)$", None)]

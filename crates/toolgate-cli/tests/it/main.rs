@@ -12,6 +12,7 @@ mod determinism;
 mod golden;
 mod hostile;
 mod numbers;
+mod robustness;
 mod safe_output;
 mod selection;
 mod shard;

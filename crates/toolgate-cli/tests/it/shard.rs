@@ -114,9 +114,11 @@ fn shard_json_names_the_split() {
     let dir = fixtures().join("merge-shards");
     let run = toolgate(&dir, &["check", "--shard", "1/2", "--format", "json"]);
     let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    // The digest is the SHA-256 of the suite's text, which `sha256sum toolgate.yaml` gives.
     assert_eq!(
         report["shard"],
-        serde_json::json!({"index": 1, "count": 2, "suite": "toolgate.yaml", "suite_tests": 4})
+        serde_json::json!({"index": 1, "count": 2, "suite": "toolgate.yaml", "suite_tests": 4,
+            "suite_digest": "000e5c88c37a4b3c84347fe67edca08dad782b2a606fd9fd08b4e3e0340181eb"})
     );
     // Without `--shard` there is no `shard` object.
     let whole = toolgate(&dir, &["check", "--format", "json"]);

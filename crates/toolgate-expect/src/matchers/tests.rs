@@ -733,6 +733,8 @@ proptest! {
         let spelled = match spelling {
             0 => format!("{n}"),
             1 => format!("{n}.0"),
+            // `00e-1` is not JSON: zero has one digit before the exponent.
+            2 if abs == 0 => "0e-1".to_owned(),
             2 => format!("{sign}{abs}0e-1"),
             _ => format!("{sign}0.{abs}e{}", abs.to_string().len()),
         };

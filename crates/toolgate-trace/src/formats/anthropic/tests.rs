@@ -128,7 +128,7 @@ fn calls_pairing_status_and_steps(
 #[rstest]
 #[case::object(json!({"q": "x", "n": 1}), json!({"q": "x", "n": 1}), None)]
 #[case::json_string(json!("{\"q\": \"x\"}"), json!({"q": "x"}), None)]
-#[case::invalid_string(json!("{not json"), json!({}), Some("{not json"))]
+#[case::invalid_string(json!("{not json"), json!("{not json"), Some("{not json"))]
 #[case::missing(Value::Null, json!({}), None)]
 fn arguments(#[case] input: Value, #[case] args: Value, #[case] raw: Option<&str>) {
     let mut block = json!({"type": "tool_use", "id": "t1", "name": "a"});

@@ -206,7 +206,7 @@ fn call_fields(tool_call: &Value, result: &Value) -> (Value, Option<String>, Opt
 #[case::empty(json!({}), json!({}), None)]
 #[case::missing(Value::Null, json!({}), None)]
 #[case::json_string(json!("{\"q\": 1}"), json!({"q": 1}), None)]
-#[case::invalid_string(json!("ls -la"), json!({}), Some("ls -la"))]
+#[case::invalid_string(json!("ls -la"), json!("ls -la"), Some("ls -la"))]
 fn argument_shapes(#[case] arguments: Value, #[case] args: Value, #[case] raw: Option<&str>) {
     let tool_call = json!({"tool_call_id": "a", "function_name": "x", "arguments": arguments});
     let (got, got_raw, _) = call_fields(&tool_call, &answer("a"));

@@ -294,7 +294,7 @@ fn calls_pairing_status_and_steps(
 #[rstest]
 #[case::object(json!({"file_path": "/a", "limit": 5}), json!({"file_path": "/a", "limit": 5}), None)]
 #[case::json_string(json!("{\"file_path\": \"/a\"}"), json!({"file_path": "/a"}), None)]
-#[case::invalid_string(json!("{oops"), json!({}), Some("{oops"))]
+#[case::invalid_string(json!("{oops"), json!("{oops"), Some("{oops"))]
 #[case::missing(Value::Null, json!({}), None)]
 fn arguments(#[case] input: Value, #[case] args: Value, #[case] raw: Option<&str>) {
     let mut block = json!({"type": "tool_use", "id": "t1", "name": "Read"});

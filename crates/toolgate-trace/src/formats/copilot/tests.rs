@@ -249,7 +249,7 @@ fn args_and_results() {
     assert_eq!(calls[0].result().cloned(), Some(json!("short")));
     assert_eq!(calls[1].args, json!({"q": 2}));
     assert_eq!(calls[1].result().cloned(), Some(json!("x")));
-    assert_eq!(calls[2].args, json!({}));
+    assert_eq!(calls[2].args, json!("*** Begin Patch"));
     assert_eq!(calls[2].args_raw.as_deref(), Some("*** Begin Patch"));
     assert_eq!(calls[2].result().cloned(), Some(json!("denied")));
     assert_eq!(calls[3].args, json!({"late": true}));

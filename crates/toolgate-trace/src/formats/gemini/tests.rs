@@ -234,7 +234,7 @@ fn args_results_and_ids() {
     assert_eq!(calls[0].args, json!({"q": "x"}));
     assert_eq!(calls[0].result().cloned(), Some(json!({"output": "found"})));
     assert_eq!(calls[1].args, json!({"q": 1}));
-    assert_eq!(calls[2].args, json!({}));
+    assert_eq!(calls[2].args, json!("{not json"));
     assert_eq!(calls[2].args_raw.as_deref(), Some("{not json"));
     assert_eq!(calls[3].args, json!({}));
     // A response without `response` still completes its call, with no result.

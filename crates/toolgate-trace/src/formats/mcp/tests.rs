@@ -233,7 +233,7 @@ fn call_of(request_params: &str, result: &str) -> (Value, Option<String>, Option
 #[case::object(r#"{"name":"a","arguments":{"q":"x","n":[1,2]}}"#, json!({"q": "x", "n": [1, 2]}), None)]
 #[case::missing(r#"{"name":"a"}"#, json!({}), None)]
 #[case::json_string(r#"{"name":"a","arguments":"{\"q\":\"x\"}"}"#, json!({"q": "x"}), None)]
-#[case::invalid_string(r#"{"name":"a","arguments":"q=x"}"#, json!({}), Some("q=x"))]
+#[case::invalid_string(r#"{"name":"a","arguments":"q=x"}"#, json!("q=x"), Some("q=x"))]
 fn argument_shapes(#[case] params: &str, #[case] args: Value, #[case] raw: Option<&str>) {
     let (got, got_raw, _) = call_of(params, r#"{"content":[]}"#);
     assert_eq!((got, got_raw.as_deref()), (args, raw));

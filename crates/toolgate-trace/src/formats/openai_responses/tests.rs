@@ -220,7 +220,7 @@ fn arguments_and_results() {
         ]),
         false,
     );
-    assert_eq!(run.calls[0].args, json!({}));
+    assert_eq!(run.calls[0].args, json!("{\"a\":"));
     assert_eq!(run.calls[0].args_raw.as_deref(), Some("{\"a\":"));
     assert_eq!(
         run.calls[1].result().cloned(),

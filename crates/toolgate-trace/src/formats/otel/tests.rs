@@ -199,7 +199,7 @@ fn calls(#[case] spans: Vec<Value>, #[case] expected: &[(&str, u32, bool, Status
 #[rstest]
 #[case::string(json!({"stringValue": "{\"location\": \"Paris\"}"}), json!({"location": "Paris"}), None)]
 #[case::kvlist(json!({"kvlistValue": {"values": [{"key": "n", "value": {"intValue": "3"}}, {"key": "on", "value": {"boolValue": true}}, {"key": "xs", "value": {"arrayValue": {"values": [{"doubleValue": 1.5}, {"intValue": 2}]}}}]}}), json!({"n": 3, "on": true, "xs": [1.5, 2]}), None)]
-#[case::not_json(json!({"stringValue": "location=Paris"}), json!({}), Some("location=Paris"))]
+#[case::not_json(json!({"stringValue": "location=Paris"}), json!("location=Paris"), Some("location=Paris"))]
 #[case::empty_string(json!({"stringValue": ""}), json!({}), None)]
 #[case::empty_any_value(json!({}), json!({}), None)]
 #[case::plain_json_value(json!({"location": "Paris"}), json!({"location": "Paris"}), None)]
