@@ -136,6 +136,27 @@ pub struct RunCorrectness {
     pub score: Percent,
 }
 
+impl RunCorrectness {
+    /// The expected tools, by position, that no call matched, in order or out of it.
+    pub fn missed(&self) -> impl Iterator<Item = usize> + '_ {
+        self.matched
+            .iter()
+            .enumerate()
+            .filter_map(|(index, matched)| {
+                let late = self.out_of_order.get(index).and_then(Option::as_ref);
+                (matched.is_none() && late.is_none()).then_some(index)
+            })
+    }
+
+    /// The expected tools, by position, called only out of order, with the call.
+    pub fn late(&self) -> impl Iterator<Item = (usize, &CalledTool)> + '_ {
+        self.out_of_order
+            .iter()
+            .enumerate()
+            .filter_map(|(index, late)| Some((index, late.as_ref()?)))
+    }
+}
+
 /// The grader's verdict over all runs of a test.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

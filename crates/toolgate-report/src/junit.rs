@@ -227,25 +227,18 @@ fn tool_calls_facts(test: &TestOutcome, outcome: &ToolCallsOutcome) -> Vec<Strin
 fn correctness_facts(test: &TestOutcome, outcome: &ToolCorrectnessOutcome) -> Vec<String> {
     per_run(test, &outcome.runs, |run| {
         let mut facts = Vec::new();
-        let missed: Vec<std::borrow::Cow<'_, str>> = outcome
-            .expected
-            .iter()
-            .zip(&run.matched)
-            .enumerate()
-            .filter(|(index, (_, matched))| {
-                matched.is_none() && run.out_of_order.get(*index).is_none_or(Option::is_none)
-            })
-            .map(|(_, (tool, _))| xml(tool.as_str()))
+        let missed: Vec<_> = run
+            .missed()
+            .filter_map(|index| outcome.expected.get(index))
+            .map(|tool| xml(tool))
             .collect();
         if !missed.is_empty() {
             facts.push(format!("missed {}", missed.join(", ")));
         }
-        let late: Vec<String> = outcome
-            .expected
-            .iter()
-            .zip(&run.out_of_order)
-            .filter_map(|(expected, late)| {
-                let called = late.as_ref()?;
+        let late: Vec<String> = run
+            .late()
+            .filter_map(|(index, called)| {
+                let expected = outcome.expected.get(index)?;
                 Some(format!(
                     "{} ({} is call {})",
                     xml(expected),

@@ -250,25 +250,18 @@ fn correctness_facts(runs: &[RunInfo], outcome: &ToolCorrectnessOutcome) -> Vec<
     for (info, run) in runs.iter().zip(&outcome.runs) {
         let number = info.number;
         let mut facts = Vec::new();
-        let missed: Vec<String> = outcome
-            .expected
-            .iter()
-            .zip(&run.matched)
-            .enumerate()
-            .filter(|(index, (_, matched))| {
-                matched.is_none() && run.out_of_order.get(*index).is_none_or(Option::is_none)
-            })
-            .map(|(_, (expected, _))| code(expected))
+        let missed: Vec<_> = run
+            .missed()
+            .filter_map(|index| outcome.expected.get(index))
+            .map(|tool| code(tool))
             .collect();
         if !missed.is_empty() {
             facts.push(format!("missed {}", missed.join(", ")));
         }
-        let late: Vec<String> = outcome
-            .expected
-            .iter()
-            .zip(&run.out_of_order)
-            .filter_map(|(expected, late)| {
-                let called = late.as_ref()?;
+        let late: Vec<String> = run
+            .late()
+            .filter_map(|(index, called)| {
+                let expected = outcome.expected.get(index)?;
                 Some(format!(
                     "{} ({} is call {})",
                     code(expected),
