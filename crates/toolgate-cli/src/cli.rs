@@ -93,7 +93,8 @@ pub(crate) struct MergeArgs {
     #[arg(long, value_name = "FORMAT", value_parser = merge_formats())]
     pub(crate) format: Vec<Format>,
 
-    /// Write the report of the `--format` before it to this file, atomically.
+    /// Write the report of the `--format` before it to this file, atomically. Without any
+    /// `--format`, the file's extension names the format (`.json`, `.txt`).
     #[arg(long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
 }
@@ -116,7 +117,8 @@ pub(crate) struct CheckArgs {
     pub(crate) format: Vec<Format>,
 
     /// Write the report of the `--format` before it to this file, atomically: a failed run
-    /// never leaves half a file.
+    /// never leaves half a file. Without any `--format`, the file's extension names the
+    /// format (`.json`, `.xml` for JUnit, `.md`, `.txt`).
     #[arg(long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
 
