@@ -144,7 +144,8 @@ pub(crate) struct MergeArgs {
 
     /// Write the report of the `--format` before it to FILE [default: standard output]
     ///
-    /// Written atomically: a failed run never leaves half a file.
+    /// Written atomically: a failed run never leaves half a file. Without any `--format`,
+    /// the file's extension names the format (`.json`, `.txt`).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
 }
@@ -171,7 +172,8 @@ pub(crate) struct CheckArgs {
 
     /// Write the report of the `--format` before it to FILE [default: standard output]
     ///
-    /// Written atomically: a failed run never leaves half a file.
+    /// Written atomically: a failed run never leaves half a file. Without any `--format`,
+    /// the file's extension names the format (`.json`, `.xml` for JUnit, `.md`, `.txt`).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
 
