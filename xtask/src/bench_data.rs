@@ -321,7 +321,7 @@ fn generate_run(rng: &mut Rng, universe: &Universe, length: u64, short: bool) ->
         let args = if index < CORE && rng.u8(..3) == 0 {
             canonical_args(tool.shape)
         } else if short {
-            json!({ "q": word(rng) })
+            short_args(rng, tool.shape)
         } else {
             random_args(rng, tool.shape)
         };
@@ -404,6 +404,19 @@ fn word_list(rng: &mut Rng, high: usize) -> Value {
     (0..rng.usize(..=high))
         .map(|_| Value::from(word(rng)))
         .collect()
+}
+
+/// The arguments of a short call: the one the shape's matchers read, a word long.
+fn short_args(rng: &mut Rng, shape: Shape) -> Value {
+    let key = match shape {
+        Shape::Query => "query",
+        Shape::Command => "command",
+        Shape::Path => "path",
+        Shape::Url => "url",
+        Shape::Message => "text",
+        Shape::Record => "table",
+    };
+    json!({ key: word(rng) })
 }
 
 fn random_args(rng: &mut Rng, shape: Shape) -> Value {
