@@ -43,6 +43,9 @@ pub enum TraceError {
         /// Where it failed.
         #[label("here")]
         span: SourceSpan,
+        /// For text that is not JSON at all (a YAML file, say): the formats toolgate reads.
+        #[help]
+        help: Option<String>,
     },
     /// The text is JSON, but not a trace.
     #[error("`{file}` has the wrong shape: {message}")]
@@ -227,11 +230,25 @@ impl TraceError {
                 help: shape,
             }
         } else {
+            // Text whose first character cannot start JSON is another kind of file: say
+            // what toolgate reads instead of only where the parser stopped.
+            let not_json = !matches!(
+                text.trim_start().chars().next(),
+                Some('{' | '[' | '"' | '-' | '0'..='9' | 't' | 'f' | 'n') | None
+            );
+            let help = not_json.then(|| {
+                format!(
+                    "this is not JSON; toolgate reads traces written as JSON or JSON Lines, in \
+                     these formats: {}; see docs/formats.md",
+                    crate::formats::format_names().join(", ")
+                )
+            });
             Self::Syntax {
                 file,
                 message,
                 source_code,
                 span,
+                help,
             }
         }
     }

@@ -471,3 +471,21 @@ fn a_forced_format_without_its_records_is_an_error(
     );
     assert!(!expects.is_empty());
 }
+
+#[rstest::rstest]
+#[case::yaml("models:\n  - claude\n", true)]
+#[case::markdown("# A transcript\n", true)]
+#[case::broken_json("{\"tool_calls\": [}", false)]
+fn text_that_is_not_json_names_the_formats(#[case] text: &str, #[case] helped: bool) {
+    let error = read(text, false).unwrap_err();
+    let TraceError::Syntax { help, .. } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(help.is_some(), helped, "{error:?}");
+    if let Some(help) = help {
+        assert!(
+            help.contains("openai-chat") && help.contains("claude-code"),
+            "{help}"
+        );
+    }
+}
