@@ -16,7 +16,9 @@ use toolgate_expect::{
 
 use crate::escape::{xml, xml_lines};
 use crate::safe::Shown;
-use crate::text::{excerpt, listing_note, matching_calls, near_miss, sequence_progress};
+use crate::text::{
+    excerpt, listing_note, matching_calls, mismatch_note, near_miss, sequence_progress,
+};
 
 /// The `name` of the `<testsuites>` element.
 const REPORT_NAME: &str = "toolgate";
@@ -281,19 +283,7 @@ fn accuracy_facts(test: &TestOutcome, outcome: &CallAccuracyOutcome) -> Vec<Stri
                 ));
             }
             if let Some(why) = &mismatch.why {
-                let place = if why.path.is_empty() {
-                    String::new()
-                } else {
-                    format!("{}: ", xml(&why.path))
-                };
-                let found = why.actual.as_deref().map_or_else(
-                    || "absent".to_owned(),
-                    |actual| format!("found {}", excerpt(actual)),
-                );
-                notes.push(format!(
-                    "{place}expected {}, {found}",
-                    excerpt(&why.expected)
-                ));
+                notes.push(mismatch_note(why, |path| xml(path).into_owned(), excerpt));
             }
             let keys = if notes.is_empty() {
                 String::new()

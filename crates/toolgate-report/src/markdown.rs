@@ -13,7 +13,7 @@ use toolgate_expect::{
     TestOutcome, ToolCallsOutcome, ToolCorrectnessOutcome,
 };
 
-use crate::text::{listing_note, matching_calls, sequence_progress};
+use crate::text::{listing_note, matching_calls, mismatch_note, sequence_progress};
 
 /// Values such as call arguments are cut after this many characters: a comment should stay
 /// short, and the JSON report carries the whole value.
@@ -310,19 +310,7 @@ fn accuracy_facts(runs: &[RunInfo], outcome: &CallAccuracyOutcome) -> Vec<String
                 notes.push(format!("differs in {}", keys.join(", ")));
             }
             if let Some(why) = &mismatch.why {
-                let place = if why.path.is_empty() {
-                    String::new()
-                } else {
-                    format!("{}: ", code(&why.path))
-                };
-                let found = why.actual.as_deref().map_or_else(
-                    || "absent".to_owned(),
-                    |actual| format!("found {}", code(&cut(actual))),
-                );
-                notes.push(format!(
-                    "{place}expected {}, {found}",
-                    code(&cut(&why.expected))
-                ));
+                notes.push(mismatch_note(why, code, |value| code(&cut(value))));
             }
             let keys = if notes.is_empty() {
                 String::new()

@@ -7,7 +7,7 @@ use anstyle::{AnsiColor, Style};
 use toolgate_core::{AccuracyCounts, AccuracyMetrics, ClassName, Counts, SelectionMetrics};
 use toolgate_expect::{
     ArgumentCounts, CallAccuracyOutcome, Miss, NearMiss, SelectionOutcome, SuiteOutcome,
-    TestOutcome, ToolCallsOutcome, ToolCorrectnessOutcome, Unmet,
+    TestOutcome, ToolCallsOutcome, ToolCorrectnessOutcome, Unmet, ValueMismatch,
 };
 use unicode_width::UnicodeWidthStr;
 
@@ -386,6 +386,26 @@ pub(crate) fn near_miss(near: &NearMiss) -> String {
     format!("call {} `{}` {what}", near.call, Shown(&near.tool))
 }
 
+/// Where an argument failed its matcher, as the reports word it: `path: expected M, found V`
+/// (or `absent`), with `name` showing the path and `value` the matcher and the value, each
+/// in its report's escaping.
+pub(crate) fn mismatch_note(
+    why: &ValueMismatch,
+    name: impl Fn(&str) -> String,
+    value: impl Fn(&str) -> String,
+) -> String {
+    let place = if why.path.is_empty() {
+        String::new()
+    } else {
+        format!("{}: ", name(&why.path))
+    };
+    let found = why.actual.as_deref().map_or_else(
+        || "absent".to_owned(),
+        |actual| format!("found {}", value(actual)),
+    );
+    format!("{place}expected {}, {found}", value(&why.expected))
+}
+
 /// A value as one short line: control characters escaped (a newline shows as `\n`), cut
 /// after 60 characters. The JSON report carries the whole value.
 pub(crate) fn excerpt(value: &str) -> String {
@@ -503,16 +523,10 @@ fn render_call_accuracy(
                 )
             };
             let why = mismatch.why.as_ref().map_or_else(String::new, |why| {
-                let place = if why.path.is_empty() {
-                    String::new()
-                } else {
-                    format!("{}: ", escape_terminal(&why.path))
-                };
-                let found = why.actual.as_deref().map_or_else(
-                    || "absent".to_owned(),
-                    |actual| format!("found {}", excerpt(actual)),
-                );
-                format!("; {place}expected {}, {found}", excerpt(&why.expected))
+                format!(
+                    "; {}",
+                    mismatch_note(why, |path| escape_terminal(path).into_owned(), excerpt)
+                )
             });
             let keys = format!("{keys}{why}");
             writeln!(
