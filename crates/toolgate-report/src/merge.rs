@@ -785,55 +785,28 @@ fn add_up_accuracy(accuracy: &AccuracyView, metrics: &Metrics<'_>) -> Result<(),
     for (index, run) in accuracy.runs.iter().enumerate() {
         check_accuracy_run(index, run)?;
     }
+    // Each sum is checked for overflow, then against the block's stated one.
+    let sum = |field: &str, stated: u64, of: fn(&AccuracyCountsView) -> u64| {
+        let derived = checked_sum(
+            &format!("call_accuracy.runs[].{field}"),
+            accuracy.runs.iter().map(|r| of(&r.counts)),
+        )?;
+        same(&format!("call_accuracy.{field}"), stated, derived).map(|()| derived)
+    };
+    let stated = &accuracy.counts;
     let counts = AccuracyCounts {
-        correct: checked_sum(
-            "call_accuracy.runs[].correct",
-            accuracy.runs.iter().map(|r| r.counts.correct),
-        )?,
-        expected: checked_sum(
-            "call_accuracy.runs[].expected",
-            accuracy.runs.iter().map(|r| r.counts.expected),
-        )?,
-        actual: checked_sum(
-            "call_accuracy.runs[].actual",
-            accuracy.runs.iter().map(|r| r.counts.actual),
-        )?,
+        correct: sum("correct", stated.correct, |c| c.correct)?,
+        expected: sum("expected", stated.expected, |c| c.expected)?,
+        actual: sum("actual", stated.actual, |c| c.actual)?,
     };
-    same(
-        "call_accuracy.correct",
-        accuracy.counts.correct,
-        counts.correct,
-    )?;
-    same(
-        "call_accuracy.expected",
-        accuracy.counts.expected,
-        counts.expected,
-    )?;
-    same(
-        "call_accuracy.actual",
-        accuracy.counts.actual,
-        counts.actual,
-    )?;
     let arguments = ArgumentCounts {
-        matched: checked_sum(
-            "call_accuracy.runs[].arguments_matched",
-            accuracy.runs.iter().map(|r| r.counts.arguments_matched),
-        )?,
-        expected: checked_sum(
-            "call_accuracy.runs[].arguments_expected",
-            accuracy.runs.iter().map(|r| r.counts.arguments_expected),
-        )?,
+        matched: sum("arguments_matched", stated.arguments_matched, |c| {
+            c.arguments_matched
+        })?,
+        expected: sum("arguments_expected", stated.arguments_expected, |c| {
+            c.arguments_expected
+        })?,
     };
-    same(
-        "call_accuracy.arguments_matched",
-        accuracy.counts.arguments_matched,
-        arguments.matched,
-    )?;
-    same(
-        "call_accuracy.arguments_expected",
-        accuracy.counts.arguments_expected,
-        arguments.expected,
-    )?;
     let m = counts.metrics();
     for (target, stated, derived) in [
         ("call_accuracy.precision", accuracy.precision, m.precision),
