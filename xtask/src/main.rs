@@ -14,6 +14,7 @@ use std::process::{Command, ExitCode};
 mod bench;
 mod bench_data;
 mod fuzz_corpus;
+mod modules;
 mod tidy;
 
 fn main() -> ExitCode {

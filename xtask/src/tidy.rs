@@ -49,6 +49,7 @@ pub(crate) fn check(root: &Path) -> Result<(), String> {
     let manifest = fs::read_to_string(root.join("Cargo.toml")).map_err(|e| e.to_string())?;
     problems.extend(profile_problems(&manifest));
     conventions(root, &mut problems)?;
+    problems.extend(crate::modules::problems(root)?);
     if problems.is_empty() {
         Ok(())
     } else {

@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode, SourceSpan};
+use serde::de;
 use toolgate_trace::LineSource;
 
 /// The suite file a diagnostic points into, shared by all of its problems: its text as a
@@ -167,5 +168,58 @@ impl Diagnostic for ProblemDiagnostic {
         Some(Box::new(std::iter::once(
             LabeledSpan::new_primary_with_span(Some(self.problem.label.clone()), span),
         )))
+    }
+}
+
+pub(crate) const CUSTOM: char = '\u{1e}';
+pub(crate) const FIELD: char = '\u{1f}';
+
+/// An error raised while deserializing, carrying a problem's code, label and help through
+/// the YAML reader, which adds its position; [`decode_custom`] reads it back.
+pub(crate) fn custom<E: de::Error>(
+    code: &'static str,
+    message: &str,
+    label: &str,
+    help: &str,
+) -> E {
+    E::custom(format!(
+        "{CUSTOM}{code}{FIELD}{label}{FIELD}{help}{FIELD}{message}"
+    ))
+}
+
+/// The hint for an unknown name: the closest valid one, then `what` the valid ones are and
+/// their list (``did you mean `x`? tests: `a`, `b` ``), or just the list when nothing is
+/// close.
+pub(crate) fn suggest(given: &str, valid: &[String], what: &str) -> String {
+    let list = valid
+        .iter()
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    // Jaro-Winkler finds misspellings of longer words. Short operators need more: the same
+    // characters in another order (`=>` for `>=`) rank first, then a single slip.
+    let rank = |candidate: &str| {
+        let mut a: Vec<char> = given.chars().collect();
+        let mut b: Vec<char> = candidate.chars().collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        if a == b {
+            3.0
+        } else if strsim::osa_distance(given, candidate) <= 1 {
+            1.0 + strsim::jaro_winkler(given, candidate)
+        } else {
+            strsim::jaro_winkler(given, candidate)
+        }
+    };
+    let mut nearest: Option<(f64, &String)> = None;
+    for candidate in valid {
+        let score = rank(candidate);
+        if score > 0.7 && nearest.is_none_or(|(best, _)| score > best) {
+            nearest = Some((score, candidate));
+        }
+    }
+    match nearest {
+        Some((_, v)) => format!("did you mean `{v}`? {what}: {list}"),
+        None => format!("{what}: {list}"),
     }
 }

@@ -1,113 +1,17 @@
 //! Evaluating a test: score its runs one at a time, then gate the aggregate.
 
-use std::fmt;
-
-use toolgate_core::{
-    AccuracyCounts, CallOutcome, ClassIndex, ClassName, Counts, Percent, SelectionMetrics,
-    Selector, ToolId,
-};
+use toolgate_core::{AccuracyCounts, Counts, Percent};
 use toolgate_trace::Run;
 
-use crate::call_accuracy::{ArgumentCounts, CallAccuracyOutcome, RunAccuracy};
-use crate::model::{EqualFunctionSets, Gate, Target, Test};
-use crate::tool_calls::{
+use crate::gate::{GateOutcome, Target, gate_outcome};
+use crate::graders::call_accuracy::{ArgumentCounts, CallAccuracyOutcome, RunAccuracy};
+use crate::graders::selection::{RunSelectionOutcome, SelectionOutcome, select};
+use crate::graders::tool_calls::{
     MissingArgument, MissingArguments, RunToolCalls, ToolCallsOutcome, ToolCallsTotals,
 };
-use crate::tool_correctness::{RunCorrectness, ToolCorrectnessOutcome};
-
-/// Where a run was read from: a trace file, and the line for a JSON Lines file.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RunSource {
-    /// The file, relative to the suite's folder, with `/` separators.
-    pub file: String,
-    /// The 1-based line, for a run read from a `.jsonl` file.
-    pub line: Option<usize>,
-}
-
-impl fmt::Display for RunSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{line}", self.file),
-            None => f.write_str(&self.file),
-        }
-    }
-}
-
-/// A run as the report lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunInfo {
-    /// The run's 1-based position in its test's run order.
-    pub number: usize,
-    /// Where it came from.
-    pub source: RunSource,
-    /// How many calls it holds.
-    pub calls: usize,
-    /// The trace format it was read from (`toolgate`, `claude-code`, ...).
-    pub format: &'static str,
-}
-
-impl fmt::Display for RunInfo {
-    /// The source, and the format when it is not toolgate's own.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.source)?;
-        if !self.format.is_empty() && self.format != "toolgate" {
-            write!(f, " [{}]", self.format)?;
-        }
-        Ok(())
-    }
-}
-
-/// A call named in a report: its 1-based position in its run, and its tool.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CalledTool {
-    /// The call's position in trace order, from 1.
-    pub call: usize,
-    /// The tool it called.
-    pub tool: ToolId,
-}
-
-/// What the equal-function-set block found in one run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct RunSelectionOutcome {
-    /// For each class in declaration order, the call that satisfied it.
-    pub satisfied_by: Vec<Option<CalledTool>>,
-    /// Calls that satisfied no class and repeat none (false positives), in trace order.
-    pub unexpected: Vec<CalledTool>,
-    /// Calls that repeat a satisfied class, with that class, in trace order.
-    pub repeats: Vec<(CalledTool, ClassIndex)>,
-    /// The run's counts.
-    pub counts: Counts,
-    /// The run's metrics.
-    pub metrics: SelectionMetrics,
-}
-
-/// What the equal-function-set block found over all runs of a test.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct SelectionOutcome {
-    /// The class names, in declaration order.
-    pub classes: Vec<ClassName>,
-    /// Each listed run, in run order (see [`TestOutcome`]).
-    pub runs: Vec<RunSelectionOutcome>,
-    /// For each class in declaration order, how many runs missed it.
-    pub missed_runs: Vec<u64>,
-    /// The counts summed over the runs.
-    pub counts: Counts,
-    /// The metrics of the summed counts (micro-average).
-    pub metrics: SelectionMetrics,
-}
-
-/// One gate and its verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GateOutcome {
-    /// The gate.
-    pub gate: Gate,
-    /// The metric's value.
-    pub actual: Percent,
-    /// Whether the gate holds.
-    pub passed: bool,
-}
+use crate::graders::tool_correctness::{RunCorrectness, ToolCorrectnessOutcome};
+use crate::model::Test;
+use crate::run::{Detail, LISTED_RUNS, RunInfo, RunSource};
 
 /// The result of one test.
 ///
@@ -168,9 +72,6 @@ impl SuiteOutcome {
         self.tests.iter().all(|t| t.passed)
     }
 }
-
-/// How many runs a test's outcome lists in detail (see [`TestOutcome`]).
-pub const LISTED_RUNS: usize = 20;
 
 /// One run's results under every grader of its test.
 #[derive(Debug, Clone, PartialEq)]
@@ -433,36 +334,6 @@ impl<'t> TestEvaluator<'t> {
     }
 }
 
-/// How much of a run's outcome to build.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Detail {
-    /// Everything a report may list about the run.
-    Full,
-    /// What the test's sums and [`RunOutcome::has_findings`] need, and no list of calls
-    /// that a report shows: for a run that no report lists, whose outcome is only added up.
-    /// It leaves out the selection's unexpected and repeated calls, tool correctness's and
-    /// call accuracy's extra calls, call accuracy's correct and incorrect pairs and missed
-    /// calls, and the near misses of unmet `required` entries; the counts are those of
-    /// [`Detail::Full`].
-    Counts,
-}
-
-impl Detail {
-    /// The detail run `number` (1-based) of a test needs when at least `runs_with_findings`
-    /// of the runs before it have findings: [`Detail::Full`] when the outcome may list it
-    /// (it is among the first [`LISTED_RUNS`], or fewer than [`LISTED_RUNS`] runs before it
-    /// have findings), [`Detail::Counts`] otherwise. A count lower than the true one only
-    /// asks for more detail than is needed, so a thread may pass the count of the runs added
-    /// so far while runs before this one are still being scored elsewhere.
-    pub fn for_run(number: usize, runs_with_findings: usize) -> Self {
-        if number <= LISTED_RUNS || runs_with_findings < LISTED_RUNS {
-            Self::Full
-        } else {
-            Self::Counts
-        }
-    }
-}
-
 /// Scores one run of `test` under every grader of the test, as run `number` (1-based) of
 /// the test: what [`TestEvaluator::grade`] does, without an evaluator, so that runs can be
 /// scored on several threads and added in order afterwards.
@@ -518,65 +389,4 @@ fn listed(first: Vec<RunOutcome>, flagged: Vec<RunOutcome>, count: usize) -> Vec
     }
     let first_flagged = first.into_iter().filter(RunOutcome::has_findings);
     first_flagged.chain(flagged).take(LISTED_RUNS).collect()
-}
-
-/// The equal-function-set block's findings in one run. Equal-function sets count every
-/// call, completed or not (SPEC section 2).
-fn select(efs: &EqualFunctionSets, run: &Run, detail: Detail) -> RunSelectionOutcome {
-    let mut selector = Selector::with_capacity(&efs.classes, run.calls.len());
-    for call in &run.calls {
-        selector.push_ref(toolgate_core::ToolRef::new(
-            call.server.as_deref(),
-            &call.name,
-        ));
-    }
-    let selection = selector.finish();
-    // Only the calls the outcome names are copied.
-    let called = |index: usize| {
-        let call = &run.calls[index];
-        CalledTool {
-            call: index + 1,
-            tool: ToolId::new(call.server.clone(), call.name.clone()),
-        }
-    };
-    let mut unexpected = Vec::new();
-    let mut repeats = Vec::new();
-    // Only an outcome a report may list names the unexpected and repeated calls.
-    let listed = selection
-        .calls
-        .iter()
-        .take_while(|_| detail == Detail::Full);
-    for (index, outcome) in listed.enumerate() {
-        match *outcome {
-            CallOutcome::Unexpected => unexpected.push(called(index)),
-            CallOutcome::Repeat(class) => repeats.push((called(index), class)),
-            // Satisfying calls are listed under their class; `CallOutcome` may grow, and a
-            // call of a kind unknown here is listed nowhere.
-            _ => {}
-        }
-    }
-    RunSelectionOutcome {
-        satisfied_by: selection
-            .satisfied_by
-            .iter()
-            .map(|call| call.map(called))
-            .collect(),
-        unexpected,
-        repeats,
-        counts: selection.counts,
-        metrics: selection.counts.metrics(),
-    }
-}
-
-fn gate_outcome(gate: Gate, values: &[(Target, Percent)]) -> GateOutcome {
-    // Parsing only admits targets that the gate's block produces.
-    let actual = values
-        .iter()
-        .find(|(target, _)| *target == gate.target)
-        .map_or(Percent::ZERO, |(_, value)| *value);
-    GateOutcome {
-        gate,
-        actual,
-        passed: gate.op.holds(actual, gate.value),
-    }
 }

@@ -20,7 +20,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::{Map, Number, Value};
 use toolgate_trace::{Decimal, ValueRef, compile_regex};
 
-use crate::parse::{custom, suggest};
+use crate::error::{custom, suggest};
 
 /// An expected value: a literal, or an operator (`$eq`, `$regex`, `$contains`,
 /// `$icontains`, `$any_of`, `$all_of`, `$not`, `$gte`, `$gt`, `$lte`, `$lt`, `$near`,

@@ -21,12 +21,17 @@ use serde_json::Value;
 use toolgate_core::{Class, ClassSet, Member, MemberError, Percent};
 use toolgate_trace::{Naming, NamingError};
 
-use crate::call_accuracy::{CallAccuracyGrader, ExpectedCall};
-use crate::error::{Problem, SuiteError, SuiteSource};
+use crate::error::{CUSTOM, FIELD, Problem, SuiteError, SuiteSource, custom, suggest};
+use crate::gate::{Gate, Op, Target};
+use crate::graders::Block;
+use crate::graders::call_accuracy::{CallAccuracyGrader, ExpectedCall};
+use crate::graders::selection::EqualFunctionSets;
+use crate::graders::tool_calls::{
+    MatchList, MissingArguments, RequiredMatch, ToolCallsGrader, ToolMatch, ValueTest,
+};
+use crate::graders::tool_correctness::ToolCorrectnessGrader;
 use crate::matchers::{ArgsMode, ValueMatcher};
-use crate::model::{Block, EqualFunctionSets, Gate, Op, Suite, Target, Test, TracePattern};
-use crate::tool_calls::{MatchList, RequiredMatch, ToolCallsGrader, ToolMatch, ValueTest};
-use crate::tool_correctness::ToolCorrectnessGrader;
+use crate::model::{Suite, Test, TracePattern};
 use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
 use crate::yaml_depth::MAX_YAML_DEPTH;
 
@@ -2444,22 +2449,6 @@ impl<'de> Visitor<'de> for NodeBudget<'_> {
     }
 }
 
-const CUSTOM: char = '\u{1e}';
-const FIELD: char = '\u{1f}';
-
-/// An error raised while deserializing, carrying a problem's code, label and help through
-/// the YAML reader, which adds its position; [`decode_custom`] reads it back.
-pub(crate) fn custom<E: de::Error>(
-    code: &'static str,
-    message: &str,
-    label: &str,
-    help: &str,
-) -> E {
-    E::custom(format!(
-        "{CUSTOM}{code}{FIELD}{label}{FIELD}{help}{FIELD}{message}"
-    ))
-}
-
 fn decode_custom(text: &str) -> Problem {
     let mut parts = text.trim_start_matches(CUSTOM).splitn(4, FIELD);
     let code = parts.next().unwrap_or_default();
@@ -2598,43 +2587,6 @@ fn parse_expected(message: &str, prefix: &str) -> Option<(String, Vec<String>)> 
         .map(str::to_owned)
         .collect();
     Some((token.to_owned(), valid))
-}
-
-/// The hint for an unknown name: the closest valid one, then `what` the valid ones are and
-/// their list (``did you mean `x`? tests: `a`, `b` ``), or just the list when nothing is
-/// close.
-pub(crate) fn suggest(given: &str, valid: &[String], what: &str) -> String {
-    let list = valid
-        .iter()
-        .map(|v| format!("`{v}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    // Jaro-Winkler finds misspellings of longer words. Short operators need more: the same
-    // characters in another order (`=>` for `>=`) rank first, then a single slip.
-    let rank = |candidate: &str| {
-        let mut a: Vec<char> = given.chars().collect();
-        let mut b: Vec<char> = candidate.chars().collect();
-        a.sort_unstable();
-        b.sort_unstable();
-        if a == b {
-            3.0
-        } else if strsim::osa_distance(given, candidate) <= 1 {
-            1.0 + strsim::jaro_winkler(given, candidate)
-        } else {
-            strsim::jaro_winkler(given, candidate)
-        }
-    };
-    let mut nearest: Option<(f64, &String)> = None;
-    for candidate in valid {
-        let score = rank(candidate);
-        if score > 0.7 && nearest.is_none_or(|(best, _)| score > best) {
-            nearest = Some((score, candidate));
-        }
-    }
-    match nearest {
-        Some((_, v)) => format!("did you mean `{v}`? {what}: {list}"),
-        None => format!("{what}: {list}"),
-    }
 }
 
 /// A span over the token that starts at `offset`: a quoted string, a plain scalar up to
@@ -3380,3 +3332,67 @@ described!(RawExpectation, "Expectation", |generator| {
         "additionalProperties": comparison
     })
 });
+
+/// One problem per matcher that met calls without its argument, naming every such call,
+/// placed on the matcher's key in `file`.
+pub fn missing_argument_problems(
+    test: &Test,
+    found: &MissingArguments,
+    file: &SuiteFile,
+) -> Vec<Problem> {
+    found
+        .groups()
+        .map(|(&(grader, list, entry, field), (count, calls))| {
+            let mut listed: Vec<String> = calls
+                .iter()
+                .map(|m| format!("run {} ({}) call {} `{}`", m.run, m.source, m.call, m.tool))
+                .collect();
+            if *count > calls.len() {
+                listed.push(format!("and {} more", count - calls.len()));
+            }
+            let name = test
+                .tool_calls
+                .as_ref()
+                .and_then(|g| match list {
+                    MatchList::Required => g.required.get(entry).map(|r| &r.matcher.name),
+                    MatchList::Disallowed => g.disallowed.get(entry).map(|m| &m.name),
+                    MatchList::Sequence => g.sequence.get(entry).map(|m| &m.name),
+                })
+                .map_or_else(String::new, |name| name.as_str().to_owned());
+            let span = file.span(&[
+                PathSeg::Key("tests"),
+                PathSeg::Index(test.index),
+                PathSeg::Key("graders"),
+                PathSeg::Index(grader),
+                PathSeg::Key("config"),
+                PathSeg::Key(list.key()),
+                PathSeg::Index(entry),
+                PathSeg::KeyName(field),
+            ]);
+            Problem::new(
+                "toolgate::grader::missing_argument",
+                format!(
+                    "the `{field}` matcher of `{}` entry {} meets {} without a `{field}` argument: {}",
+                    list.key(),
+                    entry + 1,
+                    if *count == 1 { "a call" } else { "calls" },
+                    listed.join(", ")
+                ),
+                format!("needs a `{field}` argument"),
+            )
+            .with_help(if name.starts_with('^') && name.ends_with('$') {
+                format!(
+                    "write `args: {{{field}: ...}}` instead, which treats a missing argument as a \
+                     non-match"
+                )
+            } else {
+                format!(
+                    "`name: {name}` is searched unanchored, so it also matches other tools; anchor \
+                     it (`^{name}$`), or write `args: {{{field}: ...}}`, which treats a missing \
+                     argument as a non-match"
+                )
+            })
+            .at(span)
+        })
+        .collect()
+}

@@ -195,6 +195,35 @@ pub enum TraceError {
     },
 }
 
+/// The formats' names, in detection order, for the help of a file that is not JSON. The
+/// adapters are the source of truth (`formats::format_names`); a test there keeps this list
+/// equal to theirs. It is written here so that the errors do not import the formats, which
+/// import the errors.
+pub(crate) const FORMAT_NAMES: &[&str] = &[
+    "toolgate",
+    "otel",
+    "atif",
+    "mini-swe-agent",
+    "gemini-cli",
+    "codex-exec",
+    "langfuse",
+    "swe-agent",
+    "openhands",
+    "bedrock",
+    "cohere",
+    "gemini-interactions",
+    "inspect-ai",
+    "mcp",
+    "claude-code",
+    "openai-responses",
+    "copilot",
+    "adk",
+    "gemini",
+    "langchain",
+    "anthropic",
+    "openai-chat",
+];
+
 impl TraceError {
     /// Builds the error for a `serde_json` failure on `text`, which starts on line
     /// `first_line` (1-based) of `file`; `shape` says what the file should look like.
@@ -240,7 +269,7 @@ impl TraceError {
                 format!(
                     "this is not JSON; toolgate reads traces written as JSON or JSON Lines, in \
                      these formats: {}; see docs/formats.md",
-                    crate::formats::format_names().join(", ")
+                    FORMAT_NAMES.join(", ")
                 )
             });
             Self::Syntax {

@@ -12,6 +12,7 @@ mod document;
 mod equality;
 mod error;
 mod formats;
+mod json_scan;
 mod lazy_value;
 mod model;
 mod naming;

@@ -489,3 +489,11 @@ fn text_that_is_not_json_names_the_formats(#[case] text: &str, #[case] helped: b
         );
     }
 }
+
+#[test]
+fn the_not_json_help_lists_every_format_in_detection_order() {
+    assert_eq!(
+        crate::error::FORMAT_NAMES.to_vec(),
+        crate::formats::format_names()
+    );
+}

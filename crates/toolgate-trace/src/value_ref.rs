@@ -15,7 +15,7 @@ use serde_json::{Number, Value};
 
 use crate::decimal::number_texts_equal;
 use crate::equality::{args_equal, numbers_equal};
-use crate::lazy_value::{skip_string, string_stop};
+use crate::json_scan::{skip_string, string_stop};
 
 /// A JSON value, parsed or as text: what [`LazyValue::view`](crate::LazyValue::view) gives.
 ///

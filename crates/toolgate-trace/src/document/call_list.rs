@@ -24,7 +24,8 @@ use serde::de::value::BorrowedStrDeserializer;
 
 use super::empty_args;
 use crate::LazyValue;
-use crate::lazy_value::{MAX_TEXT_DEPTH, plain_number, string_stop, unicode_escape};
+use crate::json_scan::{string_stop, unicode_escape};
+use crate::lazy_value::{MAX_TEXT_DEPTH, plain_number};
 use crate::model::{Call, Run, Status};
 use crate::value_ref::Member;
 

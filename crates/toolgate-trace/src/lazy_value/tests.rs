@@ -5,7 +5,8 @@ use rstest::rstest;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use super::{LazyValue, MAX_TEXT_DEPTH, Scan, scan, string_stop, surely_plain, text_depth};
+use super::{LazyValue, MAX_TEXT_DEPTH, Scan, scan, surely_plain, text_depth};
+use crate::json_scan::string_stop;
 
 fn raw(text: &str) -> Box<RawValue> {
     serde_json::from_str(text).unwrap()

@@ -11,11 +11,9 @@ use toolgate_trace::{Call, Run, ValueRef};
 
 use std::collections::BTreeMap;
 
-use crate::error::Problem;
-use crate::evaluate::Detail;
+use crate::gate::Gate;
 use crate::matchers::{ArgsMode, ValueMatcher};
-use crate::model::{Gate, Test};
-use crate::parse::{PathSeg, SuiteFile};
+use crate::run::Detail;
 use crate::tool_matcher::{ClassTools, Pattern};
 
 /// What a tool match says of an argument or of the result: a string is a regex (seed 002),
@@ -791,7 +789,7 @@ pub struct MissingArguments {
 }
 
 /// A matcher: its grader, list, entry and field.
-type MatcherKey = (usize, MatchList, usize, &'static str);
+pub(crate) type MatcherKey = (usize, MatchList, usize, &'static str);
 
 impl MissingArguments {
     /// Adds one call.
@@ -810,71 +808,14 @@ impl MissingArguments {
     pub fn is_empty(&self) -> bool {
         self.groups.is_empty()
     }
-}
 
-/// One problem per matcher that met calls without its argument, naming every such call,
-/// placed on the matcher's key in `file`.
-pub fn missing_argument_problems(
-    test: &Test,
-    found: &MissingArguments,
-    file: &SuiteFile,
-) -> Vec<Problem> {
-    found
-        .groups
-        .iter()
-        .map(|(&(grader, list, entry, field), (count, calls))| {
-            let mut listed: Vec<String> = calls
-                .iter()
-                .map(|m| format!("run {} ({}) call {} `{}`", m.run, m.source, m.call, m.tool))
-                .collect();
-            if *count > calls.len() {
-                listed.push(format!("and {} more", count - calls.len()));
-            }
-            let name = test
-                .tool_calls
-                .as_ref()
-                .and_then(|g| match list {
-                    MatchList::Required => g.required.get(entry).map(|r| &r.matcher.name),
-                    MatchList::Disallowed => g.disallowed.get(entry).map(|m| &m.name),
-                    MatchList::Sequence => g.sequence.get(entry).map(|m| &m.name),
-                })
-                .map_or_else(String::new, |name| name.as_str().to_owned());
-            let span = file.span(&[
-                PathSeg::Key("tests"),
-                PathSeg::Index(test.index),
-                PathSeg::Key("graders"),
-                PathSeg::Index(grader),
-                PathSeg::Key("config"),
-                PathSeg::Key(list.key()),
-                PathSeg::Index(entry),
-                PathSeg::KeyName(field),
-            ]);
-            Problem::new(
-                "toolgate::grader::missing_argument",
-                format!(
-                    "the `{field}` matcher of `{}` entry {} meets {} without a `{field}` argument: {}",
-                    list.key(),
-                    entry + 1,
-                    if *count == 1 { "a call" } else { "calls" },
-                    listed.join(", ")
-                ),
-                format!("needs a `{field}` argument"),
-            )
-            .with_help(if name.starts_with('^') && name.ends_with('$') {
-                format!(
-                    "write `args: {{{field}: ...}}` instead, which treats a missing argument as a \
-                     non-match"
-                )
-            } else {
-                format!(
-                    "`name: {name}` is searched unanchored, so it also matches other tools; anchor \
-                     it (`^{name}$`), or write `args: {{{field}: ...}}`, which treats a missing \
-                     argument as a non-match"
-                )
-            })
-            .at(span)
-        })
-        .collect()
+    /// Per matcher (its grader, list, entry and field), how many calls met it without its
+    /// argument and the first of them, in matcher order.
+    pub(crate) fn groups(
+        &self,
+    ) -> impl Iterator<Item = (&MatcherKey, &(usize, Vec<MissingArgument>))> {
+        self.groups.iter()
+    }
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@ use toolgate_core::{
 };
 use toolgate_trace::Run;
 
-use crate::evaluate::{CalledTool, Detail};
-use crate::model::Gate;
+use crate::gate::Gate;
+use crate::run::{CalledTool, Detail};
 use crate::tool_matcher::ToolMatcher;
 
 /// A test's `tool-correctness` grader, checked.

@@ -5,9 +5,9 @@ use serde_json::Value;
 use toolgate_core::{AccuracyCounts, AccuracyMetrics, Percent, ToolId, ToolRef, pair_calls};
 use toolgate_trace::{LazyValue, Run, ValueRef};
 
-use crate::evaluate::{CalledTool, Detail};
+use crate::gate::Gate;
 use crate::matchers::{ArgsMode, ValueMatcher, ValueMismatch, push_key, shown};
-use crate::model::Gate;
+use crate::run::{CalledTool, Detail};
 use crate::tool_matcher::ToolMatcher;
 
 /// One expected call: a tool (a member, a class or a server, SPEC section 12) and its

@@ -1,0 +1,300 @@
+//! Two rules on the modules inside the crates, checked by `cargo xtask tidy`:
+//! - the top-level modules of a crate do not import each other in a circle;
+//! - the report and CLI crates name no grader kind: they render what every grader fills in
+//!   (`toolgate_expect::Section`), so a new grader kind never touches them.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Words that name a grader kind or its own types; the report and CLI crates may not use
+/// them outside comments and tests.
+const GRADER_WORDS: &[&str] = &[
+    "tool_calls",
+    "ToolCalls",
+    "tool-calls",
+    "tool_correctness",
+    "ToolCorrectness",
+    "tool-correctness",
+    "call_accuracy",
+    "CallAccuracy",
+    "call-accuracy",
+    "equal_function_sets",
+    "EqualFunctionSets",
+    "SelectionOutcome",
+    "RunCorrectness",
+    "RunAccuracy",
+    "RunToolCalls",
+    "NearMiss",
+];
+
+/// Files of the report and CLI crates that still name grader kinds, until their grader's
+/// part moves into its module (issue 18: the JSON report's per-grader detail, the merge's
+/// re-derivation, the limits on pairing sizes).
+const STILL_NAMING_GRADERS: &[&str] = &[
+    "crates/toolgate-report/src/json.rs",
+    "crates/toolgate-report/src/merge.rs",
+    "crates/toolgate-cli/src/pairing.rs",
+    // Until they render sections:
+    "crates/toolgate-report/src/text.rs",
+    "crates/toolgate-report/src/markdown.rs",
+    "crates/toolgate-report/src/junit.rs",
+    "crates/toolgate-report/src/github.rs",
+];
+
+/// Files that name a grader kind in text for people, not in code: the `accuracy` command
+/// (the seeds' call-accuracy scorer, not a grader of a suite) points at its docs page.
+const NAMES_IN_TEXT: &[&str] = &["crates/toolgate-cli/src/cli.rs"];
+
+/// The problems found in the crates under `root/crates`.
+pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
+    let mut problems = Vec::new();
+    for entry in fs::read_dir(root.join("crates")).map_err(|e| e.to_string())? {
+        let dir = entry.map_err(|e| e.to_string())?.path().join("src");
+        if !dir.is_dir() {
+            continue;
+        }
+        let crate_name = dir
+            .parent()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut files = Vec::new();
+        collect(&dir, &mut files)?;
+        let mut sources = Vec::new();
+        for file in files {
+            let text = fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            sources.push((file, text));
+        }
+        let edges = imports(&dir, &sources);
+        if let Some(circle) = find_circle(&edges) {
+            problems.push(format!(
+                "crate `{crate_name}`: its modules import each other in a circle: {}",
+                circle.join(" -> ")
+            ));
+        }
+        if crate_name == "toolgate-report" || crate_name == "toolgate-cli" {
+            for (file, text) in &sources {
+                let rel = file
+                    .strip_prefix(root)
+                    .unwrap_or(file)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                if is_test_file(file)
+                    || STILL_NAMING_GRADERS.contains(&rel.as_str())
+                    || NAMES_IN_TEXT.contains(&rel.as_str())
+                {
+                    continue;
+                }
+                for word in grader_words(text) {
+                    problems.push(format!(
+                        "{rel}: names the grader kind `{word}`; render the grader's `Section` \
+                         instead, and move what only this grader knows into its module in \
+                         toolgate-expect"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// The grader words used in the code of `text` (not in comments, nor after its test module).
+fn grader_words(text: &str) -> BTreeSet<&'static str> {
+    code_lines(text)
+        .flat_map(|line| {
+            GRADER_WORDS
+                .iter()
+                .copied()
+                .filter(move |word| line.contains(word))
+        })
+        .collect()
+}
+
+/// The lines of code of a file: without comment lines, and up to its `#[cfg(test)]` module.
+fn code_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .take_while(|line| line.trim() != "#[cfg(test)]" || !text.contains("mod tests"))
+        .filter(|line| !line.trim_start().starts_with("//"))
+}
+
+/// For each top-level module of a crate, the top-level modules its code names through
+/// `crate::`. Test files are left out: a test may reach anywhere.
+fn imports(src: &Path, sources: &[(PathBuf, String)]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (file, text) in sources {
+        if is_test_file(file) {
+            continue;
+        }
+        let Some(module) = top_module(src, file) else {
+            continue;
+        };
+        let entry = edges.entry(module.clone()).or_default();
+        for line in code_lines(text) {
+            for target in crate_paths(line) {
+                if target != module {
+                    entry.insert(target);
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// The first segments of the `crate::` paths on a line, with `crate::{a, b::c}` giving `a`
+/// and `b`.
+fn crate_paths(line: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("crate::") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + "crate::".len()..];
+        // `toolgate_expect::` and other crate names end in `crate` only by accident.
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            let mut depth = 0usize;
+            let mut segment = String::new();
+            for c in group[..end].chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth = depth.saturating_sub(1),
+                    ',' if depth == 0 => {
+                        found.extend(first_segment(&segment));
+                        segment.clear();
+                        continue;
+                    }
+                    _ => {}
+                }
+                segment.push(c);
+            }
+            found.extend(first_segment(&segment));
+        } else {
+            found.extend(first_segment(rest));
+        }
+    }
+    found
+}
+
+fn first_segment(path: &str) -> Option<String> {
+    let name: String = path
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    // A lower-case first segment is a module; `crate::Section` is an item of the root.
+    (name.starts_with(|c: char| c.is_ascii_lowercase())).then_some(name)
+}
+
+/// The top-level module a file belongs to: `src/a.rs` and `src/a/b.rs` to `a`; `None` for
+/// the crate's root file and for binaries.
+fn top_module(src: &Path, file: &Path) -> Option<String> {
+    let rel = file.strip_prefix(src).ok()?;
+    let first = rel.components().next()?.as_os_str().to_string_lossy();
+    if rel.components().count() == 1 {
+        let stem = first.strip_suffix(".rs")?;
+        return (!matches!(stem, "lib" | "main")).then(|| stem.to_owned());
+    }
+    (first != "bin").then(|| first.into_owned())
+}
+
+fn is_test_file(file: &Path) -> bool {
+    file.file_name().is_some_and(|n| n == "tests.rs")
+        || file.components().any(|c| c.as_os_str() == "tests")
+}
+
+/// A circle among the modules, as the path that closes it, if there is one.
+fn find_circle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    // Depth-first search; `on_path` holds the modules of the current path in order.
+    fn visit(
+        node: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        done: &mut BTreeSet<String>,
+        on_path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = on_path.iter().position(|n| n == node) {
+            let mut circle = on_path[at..].to_vec();
+            circle.push(node.to_owned());
+            return Some(circle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        on_path.push(node.to_owned());
+        for next in edges.get(node).into_iter().flatten() {
+            if let Some(circle) = visit(next, edges, done, on_path) {
+                return Some(circle);
+            }
+        }
+        on_path.pop();
+        done.insert(node.to_owned());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for node in edges.keys() {
+        if let Some(circle) = visit(node, edges, &mut done, &mut Vec::new()) {
+            return Some(circle);
+        }
+    }
+    None
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    for entry in fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if path.is_dir() {
+            collect(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use super::{crate_paths, find_circle, grader_words};
+
+    #[test]
+    fn crate_paths_reads_single_and_grouped_imports() {
+        assert_eq!(crate_paths("use crate::gate::{Gate, Op};"), ["gate"]);
+        assert_eq!(
+            crate_paths("use crate::{run::Detail, graders::{a, b}, Section};"),
+            ["run", "graders"]
+        );
+        assert_eq!(crate_paths("toolgate_crate::x"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_circle_is_found_and_a_chain_is_not() {
+        let graph = |pairs: &[(&str, &str)]| {
+            let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+            for (from, to) in pairs {
+                edges
+                    .entry((*from).to_owned())
+                    .or_default()
+                    .insert((*to).to_owned());
+            }
+            edges
+        };
+        assert_eq!(find_circle(&graph(&[("a", "b"), ("b", "c")])), None);
+        assert_eq!(
+            find_circle(&graph(&[("a", "b"), ("b", "c"), ("c", "a")])),
+            Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
+        );
+    }
+
+    #[test]
+    fn grader_words_skip_comments() {
+        let text = "// tool_calls in a comment\nlet x = outcome.call_accuracy;\n";
+        assert_eq!(
+            grader_words(text).into_iter().collect::<Vec<_>>(),
+            ["call_accuracy"]
+        );
+    }
+}
