@@ -35,11 +35,6 @@ const STILL_NAMING_GRADERS: &[&str] = &[
     "crates/toolgate-report/src/json.rs",
     "crates/toolgate-report/src/merge.rs",
     "crates/toolgate-cli/src/pairing.rs",
-    // Until they render sections:
-    "crates/toolgate-report/src/text.rs",
-    "crates/toolgate-report/src/markdown.rs",
-    "crates/toolgate-report/src/junit.rs",
-    "crates/toolgate-report/src/github.rs",
 ];
 
 /// Files that name a grader kind in text for people, not in code: the `accuracy` command

@@ -12,6 +12,7 @@ use crate::graders::tool_calls::{
 use crate::graders::tool_correctness::{RunCorrectness, ToolCorrectnessOutcome};
 use crate::model::Test;
 use crate::run::{Detail, LISTED_RUNS, RunInfo, RunSource};
+use crate::section::Section;
 
 /// The result of one test.
 ///
@@ -53,6 +54,22 @@ impl TestOutcome {
     /// Whether every run is listed.
     pub fn lists_every_run(&self) -> bool {
         self.runs.len() == self.run_count
+    }
+
+    /// What each of the test's graders says about it, in report order (the registry's):
+    /// the shape every report renders.
+    pub fn sections(&self) -> Vec<Section> {
+        let (runs, count) = (self.runs.as_slice(), self.run_count);
+        let mut sections = Vec::new();
+        sections.extend(self.selection.as_ref().map(|s| s.section(runs, count)));
+        sections.extend(self.tool_calls.as_ref().map(|t| t.section(runs, count)));
+        sections.extend(
+            self.tool_correctness
+                .as_ref()
+                .map(|t| t.section(runs, count)),
+        );
+        sections.extend(self.call_accuracy.as_ref().map(|a| a.section(runs, count)));
+        sections
     }
 }
 

@@ -13,6 +13,7 @@ mod matchers;
 mod model;
 mod parse;
 mod run;
+mod section;
 mod tool_matcher;
 mod yaml_depth;
 
@@ -40,6 +41,7 @@ pub use crate::parse::{
     MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile, missing_argument_problems, suite_schema,
 };
 pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource};
+pub use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone};
 pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
 pub use crate::yaml_depth::MAX_YAML_DEPTH;
 

@@ -9,16 +9,12 @@
 use std::io::{self, Write};
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
-use toolgate_expect::{
-    Block, CallAccuracyOutcome, CalledTool, GateOutcome, SelectionOutcome, SuiteOutcome,
-    TestOutcome, ToolCallsOutcome, ToolCorrectnessOutcome,
-};
+use toolgate_expect::{GateOutcome, Section, SuiteOutcome, TestOutcome};
 
 use crate::escape::{xml, xml_lines};
+use crate::lines::{Look, render};
 use crate::safe::Shown;
-use crate::text::{
-    excerpt, listing_note, matching_calls, mismatch_note, near_miss, sequence_progress,
-};
+use crate::text::listing_note;
 
 /// The `name` of the `<testsuites>` element.
 const REPORT_NAME: &str = "toolgate";
@@ -88,223 +84,40 @@ fn explanation(test: &TestOutcome) -> String {
             None => gate_verdict(g),
         })
         .collect();
-    if let Some(selection) = &test.selection {
-        section(
-            &mut lines,
-            test,
-            Block::EqualFunctionSets,
-            selection_facts(test, selection),
-        );
-    }
-    if let Some(tool_calls) = &test.tool_calls {
-        section(
-            &mut lines,
-            test,
-            Block::ToolCalls,
-            tool_calls_facts(test, tool_calls),
-        );
-    }
-    if let Some(correctness) = &test.tool_correctness {
-        section(
-            &mut lines,
-            test,
-            Block::ToolCorrectness,
-            correctness_facts(test, correctness),
-        );
-    }
-    if let Some(accuracy) = &test.call_accuracy {
-        section(
-            &mut lines,
-            test,
-            Block::CallAccuracy,
-            accuracy_facts(test, accuracy),
-        );
+    for section in test.sections() {
+        explain(&mut lines, test, &section);
     }
     lines.extend(listing_note(test));
     lines.join("\n")
 }
 
-/// Adds a block's run lines under its key, when one of its gates failed and a run has
-/// something to say. A block whose gates all held explains nothing, and a gate can fail
+/// Adds a grader's run lines under its key, when one of its gates failed and a run has
+/// something to say. A grader whose gates all held explains nothing, and a gate can fail
 /// with nothing wrong in any run (`tool_selection.f1 <= 50` over perfect runs).
-fn section(lines: &mut Vec<String>, test: &TestOutcome, block: Block, runs: Vec<String>) {
+fn explain(lines: &mut Vec<String>, test: &TestOutcome, section: &Section) {
     let failed = test
         .gates
         .iter()
-        .any(|g| !g.passed && block.targets().contains(&g.gate.target));
+        .any(|g| !g.passed && section.targets.contains(&g.gate.target));
+    let runs: Vec<String> = test
+        .runs
+        .iter()
+        .zip(&section.facts)
+        .filter(|(_, facts)| !facts.is_empty())
+        .map(|(info, facts)| {
+            let facts: Vec<String> = facts.iter().map(|f| render(f, Look::Junit)).collect();
+            format!(
+                "run {} ({}): {}",
+                info.number,
+                Shown(&info.source),
+                facts.join("; ")
+            )
+        })
+        .collect();
     if failed && !runs.is_empty() {
-        lines.push(format!("{}:", block.key()));
+        lines.push(format!("{}:", section.key));
         lines.extend(runs.into_iter().map(|run| format!("  {run}")));
     }
-}
-
-/// "run 1 (traces/x.json): fact; fact" for each run with a fact, in run order.
-fn per_run<R>(test: &TestOutcome, runs: &[R], facts: impl Fn(&R) -> Vec<String>) -> Vec<String> {
-    test.runs
-        .iter()
-        .zip(runs)
-        .filter_map(|(info, run)| {
-            let number = info.number;
-            let facts = facts(run);
-            (!facts.is_empty()).then(|| {
-                format!(
-                    "run {number} ({}): {}",
-                    Shown(&info.source),
-                    facts.join("; ")
-                )
-            })
-        })
-        .collect()
-}
-
-/// "shell.exec (call 2), fs.read (call 4)".
-fn calls(called: &[CalledTool]) -> String {
-    called
-        .iter()
-        .map(|c| format!("{} (call {})", Shown(&c.tool), c.call))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn selection_facts(test: &TestOutcome, selection: &SelectionOutcome) -> Vec<String> {
-    per_run(test, &selection.runs, |run| {
-        let mut facts = Vec::new();
-        let missed: Vec<std::borrow::Cow<'_, str>> = selection
-            .classes
-            .iter()
-            .zip(&run.satisfied_by)
-            .filter(|(_, satisfied)| satisfied.is_none())
-            .map(|(class, _)| xml(class.as_str()))
-            .collect();
-        if !missed.is_empty() {
-            facts.push(format!("missed {}", missed.join(", ")));
-        }
-        if !run.unexpected.is_empty() {
-            facts.push(format!("unexpected {}", calls(&run.unexpected)));
-        }
-        facts
-    })
-}
-
-fn tool_calls_facts(test: &TestOutcome, outcome: &ToolCallsOutcome) -> Vec<String> {
-    let described = |list: &[String], index: usize| {
-        list.get(index)
-            .map(|entry| xml(entry).into_owned())
-            .unwrap_or_default()
-    };
-    per_run(test, &outcome.runs, |run| {
-        let mut facts = Vec::new();
-        for unmet in &run.unmet {
-            let count = matching_calls(unmet);
-            let near = unmet
-                .near_miss
-                .as_ref()
-                .map(|near| format!(" ({})", near_miss(near)))
-                .unwrap_or_default();
-            facts.push(format!(
-                "unmet required {}: {count}{near}",
-                described(&outcome.required, unmet.entry)
-            ));
-        }
-        for violation in &run.violations {
-            facts.push(format!(
-                "broken disallowed {}: call {} `{}`",
-                described(&outcome.disallowed, violation.entry),
-                violation.call,
-                Shown(&violation.tool)
-            ));
-        }
-        if let Some(stopped) = run.sequence_stopped_at {
-            let progress = sequence_progress(stopped);
-            facts.push(format!(
-                "sequence stopped at entry {} {}: {progress}",
-                stopped + 1,
-                described(&outcome.sequence, stopped)
-            ));
-        }
-        facts
-    })
-}
-
-fn correctness_facts(test: &TestOutcome, outcome: &ToolCorrectnessOutcome) -> Vec<String> {
-    per_run(test, &outcome.runs, |run| {
-        let mut facts = Vec::new();
-        let missed: Vec<_> = run
-            .missed()
-            .filter_map(|index| outcome.expected.get(index))
-            .map(|tool| xml(tool))
-            .collect();
-        if !missed.is_empty() {
-            facts.push(format!("missed {}", missed.join(", ")));
-        }
-        let late: Vec<String> = run
-            .late()
-            .filter_map(|(index, called)| {
-                let expected = outcome.expected.get(index)?;
-                Some(format!(
-                    "{} ({} is call {})",
-                    xml(expected),
-                    Shown(&called.tool),
-                    called.call
-                ))
-            })
-            .collect();
-        if !late.is_empty() {
-            facts.push(format!("out of order {}", late.join(", ")));
-        }
-        // Extra calls cost only an exact match; elsewhere they do not lower the score.
-        if run.exact == Some(false) {
-            facts.push("not an exact match".to_owned());
-            if !run.extra.is_empty() {
-                facts.push(format!("extra {}", calls(&run.extra)));
-            }
-        }
-        facts
-    })
-}
-
-fn accuracy_facts(test: &TestOutcome, outcome: &CallAccuracyOutcome) -> Vec<String> {
-    let expected = |index: usize| {
-        outcome
-            .expected
-            .get(index)
-            .map_or_else(String::new, |(tool, args)| {
-                format!("{} {}", xml(tool), xml(&args.to_string()))
-            })
-    };
-    per_run(test, &outcome.runs, |run| {
-        let mut facts = Vec::new();
-        for mismatch in &run.incorrect {
-            let mut notes = Vec::new();
-            if !mismatch.differing.is_empty() {
-                notes.push(format!(
-                    "differs in {}",
-                    xml(&mismatch.differing.join(", "))
-                ));
-            }
-            if let Some(why) = &mismatch.why {
-                notes.push(mismatch_note(why, |path| xml(path).into_owned(), excerpt));
-            }
-            let keys = if notes.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", notes.join("; "))
-            };
-            facts.push(format!(
-                "incorrect {}: call {} has {}{keys}",
-                expected(mismatch.expected),
-                mismatch.call.call,
-                excerpt(&mismatch.args.get().to_string())
-            ));
-        }
-        for index in &run.missed {
-            facts.push(format!("missed {}", expected(*index)));
-        }
-        if !run.extra.is_empty() {
-            facts.push(format!("extra {}", calls(&run.extra)));
-        }
-        facts
-    })
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ mod escape;
 mod github;
 mod json;
 mod junit;
+mod lines;
 mod markdown;
 mod merge;
 mod safe;

@@ -8,16 +8,10 @@
 
 use std::io::{self, Write};
 
-use toolgate_expect::{
-    CallAccuracyOutcome, GateOutcome, Miss, NearMiss, RunInfo, SelectionOutcome, SuiteOutcome,
-    TestOutcome, ToolCallsOutcome, ToolCorrectnessOutcome,
-};
+use toolgate_expect::{GateOutcome, Line, RunInfo, SuiteOutcome, TestOutcome};
 
-use crate::text::{listing_note, matching_calls, mismatch_note, sequence_progress};
-
-/// Values such as call arguments are cut after this many characters: a comment should stay
-/// short, and the JSON report carries the whole value.
-const VALUE_LIMIT: usize = 60;
+use crate::lines::{Look, render};
+use crate::text::listing_note;
 
 /// Writes the Markdown summary of a suite's outcome, ending with a newline.
 pub fn render_markdown(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result<()> {
@@ -105,41 +99,21 @@ fn render_failed_test(test: &TestOutcome, out: &mut dyn Write) -> io::Result<()>
         writeln!(out)?;
         writeln!(out, "_{note}_")?;
     }
-    let blocks = [
-        (
-            "Equal-function sets",
-            test.selection
-                .as_ref()
-                .map(|s| selection_facts(&test.runs, s)),
-        ),
-        (
-            "Tool calls",
-            test.tool_calls
-                .as_ref()
-                .map(|t| tool_calls_facts(&test.runs, t)),
-        ),
-        (
-            "Tool correctness",
-            test.tool_correctness
-                .as_ref()
-                .map(|t| correctness_facts(&test.runs, t)),
-        ),
-        (
-            "Call accuracy",
-            test.call_accuracy
-                .as_ref()
-                .map(|a| accuracy_facts(&test.runs, a)),
-        ),
-    ];
-    for (label, facts) in blocks {
-        let Some(facts) = facts.filter(|f| !f.is_empty()) else {
+    for section in test.sections() {
+        let lines: Vec<String> = test
+            .runs
+            .iter()
+            .zip(&section.facts)
+            .filter_map(|(info, facts)| run_line(info, facts))
+            .collect();
+        if lines.is_empty() {
             continue;
-        };
+        }
         writeln!(out)?;
-        writeln!(out, "**{label}**")?;
+        writeln!(out, "**{}**", section.title)?;
         writeln!(out)?;
-        for fact in facts {
-            writeln!(out, "- {fact}")?;
+        for line in lines {
+            writeln!(out, "- {line}")?;
         }
     }
     Ok(())
@@ -150,195 +124,19 @@ fn failed_gate(gate: &GateOutcome) -> String {
 }
 
 /// `run 2 (`traces/b.json`): ` and the run's facts, or `None` when it has none.
-fn run_line(number: usize, info: &RunInfo, facts: &[String]) -> Option<String> {
+fn run_line(info: &RunInfo, facts: &[Line]) -> Option<String> {
     (!facts.is_empty()).then(|| {
+        let facts: Vec<String> = facts
+            .iter()
+            .map(|fact| render(fact, Look::Markdown))
+            .collect();
         format!(
-            "run {number} ({}): {}",
+            "run {} ({}): {}",
+            info.number,
             code(&info.to_string()),
             facts.join("; ")
         )
     })
-}
-
-fn selection_facts(runs: &[RunInfo], selection: &SelectionOutcome) -> Vec<String> {
-    let mut lines = Vec::new();
-    for (info, run) in runs.iter().zip(&selection.runs) {
-        let number = info.number;
-        let mut facts = Vec::new();
-        let missed: Vec<String> = selection
-            .classes
-            .iter()
-            .zip(&run.satisfied_by)
-            .filter(|(_, satisfied)| satisfied.is_none())
-            .map(|(class, _)| code(class.as_str()))
-            .collect();
-        if !missed.is_empty() {
-            facts.push(format!("missed {}", missed.join(", ")));
-        }
-        let unexpected: Vec<String> = run
-            .unexpected
-            .iter()
-            .map(|called| format!("{} (call {})", code(&called.tool.to_string()), called.call))
-            .collect();
-        if !unexpected.is_empty() {
-            facts.push(format!("unexpected {}", unexpected.join(", ")));
-        }
-        lines.extend(run_line(number, info, &facts));
-    }
-    lines
-}
-
-fn tool_calls_facts(runs: &[RunInfo], outcome: &ToolCallsOutcome) -> Vec<String> {
-    let entry = |list: &[String], index: usize| code(list.get(index).map_or("", String::as_str));
-    let mut lines = Vec::new();
-    for (info, run) in runs.iter().zip(&outcome.runs) {
-        let number = info.number;
-        if run.passed {
-            continue;
-        }
-        let mut facts = Vec::new();
-        for unmet in &run.unmet {
-            let count = matching_calls(unmet);
-            let near = unmet
-                .near_miss
-                .as_ref()
-                .map(|near| format!(" (closest: {})", near_miss(near)))
-                .unwrap_or_default();
-            facts.push(format!(
-                "unmet required {}: {count}{near}",
-                entry(&outcome.required, unmet.entry)
-            ));
-        }
-        for violation in &run.violations {
-            facts.push(format!(
-                "broken disallowed {}: call {} {}",
-                entry(&outcome.disallowed, violation.entry),
-                violation.call,
-                code(&violation.tool)
-            ));
-        }
-        if let Some(stopped) = run.sequence_stopped_at {
-            let progress = sequence_progress(stopped);
-            facts.push(format!(
-                "sequence stopped at entry {} {}: {progress}",
-                stopped + 1,
-                entry(&outcome.sequence, stopped)
-            ));
-        }
-        lines.extend(run_line(number, info, &facts));
-    }
-    lines
-}
-
-/// "call 2 `bash` has command `npm run lint`", and the like.
-fn near_miss(near: &NearMiss) -> String {
-    let what = match &near.miss {
-        Miss::Field {
-            field,
-            found: Some(found),
-        } => format!("has {field} {}", code(&cut(found))),
-        Miss::Field { field, found: None } => format!("has no {field}"),
-        Miss::Step { step } => format!("is in step {step}"),
-        Miss::NotFinal => "is not the final call".to_owned(),
-        Miss::NoResult => "has no recorded result (only completed calls count)".to_owned(),
-    };
-    format!("call {} {} {what}", near.call, code(&near.tool))
-}
-
-fn correctness_facts(runs: &[RunInfo], outcome: &ToolCorrectnessOutcome) -> Vec<String> {
-    let mut lines = Vec::new();
-    for (info, run) in runs.iter().zip(&outcome.runs) {
-        let number = info.number;
-        let mut facts = Vec::new();
-        let missed: Vec<_> = run
-            .missed()
-            .filter_map(|index| outcome.expected.get(index))
-            .map(|tool| code(tool))
-            .collect();
-        if !missed.is_empty() {
-            facts.push(format!("missed {}", missed.join(", ")));
-        }
-        let late: Vec<String> = run
-            .late()
-            .filter_map(|(index, called)| {
-                let expected = outcome.expected.get(index)?;
-                Some(format!(
-                    "{} ({} is call {})",
-                    code(expected),
-                    code(&called.tool.to_string()),
-                    called.call
-                ))
-            })
-            .collect();
-        if !late.is_empty() {
-            facts.push(format!("out of order {}", late.join(", ")));
-        }
-        // In exact mode the calls beyond the expected ones fail a run too, so they explain.
-        if run.exact == Some(false) {
-            facts.push("not an exact match".to_owned());
-            let extra: Vec<String> = run
-                .extra
-                .iter()
-                .map(|called| format!("{} (call {})", code(&called.tool.to_string()), called.call))
-                .collect();
-            if !extra.is_empty() {
-                facts.push(format!("extra {}", extra.join(", ")));
-            }
-        }
-        lines.extend(run_line(number, info, &facts));
-    }
-    lines
-}
-
-fn accuracy_facts(runs: &[RunInfo], outcome: &CallAccuracyOutcome) -> Vec<String> {
-    let expected = |index: usize| {
-        code(
-            &outcome
-                .expected
-                .get(index)
-                .map_or_else(String::new, |(tool, args)| cut(&format!("{tool} {args}"))),
-        )
-    };
-    let mut lines = Vec::new();
-    for (info, run) in runs.iter().zip(&outcome.runs) {
-        let number = info.number;
-        let mut facts = Vec::new();
-        for mismatch in &run.incorrect {
-            let mut notes = Vec::new();
-            if !mismatch.differing.is_empty() {
-                let keys: Vec<String> = mismatch.differing.iter().map(|k| code(k)).collect();
-                notes.push(format!("differs in {}", keys.join(", ")));
-            }
-            if let Some(why) = &mismatch.why {
-                notes.push(mismatch_note(why, code, |value| code(&cut(value))));
-            }
-            let keys = if notes.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", notes.join("; "))
-            };
-            facts.push(format!(
-                "incorrect {}: call {} has {}{keys}",
-                expected(mismatch.expected),
-                mismatch.call.call,
-                code(&cut(&mismatch.args.get().to_string()))
-            ));
-        }
-        if !run.missed.is_empty() {
-            let missed: Vec<String> = run.missed.iter().map(|index| expected(*index)).collect();
-            facts.push(format!("missed {}", missed.join(", ")));
-        }
-        if !run.extra.is_empty() {
-            let extra: Vec<String> = run
-                .extra
-                .iter()
-                .map(|called| format!("{} (call {})", code(&called.tool.to_string()), called.call))
-                .collect();
-            facts.push(format!("extra {}", extra.join(", ")));
-        }
-        lines.extend(run_line(number, info, &facts));
-    }
-    lines
 }
 
 fn verdict(passed: bool) -> &'static str {
@@ -353,16 +151,6 @@ fn verdict(passed: bool) -> &'static str {
 /// otherwise read a backtick at its edge as part of the fence or strip its edge spaces.
 fn code(value: &str) -> String {
     crate::escape::markdown(value)
-}
-
-/// A long value cut after [`VALUE_LIMIT`] characters, with an ellipsis.
-fn cut(value: &str) -> String {
-    if value.chars().count() <= VALUE_LIMIT {
-        value.to_owned()
-    } else {
-        let head: String = value.chars().take(VALUE_LIMIT).collect();
-        format!("{head}…")
-    }
 }
 
 /// A table cell's content with its pipes escaped. GitHub splits cells before it parses

@@ -417,3 +417,5 @@ impl CallAccuracyOutcome {
         }
     }
 }
+
+mod explain;

@@ -98,3 +98,5 @@ pub(crate) fn select(efs: &EqualFunctionSets, run: &Run, detail: Detail) -> RunS
         metrics: selection.counts.metrics(),
     }
 }
+
+mod explain;

@@ -818,5 +818,7 @@ impl MissingArguments {
     }
 }
 
+mod explain;
+
 #[cfg(test)]
 mod tests;

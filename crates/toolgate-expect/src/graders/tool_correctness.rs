@@ -217,3 +217,5 @@ impl ToolCorrectnessOutcome {
         }
     }
 }
+
+mod explain;

@@ -86,6 +86,9 @@ const MIXED: &[&[&str]] = &[
 ];
 
 /// Every gate holds but call-accuracy's.
+/// One run that only searches.
+const SEARCH_ONLY: &[&[&str]] = &[&["brave.web_search"]];
+
 const CLEAN: &[&[&str]] = &[&[
     "brave.web_search",
     "fetch_page",
@@ -272,6 +275,9 @@ fn check_failure_text(runs: &[&[&str]], test: &str, expected: &[&str]) {
     "call-accuracy:",
     r#"  run 1 (traces/run1.json): incorrect http.get {"url":"https://a.example"}: call 4 has {"url":"https://b.example"} (differs in url; url: expected "https://a.example", found "https://b.example"); missed book {"id":17}; extra brave.web_search (call 1), shell.exec (call 2), bash (call 3)"#,
     r#"  run 2 (traces/run2.json): missed book {"id":17}; extra brave.web_search (call 1), fetch_page (call 2), bash (call 4)"#,
+])]
+#[case::missed_calls_in_one_fact_as_the_other_graders_list_theirs(SEARCH_ONLY, "books with the right arguments", &[
+    r#"  run 1 (traces/run1.json): missed http.get {"url":"https://a.example"}, book {"id":17}; extra brave.web_search (call 1)"#,
 ])]
 fn failure_texts(#[case] runs: &[&[&str]], #[case] test: &str, #[case] expected: &[&str]) {
     check_failure_text(runs, test, expected);
