@@ -1,15 +1,18 @@
 //! Evaluating a test: score its runs one at a time, then gate the aggregate.
 
-use toolgate_core::{AccuracyCounts, Counts, Percent};
+use toolgate_core::Percent;
 use toolgate_trace::Run;
 
 use crate::gate::{GateOutcome, Target, gate_outcome};
-use crate::graders::call_accuracy::{ArgumentCounts, CallAccuracyOutcome, RunAccuracy};
-use crate::graders::selection::{RunSelectionOutcome, SelectionOutcome, select};
+use crate::graders::Grader;
+use crate::graders::call_accuracy::{CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
+use crate::graders::selection::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
 use crate::graders::tool_calls::{
-    MissingArgument, MissingArguments, RunToolCalls, ToolCallsOutcome, ToolCallsTotals,
+    MissingArgument, MissingArguments, RunToolCalls, ToolCallsGrader, ToolCallsOutcome,
 };
-use crate::graders::tool_correctness::{RunCorrectness, ToolCorrectnessOutcome};
+use crate::graders::tool_correctness::{
+    RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome,
+};
 use crate::model::Test;
 use crate::run::{Detail, LISTED_RUNS, RunInfo, RunSource};
 use crate::section::Section;
@@ -113,19 +116,57 @@ impl RunOutcome {
     /// an unexpected call, a failed `tool-calls` verdict, a tool-correctness score below
     /// 100 or an inexact run, or a call-accuracy count short of every call correct.
     pub fn has_findings(&self) -> bool {
-        let selection = self
-            .selection
-            .as_ref()
-            .is_some_and(|s| s.counts.false_positives > 0 || s.counts.false_negatives > 0);
-        let tool_calls = self.tool_calls.as_ref().is_some_and(|t| !t.passed);
-        let correctness = self
-            .tool_correctness
-            .as_ref()
-            .is_some_and(|c| c.score != Percent::FULL || c.exact == Some(false));
-        let accuracy = self.call_accuracy.as_ref().is_some_and(|a| {
-            a.counts.correct != a.counts.expected || a.counts.correct != a.counts.actual
-        });
-        selection || tool_calls || correctness || accuracy
+        findings::<EqualFunctionSets>(self.selection.as_ref())
+            || findings::<ToolCallsGrader>(self.tool_calls.as_ref())
+            || findings::<ToolCorrectnessGrader>(self.tool_correctness.as_ref())
+            || findings::<CallAccuracyGrader>(self.call_accuracy.as_ref())
+    }
+}
+
+fn findings<G: Grader>(run: Option<&G::Run>) -> bool {
+    run.is_some_and(G::has_findings)
+}
+
+/// A grader of the test being evaluated, with its sums so far.
+#[derive(Debug)]
+struct Slot<'t, G: Grader> {
+    grader: &'t G,
+    sums: G::Sums,
+}
+
+impl<'t, G: Grader> Slot<'t, G> {
+    fn new(grader: &'t G) -> Self {
+        Self {
+            grader,
+            sums: grader.sums(),
+        }
+    }
+
+    fn add(&mut self, run: Option<&G::Run>) {
+        if let Some(run) = run {
+            G::add(&mut self.sums, run);
+        }
+    }
+
+    /// The grader's outcome over `runs` runs, listing `listed`; its metrics and gate
+    /// verdicts are appended to `metrics` and `gates`.
+    fn finish(
+        self,
+        listed: Vec<G::Run>,
+        runs: u64,
+        metrics: &mut Vec<(Target, Percent)>,
+        gates: &mut Vec<GateOutcome>,
+    ) -> G::Outcome {
+        let outcome = self.grader.outcome(listed, self.sums, runs);
+        let values = G::metrics(&outcome);
+        gates.extend(
+            self.grader
+                .gates()
+                .iter()
+                .map(|gate| gate_outcome(*gate, &values)),
+        );
+        metrics.extend(values);
+        outcome
     }
 }
 
@@ -141,15 +182,10 @@ pub struct TestEvaluator<'t> {
     first: Vec<RunOutcome>,
     /// Later runs with findings, while fewer than [`LISTED_RUNS`] runs with findings are kept.
     flagged: Vec<RunOutcome>,
-    selection: Counts,
-    class_misses: Vec<u64>,
-    tool_calls: ToolCallsTotals,
-    correctness_matched: u64,
-    correctness_exact: u64,
-    accuracy: AccuracyCounts,
-    /// Expected calls made with other arguments.
-    accuracy_incorrect: u64,
-    accuracy_arguments: ArgumentCounts,
+    selection: Option<Slot<'t, EqualFunctionSets>>,
+    tool_calls: Option<Slot<'t, ToolCallsGrader>>,
+    tool_correctness: Option<Slot<'t, ToolCorrectnessGrader>>,
+    call_accuracy: Option<Slot<'t, CallAccuracyGrader>>,
     missing: MissingArguments,
 }
 
@@ -162,19 +198,10 @@ impl<'t> TestEvaluator<'t> {
             runs_with_findings: 0,
             first: Vec::new(),
             flagged: Vec::new(),
-            selection: Counts::default(),
-            class_misses: vec![
-                0;
-                test.equal_function_sets
-                    .as_ref()
-                    .map_or(0, |efs| efs.classes.classes().len())
-            ],
-            tool_calls: ToolCallsTotals::default(),
-            correctness_matched: 0,
-            correctness_exact: 0,
-            accuracy: AccuracyCounts::default(),
-            accuracy_incorrect: 0,
-            accuracy_arguments: ArgumentCounts::default(),
+            selection: test.equal_function_sets.as_ref().map(Slot::new),
+            tool_calls: test.tool_calls.as_ref().map(Slot::new),
+            tool_correctness: test.tool_correctness.as_ref().map(Slot::new),
+            call_accuracy: test.call_accuracy.as_ref().map(Slot::new),
             missing: MissingArguments::default(),
         }
     }
@@ -204,23 +231,17 @@ impl<'t> TestEvaluator<'t> {
         self.run_count += 1;
         // The rule that chose the detail the run was graded to: a run a report may list.
         let listable = Detail::for_run(self.run_count, self.runs_with_findings) == Detail::Full;
-        if let Some(selection) = &outcome.selection {
-            self.selection += selection.counts;
-            for (misses, satisfied) in self.class_misses.iter_mut().zip(&selection.satisfied_by) {
-                *misses += u64::from(satisfied.is_none());
-            }
+        if let Some(slot) = &mut self.selection {
+            slot.add(outcome.selection.as_ref());
         }
-        if let Some(verdict) = &outcome.tool_calls {
-            self.tool_calls.add(verdict);
+        if let Some(slot) = &mut self.tool_calls {
+            slot.add(outcome.tool_calls.as_ref());
         }
-        if let Some(run) = &outcome.tool_correctness {
-            self.correctness_matched += run.matched.iter().flatten().count() as u64;
-            self.correctness_exact += u64::from(run.exact == Some(true));
+        if let Some(slot) = &mut self.tool_correctness {
+            slot.add(outcome.tool_correctness.as_ref());
         }
-        if let Some(run) = &outcome.call_accuracy {
-            self.accuracy = [self.accuracy, run.counts].into_iter().sum();
-            self.accuracy_incorrect += run.mismatched as u64;
-            self.accuracy_arguments += run.arguments;
+        if let Some(slot) = &mut self.call_accuracy {
+            slot.add(outcome.call_accuracy.as_ref());
         }
         for missing in outcome.missing.drain(..) {
             self.missing.push(missing);
@@ -271,68 +292,19 @@ impl<'t> TestEvaluator<'t> {
             correctness_runs.extend(run.tool_correctness);
             accuracy_runs.extend(run.call_accuracy);
         }
-        let selection = self.test.equal_function_sets.as_ref().map(|efs| {
-            let counts = self.selection;
-            let m = counts.metrics();
-            let values = [
-                (Target::SelectionPrecision, m.precision),
-                (Target::SelectionRecall, m.recall),
-                (Target::SelectionF1, m.f1),
-            ];
-            metrics.extend(values);
-            gates.extend(efs.gates.iter().map(|gate| gate_outcome(*gate, &values)));
-            SelectionOutcome {
-                classes: efs
-                    .classes
-                    .classes()
-                    .iter()
-                    .map(|c| c.name.clone())
-                    .collect(),
-                runs: selection_runs,
-                missed_runs: self.class_misses,
-                counts,
-                metrics: m,
-            }
-        });
-        let tool_calls = self.test.tool_calls.as_ref().map(|grader| {
-            let outcome = ToolCallsOutcome::new(grader, tool_calls_runs, self.tool_calls, runs);
-            let values = [(Target::ToolCallsPassRate, outcome.pass_rate)];
-            metrics.extend(values);
-            gates.extend(grader.gates.iter().map(|gate| gate_outcome(*gate, &values)));
-            outcome
-        });
-        let tool_correctness = self.test.tool_correctness.as_ref().map(|grader| {
-            let outcome = ToolCorrectnessOutcome::new(
-                grader,
-                correctness_runs,
-                self.correctness_matched,
-                self.correctness_exact,
-                runs,
-            );
-            let values = [(Target::ToolCorrectnessScore, outcome.score)];
-            metrics.extend(values);
-            gates.extend(grader.gates.iter().map(|gate| gate_outcome(*gate, &values)));
-            outcome
-        });
-        let call_accuracy = self.test.call_accuracy.as_ref().map(|grader| {
-            let outcome = CallAccuracyOutcome::new(
-                grader,
-                accuracy_runs,
-                self.accuracy,
-                self.accuracy_incorrect,
-                self.accuracy_arguments,
-            );
-            let m = outcome.metrics;
-            let values = [
-                (Target::CallAccuracyPrecision, m.precision),
-                (Target::CallAccuracyRecall, m.recall),
-                (Target::CallAccuracyF1, m.f1),
-                (Target::CallAccuracyArguments, outcome.arguments.percent()),
-            ];
-            metrics.extend(values);
-            gates.extend(grader.gates.iter().map(|gate| gate_outcome(*gate, &values)));
-            outcome
-        });
+        let (m, g) = (&mut metrics, &mut gates);
+        let selection = self
+            .selection
+            .map(|slot| slot.finish(selection_runs, runs, m, g));
+        let tool_calls = self
+            .tool_calls
+            .map(|slot| slot.finish(tool_calls_runs, runs, m, g));
+        let tool_correctness = self
+            .tool_correctness
+            .map(|slot| slot.finish(correctness_runs, runs, m, g));
+        let call_accuracy = self
+            .call_accuracy
+            .map(|slot| slot.finish(accuracy_runs, runs, m, g));
         let passed = gates.iter().all(|g| g.passed);
         Ok(TestOutcome {
             name: self.test.name.clone(),
@@ -367,22 +339,38 @@ pub fn grade_run_as(
     detail: Detail,
 ) -> RunOutcome {
     let mut missing = Vec::new();
-    let tool_calls = test
-        .tool_calls
-        .as_ref()
-        .map(|grader| grader.grade_as(run, number, &source, &mut missing, detail));
-    let tool_correctness = test
-        .tool_correctness
-        .as_ref()
-        .map(|grader| grader.grade_as(run, detail));
-    let call_accuracy = test
-        .call_accuracy
-        .as_ref()
-        .map(|grader| grader.grade_as(run, detail));
-    let selection = test
-        .equal_function_sets
-        .as_ref()
-        .map(|efs| select(efs, run, detail));
+    let selection = graded(
+        test.equal_function_sets.as_ref(),
+        run,
+        number,
+        &source,
+        &mut missing,
+        detail,
+    );
+    let tool_calls = graded(
+        test.tool_calls.as_ref(),
+        run,
+        number,
+        &source,
+        &mut missing,
+        detail,
+    );
+    let tool_correctness = graded(
+        test.tool_correctness.as_ref(),
+        run,
+        number,
+        &source,
+        &mut missing,
+        detail,
+    );
+    let call_accuracy = graded(
+        test.call_accuracy.as_ref(),
+        run,
+        number,
+        &source,
+        &mut missing,
+        detail,
+    );
     RunOutcome {
         info: RunInfo {
             number,
@@ -396,6 +384,18 @@ pub fn grade_run_as(
         call_accuracy,
         missing,
     }
+}
+
+/// The verdict of `grader`, when the test has it, on the run.
+fn graded<G: Grader>(
+    grader: Option<&G>,
+    run: &Run,
+    number: usize,
+    source: &RunSource,
+    missing: &mut Vec<MissingArgument>,
+    detail: Detail,
+) -> Option<G::Run> {
+    grader.map(|grader| grader.grade(run, number, source, missing, detail))
 }
 
 /// The runs an outcome lists: all of them when there are at most [`LISTED_RUNS`], otherwise

@@ -10,9 +10,50 @@ pub(crate) mod selection;
 pub(crate) mod tool_calls;
 pub(crate) mod tool_correctness;
 
+use std::fmt;
+
 use toolgate_core::Percent;
+use toolgate_trace::Run;
 
 use crate::gate::{Gate, Op, Target};
+use crate::graders::tool_calls::MissingArgument;
+use crate::run::{Detail, RunSource};
+
+/// What the evaluation asks of every grader kind: grade one run, say whether the run has
+/// findings, fold it into sums that add up exactly over runs (so that shards merge), and
+/// turn the sums and the listed runs into the test's outcome and its metrics.
+pub(crate) trait Grader {
+    /// The grader's verdict on one run.
+    type Run;
+    /// Its sums over runs.
+    type Sums: fmt::Debug;
+    /// Its verdict over all runs of a test.
+    type Outcome;
+
+    /// Grades run `number` of a test, read from `source`, to `detail`. A matcher that
+    /// cannot judge a call (a configuration error found only at run time) adds it to
+    /// `missing`.
+    fn grade(
+        &self,
+        run: &Run,
+        number: usize,
+        source: &RunSource,
+        missing: &mut Vec<MissingArgument>,
+        detail: Detail,
+    ) -> Self::Run;
+    /// Whether the grader found something short of perfect in the run.
+    fn has_findings(run: &Self::Run) -> bool;
+    /// Sums over no run yet.
+    fn sums(&self) -> Self::Sums;
+    /// Adds a run to the sums.
+    fn add(sums: &mut Self::Sums, run: &Self::Run);
+    /// The outcome over `runs` runs from their sums, listing `listed`.
+    fn outcome(&self, listed: Vec<Self::Run>, sums: Self::Sums, runs: u64) -> Self::Outcome;
+    /// The outcome's metrics, in report order.
+    fn metrics(outcome: &Self::Outcome) -> Vec<(Target, Percent)>;
+    /// The gates on those metrics: the suite's, or the default one.
+    fn gates(&self) -> &[Gate];
+}
 
 /// The kind of block a target belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

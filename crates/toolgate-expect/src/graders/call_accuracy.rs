@@ -419,3 +419,4 @@ impl CallAccuracyOutcome {
 }
 
 mod explain;
+mod sums;

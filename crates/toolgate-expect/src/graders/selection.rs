@@ -100,3 +100,4 @@ pub(crate) fn select(efs: &EqualFunctionSets, run: &Run, detail: Detail) -> RunS
 }
 
 mod explain;
+mod sums;

@@ -819,6 +819,7 @@ impl MissingArguments {
 }
 
 mod explain;
+mod sums;
 
 #[cfg(test)]
 mod tests;

@@ -219,3 +219,4 @@ impl ToolCorrectnessOutcome {
 }
 
 mod explain;
+mod sums;

@@ -1,0 +1,76 @@
+//! The `call-accuracy` grader as the evaluation sees it: its sums over runs, its outcome
+//! and its metrics.
+
+use toolgate_core::{AccuracyCounts, Percent};
+use toolgate_trace::Run;
+
+use crate::gate::{Gate, Target};
+use crate::graders::Grader;
+use crate::graders::tool_calls::MissingArgument;
+use crate::run::{Detail, RunSource};
+
+use super::{ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
+
+/// The counts, the expected calls made with other arguments, and the argument counts,
+/// summed over runs.
+#[derive(Debug, Default)]
+pub(crate) struct AccuracySums {
+    counts: AccuracyCounts,
+    incorrect: u64,
+    arguments: ArgumentCounts,
+}
+
+impl Grader for CallAccuracyGrader {
+    type Run = RunAccuracy;
+    type Sums = AccuracySums;
+    type Outcome = CallAccuracyOutcome;
+
+    fn grade(
+        &self,
+        run: &Run,
+        _number: usize,
+        _source: &RunSource,
+        _missing: &mut Vec<MissingArgument>,
+        detail: Detail,
+    ) -> RunAccuracy {
+        self.grade_as(run, detail)
+    }
+
+    /// Fewer correct calls than expected or than made.
+    fn has_findings(run: &RunAccuracy) -> bool {
+        run.counts.correct != run.counts.expected || run.counts.correct != run.counts.actual
+    }
+
+    fn sums(&self) -> AccuracySums {
+        AccuracySums::default()
+    }
+
+    fn add(sums: &mut AccuracySums, run: &RunAccuracy) {
+        sums.counts = [sums.counts, run.counts].into_iter().sum();
+        sums.incorrect += run.mismatched as u64;
+        sums.arguments += run.arguments;
+    }
+
+    fn outcome(
+        &self,
+        listed: Vec<RunAccuracy>,
+        sums: AccuracySums,
+        _runs: u64,
+    ) -> CallAccuracyOutcome {
+        CallAccuracyOutcome::new(self, listed, sums.counts, sums.incorrect, sums.arguments)
+    }
+
+    fn metrics(outcome: &CallAccuracyOutcome) -> Vec<(Target, Percent)> {
+        let m = outcome.metrics;
+        vec![
+            (Target::CallAccuracyPrecision, m.precision),
+            (Target::CallAccuracyRecall, m.recall),
+            (Target::CallAccuracyF1, m.f1),
+            (Target::CallAccuracyArguments, outcome.arguments.percent()),
+        ]
+    }
+
+    fn gates(&self) -> &[Gate] {
+        &self.gates
+    }
+}

@@ -1,0 +1,67 @@
+//! The `tool-correctness` grader as the evaluation sees it: its sums over runs, its
+//! outcome and its metric.
+
+use toolgate_core::Percent;
+use toolgate_trace::Run;
+
+use crate::gate::{Gate, Target};
+use crate::graders::Grader;
+use crate::graders::tool_calls::MissingArgument;
+use crate::run::{Detail, RunSource};
+
+use super::{RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome};
+
+/// Expected tools matched, and runs that matched exactly, summed over runs.
+#[derive(Debug, Default)]
+pub(crate) struct CorrectnessSums {
+    matched: u64,
+    exact: u64,
+}
+
+impl Grader for ToolCorrectnessGrader {
+    type Run = RunCorrectness;
+    type Sums = CorrectnessSums;
+    type Outcome = ToolCorrectnessOutcome;
+
+    fn grade(
+        &self,
+        run: &Run,
+        _number: usize,
+        _source: &RunSource,
+        _missing: &mut Vec<MissingArgument>,
+        detail: Detail,
+    ) -> RunCorrectness {
+        self.grade_as(run, detail)
+    }
+
+    /// A score below 100, or an inexact run.
+    fn has_findings(run: &RunCorrectness) -> bool {
+        run.score != Percent::FULL || run.exact == Some(false)
+    }
+
+    fn sums(&self) -> CorrectnessSums {
+        CorrectnessSums::default()
+    }
+
+    fn add(sums: &mut CorrectnessSums, run: &RunCorrectness) {
+        sums.matched += run.matched.iter().flatten().count() as u64;
+        sums.exact += u64::from(run.exact == Some(true));
+    }
+
+    fn outcome(
+        &self,
+        listed: Vec<RunCorrectness>,
+        sums: CorrectnessSums,
+        runs: u64,
+    ) -> ToolCorrectnessOutcome {
+        ToolCorrectnessOutcome::new(self, listed, sums.matched, sums.exact, runs)
+    }
+
+    fn metrics(outcome: &ToolCorrectnessOutcome) -> Vec<(Target, Percent)> {
+        vec![(Target::ToolCorrectnessScore, outcome.score)]
+    }
+
+    fn gates(&self) -> &[Gate] {
+        &self.gates
+    }
+}
