@@ -9,11 +9,13 @@ mod error;
 mod evaluate;
 mod gate;
 mod graders;
+mod json_part;
 mod matchers;
 mod model;
 mod parse;
 mod run;
 mod section;
+mod test_json;
 mod tool_matcher;
 mod yaml_depth;
 
@@ -35,6 +37,7 @@ pub use crate::graders::tool_calls::{
 pub use crate::graders::tool_correctness::{
     RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome,
 };
+pub use crate::json_part::{Entries, EntrySink, JSON_LISTS, JsonField, JsonPart};
 pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
 pub use crate::model::{Shard, ShardError, Suite, Test, TracePattern, slug};
 pub use crate::parse::{
@@ -42,6 +45,7 @@ pub use crate::parse::{
 };
 pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource};
 pub use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone};
+pub use crate::test_json::JsonContext;
 pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
 pub use crate::yaml_depth::MAX_YAML_DEPTH;
 

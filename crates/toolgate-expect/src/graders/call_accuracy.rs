@@ -419,4 +419,5 @@ impl CallAccuracyOutcome {
 }
 
 mod explain;
+pub(crate) mod json;
 mod sums;

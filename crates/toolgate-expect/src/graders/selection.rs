@@ -100,4 +100,5 @@ pub(crate) fn select(efs: &EqualFunctionSets, run: &Run, detail: Detail) -> RunS
 }
 
 mod explain;
+pub(crate) mod json;
 mod sums;

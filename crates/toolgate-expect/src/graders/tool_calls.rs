@@ -819,6 +819,7 @@ impl MissingArguments {
 }
 
 mod explain;
+pub(crate) mod json;
 mod sums;
 
 #[cfg(test)]

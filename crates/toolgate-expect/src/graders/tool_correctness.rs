@@ -219,4 +219,5 @@ impl ToolCorrectnessOutcome {
 }
 
 mod explain;
+pub(crate) mod json;
 mod sums;

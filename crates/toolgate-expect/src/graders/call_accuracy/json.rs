@@ -1,0 +1,180 @@
+//! The `call-accuracy` grader's part of the JSON report.
+
+use std::io;
+
+use serde::Serialize;
+use serde_json::Value;
+use toolgate_core::{AccuracyCounts, AccuracyMetrics};
+
+use crate::json_part::{CallJson, Entries, JsonPart};
+use crate::run::RunInfo;
+
+use super::{ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
+
+/// The grader's run-sized list.
+const RUNS: usize = 6;
+
+/// The expected calls (the tool as written, the arguments) that the run entries name.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AccuracyNames(Vec<(String, Value)>);
+
+impl CallAccuracyGrader {
+    pub(crate) fn json_names(&self) -> AccuracyNames {
+        AccuracyNames(
+            self.expected
+                .iter()
+                .map(|call| (call.tool.to_string(), call.args_as_written()))
+                .collect(),
+        )
+    }
+}
+
+impl CallAccuracyOutcome {
+    pub(crate) fn json_names(&self) -> AccuracyNames {
+        AccuracyNames(self.expected.clone())
+    }
+
+    /// The grader's object: the summed scores, then its list.
+    pub(crate) fn json_part(&self) -> JsonPart {
+        let s = AccuracyScores::new(self.counts, self.metrics, self.arguments);
+        JsonPart::new("call_accuracy")
+            .value("correct", &s.correct)
+            .value("expected", &s.expected)
+            .value("actual", &s.actual)
+            .value("precision", &s.precision)
+            .value("recall", &s.recall)
+            .value("f1", &s.f1)
+            .value("arguments_matched", &s.arguments_matched)
+            .value("arguments_expected", &s.arguments_expected)
+            .value("arguments", &s.arguments)
+            .list("runs", RUNS)
+    }
+}
+
+/// Writes one run's entry.
+pub(crate) fn write_entries(
+    names: &AccuracyNames,
+    info: &RunInfo,
+    run: &RunAccuracy,
+    entries: &mut Entries<'_>,
+) -> io::Result<()> {
+    const NO_ARGS: &Value = &Value::Null;
+    let expected = |index: usize| {
+        names.0.get(index).map_or(
+            ExpectedCallJson {
+                tool: "",
+                args: NO_ARGS,
+            },
+            |(tool, args)| ExpectedCallJson { tool, args },
+        )
+    };
+    let entry = AccuracyRun {
+        run: info.number,
+        source: &info.source.file,
+        line: info.source.line,
+        scores: AccuracyScores::new(run.counts, run.metrics, run.arguments),
+        correct_calls: run
+            .correct
+            .iter()
+            .map(|(index, called)| PairedCall {
+                expected: expected(*index),
+                call: called.call,
+                tool: called.tool.to_string(),
+            })
+            .collect(),
+        incorrect_calls: run
+            .incorrect
+            .iter()
+            .map(|mismatch| IncorrectCall {
+                expected: expected(mismatch.expected),
+                call: mismatch.call.call,
+                tool: mismatch.call.tool.to_string(),
+                args: mismatch.args.get(),
+                differing_keys: &mismatch.differing,
+                mismatch: mismatch.why.as_ref().map(|why| MismatchJson {
+                    path: &why.path,
+                    expected: &why.expected,
+                    found: why.actual.as_deref(),
+                }),
+            })
+            .collect(),
+        missed_calls: run.missed.iter().map(|index| expected(*index)).collect(),
+        extra_calls: run.extra.iter().map(CallJson::of).collect(),
+    };
+    entries.push(RUNS, &entry)
+}
+
+/// Call-accuracy counts and percents of one run or of the total, in this order in both.
+#[derive(Serialize)]
+struct AccuracyScores {
+    correct: u64,
+    expected: u64,
+    actual: u64,
+    precision: u8,
+    recall: u8,
+    f1: u8,
+    /// Expected top-level arguments matched in paired calls, and expected in all.
+    arguments_matched: u64,
+    arguments_expected: u64,
+    arguments: u8,
+}
+
+impl AccuracyScores {
+    fn new(counts: AccuracyCounts, metrics: AccuracyMetrics, arguments: ArgumentCounts) -> Self {
+        Self {
+            correct: counts.correct,
+            expected: counts.expected,
+            actual: counts.actual,
+            precision: metrics.precision.value(),
+            recall: metrics.recall.value(),
+            f1: metrics.f1.value(),
+            arguments_matched: arguments.matched,
+            arguments_expected: arguments.expected,
+            arguments: arguments.percent().value(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct AccuracyRun<'a> {
+    run: usize,
+    source: &'a str,
+    line: Option<usize>,
+    #[serde(flatten)]
+    scores: AccuracyScores,
+    correct_calls: Vec<PairedCall<'a>>,
+    incorrect_calls: Vec<IncorrectCall<'a>>,
+    missed_calls: Vec<ExpectedCallJson<'a>>,
+    extra_calls: Vec<CallJson>,
+}
+
+#[derive(Serialize)]
+struct ExpectedCallJson<'a> {
+    tool: &'a str,
+    args: &'a Value,
+}
+
+#[derive(Serialize)]
+struct PairedCall<'a> {
+    expected: ExpectedCallJson<'a>,
+    call: usize,
+    tool: String,
+}
+
+#[derive(Serialize)]
+struct IncorrectCall<'a> {
+    expected: ExpectedCallJson<'a>,
+    call: usize,
+    tool: String,
+    args: &'a Value,
+    differing_keys: &'a [String],
+    /// The first argument that failed its matcher: where, the matcher, and what the call had.
+    mismatch: Option<MismatchJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct MismatchJson<'a> {
+    path: &'a str,
+    expected: &'a str,
+    found: Option<&'a str>,
+}

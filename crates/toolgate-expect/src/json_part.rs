@@ -1,0 +1,102 @@
+//! A grader's part of the JSON report, serialized by the grader: its object's fields, and
+//! the entries of its run-sized lists, which the report writes as the runs are scored and
+//! reads back while it writes the document (so a report of a million runs holds none of
+//! them in memory).
+
+use std::io;
+
+use serde::Serialize;
+
+/// How many run-sized lists the graders of the registry write, over all kinds. Each kind
+/// owns a range of list numbers (see each kind's `json` module).
+pub const JSON_LISTS: usize = 7;
+
+/// One field of a grader's object in the JSON report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JsonField {
+    /// A value, as compact JSON text.
+    Value(String),
+    /// A run-sized list: the entries the grader wrote to list number `n` (below
+    /// [`JSON_LISTS`]) for the test's runs, in run order.
+    List(usize),
+}
+
+/// A grader's object in a test of the JSON report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonPart {
+    /// The object's key in the test (`tool_calls`).
+    pub key: &'static str,
+    /// Its fields, in order.
+    pub fields: Vec<(&'static str, JsonField)>,
+}
+
+impl JsonPart {
+    /// A part with no field yet.
+    pub(crate) fn new(key: &'static str) -> Self {
+        Self {
+            key,
+            fields: Vec::new(),
+        }
+    }
+
+    /// Adds a field holding `value`.
+    pub(crate) fn value(mut self, name: &'static str, value: &impl Serialize) -> Self {
+        // Serializing plain data (numbers, strings, lists of them) into a string cannot
+        // fail; a failure would leave the field `null` rather than lose the report.
+        let text = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+        self.fields.push((name, JsonField::Value(text)));
+        self
+    }
+
+    /// Adds a field holding the run-sized list number `list`.
+    pub(crate) fn list(mut self, name: &'static str, list: usize) -> Self {
+        self.fields.push((name, JsonField::List(list)));
+        self
+    }
+}
+
+/// Where the entries of the run-sized lists go: one compact JSON text per entry.
+pub trait EntrySink {
+    /// Adds `json`, one entry, to list number `list`.
+    fn entry(&mut self, list: usize, json: &[u8]) -> io::Result<()>;
+}
+
+/// A grader's pen for the entries of its lists: serializes each entry into one reused
+/// buffer and hands it to the sink.
+pub struct Entries<'s> {
+    sink: &'s mut dyn EntrySink,
+    buffer: Vec<u8>,
+}
+
+impl<'s> Entries<'s> {
+    /// Entries written into `sink`.
+    pub fn new(sink: &'s mut dyn EntrySink) -> Self {
+        Self {
+            sink,
+            buffer: Vec::new(),
+        }
+    }
+
+    /// Adds `entry` to list number `list`.
+    pub(crate) fn push(&mut self, list: usize, entry: &impl Serialize) -> io::Result<()> {
+        self.buffer.clear();
+        serde_json::to_writer(&mut self.buffer, entry)?;
+        self.sink.entry(list, &self.buffer)
+    }
+}
+
+/// A call named in the JSON report.
+#[derive(Serialize)]
+pub(crate) struct CallJson {
+    pub(crate) call: usize,
+    pub(crate) tool: String,
+}
+
+impl CallJson {
+    pub(crate) fn of(called: &crate::run::CalledTool) -> Self {
+        Self {
+            call: called.call,
+            tool: called.tool.to_string(),
+        }
+    }
+}
