@@ -12,7 +12,7 @@ pub(crate) mod tool_correctness;
 
 use std::fmt;
 
-use toolgate_core::Percent;
+use toolgate_core::{PairingTooLarge, Percent};
 use toolgate_trace::Run;
 
 use crate::gate::{Gate, Op, Target};
@@ -53,6 +53,33 @@ pub(crate) trait Grader {
     fn metrics(outcome: &Self::Outcome) -> Vec<(Target, Percent)>;
     /// The gates on those metrics: the suite's, or the default one.
     fn gates(&self) -> &[Gate];
+    /// For a grader that pairs a run's calls with an expected list: the size limit of the
+    /// pairing that `run` passes, if it passes one (checked before the run is graded).
+    fn past_limit(&self, _run: &Run) -> Option<PairingTooLarge> {
+        None
+    }
+    /// For a grader that pairs: how its problem about runs past the limit words it.
+    fn limit_words(&self) -> Option<LimitWords> {
+        None
+    }
+}
+
+/// How the problem about runs too long for a grader's pairing words it: "too many calls to
+/// `verb` with `expected` `noun`", placed on the grader's `key`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LimitWords {
+    /// The problem's code.
+    pub code: &'static str,
+    /// What the grader does with the calls (`pair`, `match`).
+    pub verb: &'static str,
+    /// The length of the expected list.
+    pub expected: usize,
+    /// What the list holds (`expected calls`).
+    pub noun: &'static str,
+    /// The grader's kind.
+    pub block: Block,
+    /// The list's key in the grader's `config`.
+    pub key: &'static str,
 }
 
 /// The kind of block a target belongs to.

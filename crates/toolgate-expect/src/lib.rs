@@ -24,7 +24,6 @@ pub use crate::evaluate::{
     RunOutcome, SuiteOutcome, TestEvaluator, TestOutcome, grade_run, grade_run_as,
 };
 pub use crate::gate::{Gate, GateOutcome, Op, Target};
-pub use crate::graders::Block;
 pub use crate::graders::call_accuracy::{
     ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy,
     differing_keys, differing_keys_of,
@@ -37,6 +36,7 @@ pub use crate::graders::tool_calls::{
 pub use crate::graders::tool_correctness::{
     RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome,
 };
+pub use crate::graders::{Block, LimitWords};
 pub use crate::json_part::{Entries, EntrySink, JSON_LISTS, JsonField, JsonPart};
 pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
 pub use crate::model::{Shard, ShardError, Suite, Test, TracePattern, slug};

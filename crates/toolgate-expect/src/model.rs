@@ -2,12 +2,14 @@
 
 use std::fmt;
 
-use toolgate_trace::Naming;
+use toolgate_core::PairingTooLarge;
+use toolgate_trace::{Naming, Run};
 
 use crate::graders::call_accuracy::CallAccuracyGrader;
 use crate::graders::selection::EqualFunctionSets;
 use crate::graders::tool_calls::ToolCallsGrader;
 use crate::graders::tool_correctness::ToolCorrectnessGrader;
+use crate::graders::{Block, Grader, LimitWords};
 
 /// A parsed and checked suite file.
 #[derive(Debug, Clone)]
@@ -153,5 +155,50 @@ impl std::str::FromStr for Shard {
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl Test {
+    /// The pairing limits `run` passes under the test's graders that pair (checked before
+    /// the run is graded, on whichever thread reads it): for each such grader, its kind and
+    /// the limit passed, `call-accuracy` first. Empty when the run is within every limit.
+    pub fn past_limits(&self, run: &Run) -> Vec<(Block, PairingTooLarge)> {
+        let mut past = Vec::new();
+        let mut check = |grader: Option<&dyn LimitCheck>| {
+            if let Some((words, error)) = grader.and_then(|g| Some((g.words()?, g.past(run)?))) {
+                past.push((words.block, error));
+            }
+        };
+        check(self.call_accuracy.as_ref().map(|g| g as &dyn LimitCheck));
+        check(self.tool_correctness.as_ref().map(|g| g as &dyn LimitCheck));
+        past
+    }
+
+    /// How the problem about runs too long for the grader of kind `block` words it, when
+    /// the test has that grader and it pairs.
+    pub fn limit_words(&self, block: Block) -> Option<LimitWords> {
+        [
+            self.call_accuracy.as_ref().and_then(Grader::limit_words),
+            self.tool_correctness.as_ref().and_then(Grader::limit_words),
+        ]
+        .into_iter()
+        .flatten()
+        .find(|words| words.block == block)
+    }
+}
+
+/// [`Grader`]'s pairing limits, for graders of every kind alike.
+trait LimitCheck {
+    fn words(&self) -> Option<LimitWords>;
+    fn past(&self, run: &Run) -> Option<PairingTooLarge>;
+}
+
+impl<G: Grader> LimitCheck for G {
+    fn words(&self) -> Option<LimitWords> {
+        self.limit_words()
+    }
+
+    fn past(&self, run: &Run) -> Option<PairingTooLarge> {
+        self.past_limit(run)
     }
 }

@@ -1,12 +1,12 @@
 //! The `call-accuracy` grader as the evaluation sees it: its sums over runs, its outcome
 //! and its metrics.
 
-use toolgate_core::{AccuracyCounts, Percent};
+use toolgate_core::{AccuracyCounts, PairingTooLarge, Percent, check_pairing_size};
 use toolgate_trace::Run;
 
 use crate::gate::{Gate, Target};
-use crate::graders::Grader;
 use crate::graders::tool_calls::MissingArgument;
+use crate::graders::{Block, Grader, LimitWords};
 use crate::run::{Detail, RunSource};
 
 use super::{ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
@@ -72,5 +72,20 @@ impl Grader for CallAccuracyGrader {
 
     fn gates(&self) -> &[Gate] {
         &self.gates
+    }
+
+    fn past_limit(&self, run: &Run) -> Option<PairingTooLarge> {
+        check_pairing_size(self.expected.len(), run.calls.len()).err()
+    }
+
+    fn limit_words(&self) -> Option<LimitWords> {
+        Some(LimitWords {
+            code: "toolgate::call_accuracy::too_many_calls",
+            verb: "pair",
+            expected: self.expected.len(),
+            noun: "expected calls",
+            block: Block::CallAccuracy,
+            key: "expected",
+        })
     }
 }

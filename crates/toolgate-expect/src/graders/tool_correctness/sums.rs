@@ -1,12 +1,12 @@
 //! The `tool-correctness` grader as the evaluation sees it: its sums over runs, its
 //! outcome and its metric.
 
-use toolgate_core::Percent;
+use toolgate_core::{PairingTooLarge, Percent, check_pairing_size, check_sequence_size};
 use toolgate_trace::Run;
 
 use crate::gate::{Gate, Target};
-use crate::graders::Grader;
 use crate::graders::tool_calls::MissingArgument;
+use crate::graders::{Block, Grader, LimitWords};
 use crate::run::{Detail, RunSource};
 
 use super::{RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome};
@@ -63,5 +63,27 @@ impl Grader for ToolCorrectnessGrader {
 
     fn gates(&self) -> &[Gate] {
         &self.gates
+    }
+
+    /// The ordered modes pair by a longest common subsequence, whose table grows as the
+    /// pairs alone; the others match as a multiset, under both limits.
+    fn past_limit(&self, run: &Run) -> Option<PairingTooLarge> {
+        let calls = run.calls.len();
+        if self.check_ordering {
+            check_sequence_size(self.expected.len(), calls).err()
+        } else {
+            check_pairing_size(self.expected.len(), calls).err()
+        }
+    }
+
+    fn limit_words(&self) -> Option<LimitWords> {
+        Some(LimitWords {
+            code: "toolgate::tool_correctness::too_many_calls",
+            verb: "match",
+            expected: self.expected.len(),
+            noun: "expected tools",
+            block: Block::ToolCorrectness,
+            key: "expected_tools",
+        })
     }
 }
