@@ -7,12 +7,15 @@
 
 mod error;
 mod evaluate;
+mod expect;
 mod gate;
 mod graders;
 mod matchers;
 mod model;
 mod parse;
 mod run;
+mod schema;
+mod suite_file;
 mod tool_matcher;
 mod yaml_depth;
 
@@ -36,10 +39,9 @@ pub use crate::graders::tool_correctness::{
 };
 pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
 pub use crate::model::{Shard, ShardError, Suite, Test, TracePattern, slug};
-pub use crate::parse::{
-    MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile, missing_argument_problems, suite_schema,
-};
+pub use crate::parse::{missing_argument_problems, suite_schema};
 pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource};
+pub use crate::suite_file::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile};
 pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
 pub use crate::yaml_depth::MAX_YAML_DEPTH;
 
