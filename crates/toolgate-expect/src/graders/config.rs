@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 
 use crate::error::Problem;
 use crate::expect::Expectations;
@@ -213,8 +213,9 @@ impl RawGraderConfig {
 }
 
 // The reader below is written by hand to read, and to fail, as serde's derived reader of one
-// struct called `RawGraderConfig` with every kind's keys did (a map, or a sequence of the
-// values in key order), so that every message stays as it was.
+// struct called `RawGraderConfig` with every kind's keys did, so that every message stays as
+// it was. The YAML reader hands a struct a map only (an empty value as an empty map; anything
+// else fails with `expecting`), and a key as a string only, so those are the readings needed.
 
 impl<'de> Deserialize<'de> for RawGraderConfig {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -231,26 +232,13 @@ impl<'de> Visitor<'de> for ConfigVisitor {
         f.write_str("struct RawGraderConfig")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawGraderConfig, A::Error> {
-        let mut config = RawGraderConfig::default();
-        for (index, &key) in keys().iter().enumerate() {
-            let value = KeyValue {
-                config: &mut config,
-                key,
-            };
-            if seq.next_element_seed(value)?.is_none() {
-                let expected = format!("struct RawGraderConfig with {} elements", keys().len());
-                return Err(de::Error::invalid_length(index, &expected.as_str()));
-            }
-        }
-        Ok(config)
-    }
-
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawGraderConfig, A::Error> {
         let mut config = RawGraderConfig::default();
         let mut seen = vec![false; keys().len()];
         while let Some(Key(index)) = map.next_key()? {
             let key = keys()[index];
+            // A key given twice is refused before its second value is read, even when the
+            // first was `null`, as the derived reader does.
             if std::mem::replace(&mut seen[index], true) {
                 return Err(de::Error::duplicate_field(key));
             }
@@ -277,8 +265,7 @@ impl<'de> DeserializeSeed<'de> for KeyValue<'_> {
     }
 }
 
-/// A key of a config, by its position in [`keys`]: a name, the name as bytes, or the
-/// position itself, as serde reads a struct's field.
+/// A key of a config, by its position in [`keys`].
 struct Key(usize);
 
 impl<'de> Deserialize<'de> for Key {
@@ -296,31 +283,12 @@ impl Visitor<'_> for KeyVisitor {
         f.write_str("field identifier")
     }
 
-    fn visit_u64<E: de::Error>(self, index: u64) -> Result<Key, E> {
-        usize::try_from(index)
-            .ok()
-            .filter(|&index| index < keys().len())
-            .map(Key)
-            .ok_or_else(|| {
-                let expected = format!("field index 0 <= i < {}", keys().len());
-                E::invalid_value(de::Unexpected::Unsigned(index), &expected.as_str())
-            })
-    }
-
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
         keys()
             .iter()
             .position(|k| *k == key)
             .map(Key)
             .ok_or_else(|| E::unknown_field(key, keys()))
-    }
-
-    fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<Key, E> {
-        keys()
-            .iter()
-            .position(|k| k.as_bytes() == key)
-            .map(Key)
-            .ok_or_else(|| E::unknown_field(&String::from_utf8_lossy(key), keys()))
     }
 }
 
@@ -353,3 +321,6 @@ impl JsonSchema for RawGraderConfig {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;
