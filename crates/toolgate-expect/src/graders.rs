@@ -6,6 +6,7 @@
 //! registry, [`Block`]; the reporters see only sections and metrics.
 
 pub(crate) mod call_accuracy;
+pub(crate) mod config;
 pub(crate) mod selection;
 pub(crate) mod tool_calls;
 pub(crate) mod tool_correctness;

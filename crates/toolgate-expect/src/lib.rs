@@ -7,6 +7,7 @@
 
 mod error;
 mod evaluate;
+mod expect;
 mod gate;
 mod graders;
 mod json_part;
@@ -14,7 +15,9 @@ mod matchers;
 mod model;
 mod parse;
 mod run;
+mod schema;
 mod section;
+mod suite_file;
 mod test_json;
 mod tool_matcher;
 mod yaml_depth;
@@ -40,11 +43,10 @@ pub use crate::graders::{Block, LimitWords};
 pub use crate::json_part::{Entries, EntrySink, JSON_LISTS, JsonField, JsonPart};
 pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
 pub use crate::model::{Shard, ShardError, Suite, Test, TracePattern, slug};
-pub use crate::parse::{
-    MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile, missing_argument_problems, suite_schema,
-};
+pub use crate::parse::{missing_argument_problems, suite_schema};
 pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource};
 pub use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone};
+pub use crate::suite_file::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile};
 pub use crate::test_json::JsonContext;
 pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
 pub use crate::yaml_depth::MAX_YAML_DEPTH;

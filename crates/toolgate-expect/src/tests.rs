@@ -1315,7 +1315,10 @@ fn alias_expansion_is_counted_and_stopped(
     #[case] limit: usize,
     #[case] past: bool,
 ) {
-    assert_eq!(crate::parse::expands_past(&square_bomb(n), limit), past);
+    assert_eq!(
+        crate::suite_file::expands_past(&square_bomb(n), limit),
+        past
+    );
 }
 
 #[test]
@@ -1356,9 +1359,12 @@ fn alias_bombs_are_refused_with_their_own_error() {
 #[case::flow_maps(format!("[{}]", vec!["{a: }"; 5000].join(",")))]
 #[case::nested_lists(format!("{}{}", "[".repeat(100), "]".repeat(100)))]
 fn no_document_without_aliases_has_more_nodes_than_bytes(#[case] text: String) {
-    assert!(!crate::parse::expands_past(&text, text.len()));
-    assert_eq!(crate::parse::node_budget(text.len()), crate::MAX_YAML_NODES);
-    assert_eq!(crate::parse::node_budget(16 << 20), 16 << 20);
+    assert!(!crate::suite_file::expands_past(&text, text.len()));
+    assert_eq!(
+        crate::suite_file::node_budget(text.len()),
+        crate::MAX_YAML_NODES
+    );
+    assert_eq!(crate::suite_file::node_budget(16 << 20), 16 << 20);
 }
 
 #[test]

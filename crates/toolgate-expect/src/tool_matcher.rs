@@ -2,6 +2,8 @@
 //! that names a tool uses them: a member (SPEC section 3), any member of an equal-function
 //! class of the test (`class:`), and a regex on the call's server (`server:`).
 
+pub(crate) mod config;
+
 use std::fmt;
 
 use regex::Regex;

@@ -1,6 +1,8 @@
 //! The `call-accuracy` grader: expected calls with their arguments, paired with the calls a
 //! run made (SPEC section 9).
 
+pub(crate) mod config;
+
 use serde_json::Value;
 use toolgate_core::{AccuracyCounts, AccuracyMetrics, Percent, ToolId, ToolRef, pair_calls};
 use toolgate_trace::{LazyValue, Run, ValueRef};

@@ -2,6 +2,8 @@
 //! and its precision, recall and F1 (SPEC sections 2 to 4). The suite writes it outside
 //! `graders:`, but it is a grader like the others.
 
+pub(crate) mod config;
+
 use toolgate_core::{
     CallOutcome, ClassIndex, ClassName, ClassSet, Counts, SelectionMetrics, Selector, ToolId,
 };

@@ -1,6 +1,8 @@
 //! The `tool-calls` grader: calls that must happen, calls that must not, and calls in order,
 //! matched with regular expressions on names, arguments and results (SPEC section 7).
 
+pub(crate) mod config;
+
 use std::fmt;
 use std::ops::Range;
 

@@ -1,6 +1,8 @@
 //! The `tool-correctness` grader: how much of an expected list of tools a run called, in any
 //! order, in order, or exactly (SPEC section 8).
 
+pub(crate) mod config;
+
 use toolgate_core::{
     Percent, ToolRef, check_pairing_size, longest_common_subsequence, maximum_matching,
 };

@@ -9,7 +9,7 @@ use toolgate_trace::{Run, ValueRef, parse_run};
 
 use super::{ArgsMode, ValueMatcher, ValueMismatch};
 use crate::error::Problem;
-use crate::parse::read_fragment;
+use crate::suite_file::read_fragment;
 
 use ArgsMode::{Exact, Subset};
 
