@@ -29,10 +29,8 @@ use toolgate_report::escape_terminal;
 use toolgate_run::{CheckOptions, Output, TraceOptions};
 
 /// Parses the command line `args` as [`run`] does, the report targets included: the
-/// command line, its `--format`/`--output` pairs, and its clap matches.
-fn parse_command_line<I, T>(
-    args: I,
-) -> Result<(Cli, clap::ArgMatches, Vec<toolgate_run::ReportTarget>), clap::Error>
+/// command line and its `--format`/`--output` pairs.
+fn parse_command_line<I, T>(args: I) -> Result<(Cli, Vec<toolgate_run::ReportTarget>), clap::Error>
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -41,7 +39,7 @@ where
     let cli = Cli::from_arg_matches(&matches)?;
     let targets =
         cli::report_targets(&matches).map_err(|message| cli::usage_error(&matches, message))?;
-    Ok((cli, matches, targets))
+    Ok((cli, targets))
 }
 
 /// The exit code of a clap error: 0 for help and version, 2 for a usage error.
@@ -57,7 +55,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let (cli, _, targets) = match parse_command_line(args) {
+    let (cli, targets) = match parse_command_line(args) {
         Ok(parsed) => parsed,
         Err(error) => {
             // clap prints help and version to stdout with exit 0, usage errors to stderr
@@ -167,7 +165,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let (cli, _, targets) = parse_command_line(args).map_err(|error| Refused {
+    let (cli, targets) = parse_command_line(args).map_err(|error| Refused {
         code: clap_code(&error),
         // `StyledStr`'s `Display` leaves the styles out, as for a captured stream.
         diagnostic: error.render().to_string(),
