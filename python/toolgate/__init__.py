@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Optional, Union
 
 from toolgate import _native
@@ -77,11 +77,12 @@ def _read_args(
     return args
 
 
-def _run(args: list[str]) -> tuple[int, bytes]:
-    """Runs the command line, raising its diagnostic when it exits 2 or more."""
-    code, stdout, stderr = _native.run_captured(["toolgate", "--color", "never", *args])
+def _run(native: Callable[[list[str]], tuple[int, bytes, str]], args: list[str]) -> tuple[int, bytes]:
+    """Runs the command line's work natively, raising its diagnostic when the command would
+    exit 2 or more."""
+    code, stdout, diagnostic = native(["toolgate", "--color", "never", *args])
     if code >= EXIT_INVALID:
-        raise ToolgateError(stderr, code)
+        raise ToolgateError(diagnostic, code)
     return code, stdout
 
 
@@ -121,7 +122,7 @@ def check(
     if threads is not None:
         args += ["--threads", str(threads)]
     args += _read_args(trace_format, naming, servers, naming_pattern)
-    _, stdout = _run(args)
+    _, stdout = _run(_native.check, args)
     report: dict[str, Any] = json.loads(stdout)
     return report
 
@@ -143,7 +144,7 @@ def read_trace(
     """
     args = ["convert", os.fspath(path)]
     args += _read_args(trace_format, naming, servers, naming_pattern)
-    _, stdout = _run(args)
+    _, stdout = _run(_native.read_trace, args)
     return [json.loads(line) for line in stdout.splitlines() if line.strip()]
 
 

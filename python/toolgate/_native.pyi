@@ -11,6 +11,12 @@ def run(args: Sequence[str]) -> int:
 def run_captured(args: Sequence[str]) -> tuple[int, bytes, str]:
     """Runs the command line with its output captured: (exit code, stdout, stderr)."""
 
+def check(args: Sequence[str]) -> tuple[int, bytes, str]:
+    """Checks a suite as the ``toolgate check`` command line says: (exit code, report, diagnostic)."""
+
+def read_trace(args: Sequence[str]) -> tuple[int, bytes, str]:
+    """Reads traces as the ``toolgate convert`` command line says: (exit code, runs, diagnostic)."""
+
 def score(
     classes: Sequence[tuple[str, Sequence[str]]],
     calls: Sequence[tuple[Optional[str], str]],

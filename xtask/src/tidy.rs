@@ -7,10 +7,14 @@ use std::path::Path;
 
 use cargo_metadata::{DependencyKind, MetadataCommand};
 
+use crate::tidy::reach::{Reach, overreach};
+
+mod reach;
+
 /// The workspace crates each crate may depend on (normal dependencies). Edges point down:
-/// python -> cli -> report -> expect -> {trace, core}; crates of one layer do not depend on
-/// each other. The Python binding is the top layer: it runs the CLI's command line and
-/// nothing depends on it.
+/// python -> cli -> run -> report -> expect -> {trace, core}; crates of one layer do not
+/// depend on each other. The Python binding is the top layer: it parses options with the
+/// CLI's command line and calls the pipeline in `toolgate-run`, and nothing depends on it.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("toolgate-core", &[]),
     ("toolgate-trace", &[]),
@@ -20,11 +24,21 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["toolgate-core", "toolgate-expect", "toolgate-trace"],
     ),
     (
+        "toolgate-run",
+        &[
+            "toolgate-core",
+            "toolgate-expect",
+            "toolgate-report",
+            "toolgate-trace",
+        ],
+    ),
+    (
         "toolgate-cli",
         &[
             "toolgate-core",
             "toolgate-expect",
             "toolgate-report",
+            "toolgate-run",
             "toolgate-trace",
         ],
     ),
@@ -35,17 +49,33 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "toolgate-core",
             "toolgate-expect",
             "toolgate-report",
+            "toolgate-run",
             "toolgate-trace",
         ],
     ),
     ("xtask", &[]),
 ];
 
+/// What each crate's sources (tests aside) may reach (docs/ARCHITECTURE.md): the libraries
+/// nothing, `toolgate-run` files, the command line the whole process. The Python binding
+/// reaches nothing itself: it hands options to `toolgate-run` and its console script to
+/// `toolgate_cli::run`, so the package and the binary cannot drift apart. xtask is the
+/// project's tooling and is not listed.
+const REACH: &[(&str, Reach)] = &[
+    ("toolgate-core", Reach::Nothing),
+    ("toolgate-trace", Reach::Nothing),
+    ("toolgate-expect", Reach::Nothing),
+    ("toolgate-report", Reach::Nothing),
+    ("toolgate-run", Reach::Files),
+    ("toolgate-cli", Reach::Process),
+    ("toolgate-python", Reach::Nothing),
+];
+
 /// Checks everything; the error lists every problem found.
 pub(crate) fn check(root: &Path) -> Result<(), String> {
     let mut problems = Vec::new();
     layering(root, &mut problems)?;
-    binding_reads_nothing(root, &mut problems)?;
+    reach(root, &mut problems)?;
     let manifest = fs::read_to_string(root.join("Cargo.toml")).map_err(|e| e.to_string())?;
     problems.extend(profile_problems(&manifest));
     conventions(root, &mut problems)?;
@@ -151,31 +181,38 @@ fn conventions(root: &Path, problems: &mut Vec<String>) -> Result<(), String> {
     Ok(())
 }
 
-/// What the Python binding may not name: it reads no file, environment or stream and picks
-/// no exit code itself, but hands the command line to `toolgate_cli::run`, so the binary and
-/// the package cannot drift apart.
-const BINDING_FORBIDDEN: &[&str] = &["std::fs", "std::env", "std::process", "File::", "io::std"];
-
-fn binding_reads_nothing(root: &Path, problems: &mut Vec<String>) -> Result<(), String> {
-    let mut sources = Vec::new();
-    collect_rs(&root.join("crates/toolgate-python/src"), &mut sources)?;
-    for source in &sources {
-        let text = fs::read_to_string(source).map_err(|e| e.to_string())?;
-        problems.extend(forbidden_in_binding(&text).map(|name| {
-            format!(
-                "{}: the binding names `{name}`; run the CLI instead",
-                rel(root, source)
-            )
-        }));
+/// Checks that each crate's sources name nothing beyond its [`REACH`], and that every
+/// crate of the workspace has a reach.
+fn reach(root: &Path, problems: &mut Vec<String>) -> Result<(), String> {
+    for entry in fs::read_dir(root.join("crates")).map_err(|e| e.to_string())? {
+        let dir = entry.map_err(|e| e.to_string())?.path();
+        let name = dir
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let Some(&(_, reach)) = REACH.iter().find(|(crate_name, _)| *crate_name == name) else {
+            problems.push(format!(
+                "crate `{name}` is not in the reach table of xtask/src/tidy.rs"
+            ));
+            continue;
+        };
+        let mut sources = Vec::new();
+        collect_rs(&dir.join("src"), &mut sources)?;
+        for source in &sources {
+            // Unit tests in a sibling `tests.rs` may read their fixtures.
+            if source.file_name().is_some_and(|n| n == "tests.rs") {
+                continue;
+            }
+            let text = fs::read_to_string(source).map_err(|e| e.to_string())?;
+            problems.extend(overreach(&text, reach).into_iter().map(|found| {
+                format!(
+                    "{}:{found}, beyond what `{name}` may reach ({reach:?}; docs/ARCHITECTURE.md)",
+                    rel(root, source)
+                )
+            }));
+        }
     }
     Ok(())
-}
-
-fn forbidden_in_binding(text: &str) -> impl Iterator<Item = &'static str> + '_ {
-    BINDING_FORBIDDEN
-        .iter()
-        .copied()
-        .filter(move |name| text.contains(name))
 }
 
 /// The release profile ships small binaries (`cargo install`, the wheel): no debug info, no
@@ -232,7 +269,7 @@ fn rel(root: &Path, path: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{ALLOWED, forbidden_in_binding, profile_problems};
+    use super::{ALLOWED, REACH, Reach, overreach, profile_problems};
 
     #[test]
     fn workspace_is_tidy() {
@@ -267,12 +304,22 @@ mod tests {
 
     #[test]
     fn the_binding_may_not_read_files_itself() {
-        let names: Vec<&str> =
-            forbidden_in_binding("let text = std::fs::read_to_string(path)?;").collect();
-        assert_eq!(names, ["std::fs"]);
+        let binding = REACH.iter().find(|(name, _)| *name == "toolgate-python");
+        assert_eq!(binding.map(|(_, reach)| *reach), Some(Reach::Nothing));
         assert_eq!(
-            forbidden_in_binding("toolgate_cli::run(args, console)").count(),
-            0
+            overreach("let text = std::fs::read_to_string(path)?;", Reach::Nothing),
+            ["1: `std::fs`"]
         );
+        assert_eq!(
+            overreach("toolgate_cli::run(args, console)", Reach::Nothing),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn every_crate_with_a_layer_has_a_reach() {
+        for (name, _) in ALLOWED.iter().filter(|(name, _)| *name != "xtask") {
+            assert!(REACH.iter().any(|(other, _)| other == name), "{name}");
+        }
     }
 }

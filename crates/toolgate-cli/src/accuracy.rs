@@ -10,11 +10,7 @@ use toolgate_report::render_seed_accuracy;
 use toolgate_trace::{MAX_DOCUMENT_BYTES, TraceError, parse_accuracy_input};
 
 use crate::cli::AccuracyArgs;
-use crate::discover::display;
-use crate::exit;
-use crate::input::{Limited, read_limited};
-use crate::output::Output;
-use crate::pairing::limits_help;
+use toolgate_run::{Limited, Output, display, limits_help, read_limited};
 
 pub(crate) fn run(args: &AccuracyArgs) -> Result<Output, Report> {
     let from_stdin = args.input.as_os_str() == "-";
@@ -68,7 +64,6 @@ pub(crate) fn run(args: &AccuracyArgs) -> Result<Output, Report> {
         .map_err(|error| Report::msg(format!("cannot render the result: {error}")))?;
     Ok(Output {
         stdout: stdout.into(),
-        code: exit::PASSED,
         ..Output::default()
     })
 }

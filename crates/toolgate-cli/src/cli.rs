@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-
-use crate::exit;
+use toolgate_run::{CheckOptions, NamePattern, Selection, TraceOptions};
 
 /// What `toolgate --version` prints after the name: the version, and the version of the JSON
 /// report's layout, which scripts reading the report depend on.
@@ -119,13 +118,14 @@ pub(crate) struct ReadArgs {
 }
 
 impl ReadArgs {
-    /// The naming scheme the flags describe.
-    pub(crate) fn naming(&self) -> Result<toolgate_trace::Naming, toolgate_trace::NamingError> {
-        toolgate_trace::Naming::from_parts(
-            self.naming.as_deref().unwrap_or("default"),
-            self.servers.clone(),
-            self.naming_pattern.as_deref(),
-        )
+    /// The options as `toolgate_run` takes them; the naming scheme is checked there.
+    pub(crate) fn options(&self) -> TraceOptions {
+        let mut options = TraceOptions::default();
+        options.trace_format.clone_from(&self.trace_format);
+        options.naming.clone_from(&self.naming);
+        options.servers.clone_from(&self.servers);
+        options.naming_pattern.clone_from(&self.naming_pattern);
+        options
     }
 }
 
@@ -240,66 +240,31 @@ pub(crate) enum Format {
     Markdown,
 }
 
-/// What `-k` selects: the names that contain the text, or that the text matches as a regex.
-#[derive(Debug, Clone)]
-pub(crate) struct NamePattern {
-    text: String,
-    /// `None` when the text is no regex (`-k 'f(x'`): it is then a substring alone. Boxed,
-    /// so that `check`'s arguments stay near the size of the other commands'.
-    regex: Option<Box<regex::Regex>>,
-}
-
-impl NamePattern {
-    pub(crate) fn matches(&self, name: &str) -> bool {
-        name.contains(&self.text) || self.regex.as_ref().is_some_and(|r| r.is_match(name))
-    }
-}
-
 fn parse_pattern(text: &str) -> Result<NamePattern, String> {
-    if text.is_empty() {
-        return Err("the pattern is empty; it would select every test".to_owned());
-    }
-    Ok(NamePattern {
-        text: text.to_owned(),
-        regex: regex::Regex::new(text).ok().map(Box::new),
-    })
+    NamePattern::new(text)
+        .ok_or_else(|| "the pattern is empty; it would select every test".to_owned())
 }
 
 impl CheckArgs {
-    /// Whether `--test` and `-k` select the test named `name`.
-    pub(crate) fn selects(&self, name: &str) -> bool {
-        (self.tests.is_empty() || self.tests.iter().any(|test| test == name))
-            && self
-                .select
-                .as_ref()
-                .is_none_or(|pattern| pattern.matches(name))
-    }
-
-    /// Checks the selection against the suite's test names: every `--test` names a test,
-    /// and at least one test is selected.
-    pub(crate) fn check_selection(&self, names: &[&str]) -> Result<(), exit::NothingSelected> {
-        let unknown: Vec<&str> = self
-            .tests
-            .iter()
-            .map(String::as_str)
-            .filter(|test| !names.contains(test))
-            .collect();
-        if let Some(first) = unknown.first() {
-            return Err(exit::NothingSelected::new(
-                format!("no test of the suite is named `{first}`"),
-                names,
-            ));
-        }
-        if !names.iter().any(|name| self.selects(name)) {
-            let what = match (&self.select, self.tests.is_empty()) {
-                (Some(pattern), true) => {
-                    format!("no test name contains or matches `{}`", pattern.text)
-                }
-                _ => "no test is both named by `--test` and matched by `-k`".to_owned(),
-            };
-            return Err(exit::NothingSelected::new(what, names));
-        }
-        Ok(())
+    /// What `toolgate_run::check` is asked to do: render `targets`, colouring standard
+    /// output's when `color`.
+    pub(crate) fn options(
+        &self,
+        targets: Vec<toolgate_run::ReportTarget>,
+        color: bool,
+    ) -> CheckOptions {
+        let mut options = CheckOptions::new(targets);
+        options.selection = Selection {
+            tests: self.tests.clone(),
+            pattern: self.select.clone(),
+        };
+        options.shard = self.shard;
+        options.threads = self.threads.map(usize::from);
+        options.traces_dir.clone_from(&self.traces_dir);
+        options.read = self.read.options();
+        options.step_summary.clone_from(&self.step_summary);
+        options.color = color;
+        options
     }
 }
 
@@ -346,12 +311,28 @@ pub(crate) fn usage_error(matches: &clap::ArgMatches, message: String) -> clap::
     command.error(kind, message)
 }
 
-/// Where one report goes.
+/// Where one report goes, as the command line says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ReportTarget {
-    pub(crate) format: Format,
+struct ReportTarget {
+    format: Format,
     /// `None` for standard output.
-    pub(crate) path: Option<PathBuf>,
+    path: Option<PathBuf>,
+}
+
+impl From<ReportTarget> for toolgate_run::ReportTarget {
+    fn from(target: ReportTarget) -> Self {
+        let format = match target.format {
+            Format::Text => toolgate_run::Format::Text,
+            Format::Json => toolgate_run::Format::Json,
+            Format::Junit => toolgate_run::Format::Junit,
+            Format::Github => toolgate_run::Format::Github,
+            Format::Markdown => toolgate_run::Format::Markdown,
+        };
+        match target.path {
+            Some(path) => Self::file(format, &path),
+            None => Self::stdout(format),
+        }
+    }
 }
 
 /// Pairs each `--output` with the `--format` just before it on the command line.
@@ -359,7 +340,13 @@ pub(crate) struct ReportTarget {
 /// Without any `--format` the report is text on standard output, or each `--output` file's
 /// format is the one its extension names (`.json`, `.xml`, `.md`, `.txt`). A format without an output goes to standard
 /// output, and only one may.
-pub(crate) fn report_targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
+pub(crate) fn report_targets(
+    matches: &clap::ArgMatches,
+) -> Result<Vec<toolgate_run::ReportTarget>, String> {
+    targets(matches).map(|targets| targets.into_iter().map(Into::into).collect())
+}
+
+fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
     let Some(check) = matches
         .subcommand_matches("check")
         .or_else(|| matches.subcommand_matches("merge"))

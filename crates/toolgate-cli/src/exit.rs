@@ -1,7 +1,5 @@
 //! The exit codes, in one place.
 
-use std::fmt::{self, Write};
-
 /// Every gate passed.
 pub(crate) const PASSED: u8 = 0;
 /// A gate failed.
@@ -14,53 +12,21 @@ pub(crate) const NOTHING_SELECTED: u8 = 4;
 
 /// The exit code of a command that failed with `report`.
 pub(crate) fn for_error(report: &miette::Report) -> u8 {
-    if report.downcast_ref::<NothingSelected>().is_some() {
+    report
+        .downcast_ref::<toolgate_run::Error>()
+        .map_or(INVALID, for_run_error)
+}
+
+/// The exit code of a command that `toolgate_run` refused.
+pub(crate) fn for_run_error(error: &toolgate_run::Error) -> u8 {
+    if matches!(error, toolgate_run::Error::NothingSelected(_)) {
         NOTHING_SELECTED
     } else {
         INVALID
     }
 }
 
-/// `--test` or `-k` selected nothing.
-#[derive(Debug)]
-pub(crate) struct NothingSelected {
-    message: String,
-    help: String,
-}
-
-/// How many of the suite's test names the help lists.
-const NAMES_SHOWN: usize = 10;
-
-impl NothingSelected {
-    /// `message` says what was asked; the help lists the suite's tests (`names`).
-    pub(crate) fn new(message: String, names: &[&str]) -> Self {
-        let shown: Vec<String> = names
-            .iter()
-            .take(NAMES_SHOWN)
-            .map(|name| format!("`{name}`"))
-            .collect();
-        let mut help = format!("the suite's tests: {}", shown.join(", "));
-        if names.len() > NAMES_SHOWN {
-            let _ = write!(help, " and {} more", names.len() - NAMES_SHOWN);
-        }
-        Self { message, help }
-    }
-}
-
-impl fmt::Display for NothingSelected {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for NothingSelected {}
-
-impl miette::Diagnostic for NothingSelected {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new("toolgate::usage::nothing_selected"))
-    }
-
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(&self.help))
-    }
+/// The exit code of a command that ran: whether a gate failed.
+pub(crate) fn for_output(output: &toolgate_run::Output) -> u8 {
+    if output.gate_failed { FAILED } else { PASSED }
 }

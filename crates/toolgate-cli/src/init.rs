@@ -7,8 +7,7 @@ use std::path::Path;
 use miette::Report;
 use toolgate_expect::{Problem, SuiteError};
 
-use crate::exit;
-use crate::output::Output;
+use toolgate_run::Output;
 
 const SUITE: &str = include_str!("init/toolgate.yaml");
 const TRACE: &str = include_str!("init/trace.json");
@@ -43,7 +42,6 @@ pub(crate) fn run() -> Result<Output, Report> {
         format!("wrote toolgate.yaml and {TRACE_PATH}\nnext: toolgate check\n").into_bytes();
     Ok(Output {
         stdout: stdout.into(),
-        code: exit::PASSED,
         ..Output::default()
     })
 }

@@ -8,11 +8,9 @@ use toolgate_report::{
     ShardFile, TextOptions, merge_shards, render_merged_json, render_merged_text,
 };
 
-use crate::check::spool;
-use crate::cli::{Format, MergeArgs, ReportTarget};
-use crate::discover::display;
-use crate::exit;
-use crate::output::Output;
+use toolgate_run::{Format, Output, ReportTarget, display, spool};
+
+use crate::cli::MergeArgs;
 
 pub(crate) fn run(
     args: &MergeArgs,
@@ -50,10 +48,6 @@ pub(crate) fn run(
         output.deliver(target, rendered)?;
     }
     output.inputs.clone_from(&args.reports);
-    output.code = if merged.passed() {
-        exit::PASSED
-    } else {
-        exit::FAILED
-    };
+    output.gate_failed = !merged.passed();
     Ok(output)
 }

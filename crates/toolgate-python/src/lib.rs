@@ -1,11 +1,13 @@
 //! `toolgate._native`: the Rust half of the `toolgate` Python package.
 //!
 //! The package's Python half (`python/toolgate/`) is the API users call; this module gives
-//! it two things. `run` and `run_captured` run the `toolgate` command line itself, the one
-//! the binary runs ([`toolgate_cli::run`]): the console script, `toolgate.check` and
-//! `toolgate.read_trace` are that command line, so they read, score and report exactly as
-//! the binary does. `score` scores one run's calls against equal-function classes with
-//! `toolgate-core`, plain data in and out.
+//! it three things. `run` and `run_captured` run the `toolgate` command line itself, the one
+//! the binary runs ([`toolgate_cli::run`]): the console script is that command line.
+//! `check` and `read_trace` take the words of a `check` or `convert` command line, which
+//! [`toolgate_cli::parse`] turns into options with the command line's own usage errors, and
+//! call the pipeline itself, [`toolgate_run::check`] and [`toolgate_run::convert`], so they
+//! read, score and report exactly as the binary does. `score` scores one run's calls against
+//! equal-function classes with `toolgate-core`, plain data in and out.
 
 use std::ffi::OsString;
 
@@ -39,6 +41,67 @@ fn run_captured(py: Python<'_>, args: Vec<OsString>) -> (u8, Py<PyBytes>, String
         code,
         PyBytes::new(py, &stdout).unbind(),
         String::from_utf8_lossy(&stderr).into_owned(),
+    )
+}
+
+/// Runs the `check` command line `args` (the program's name first) through
+/// [`toolgate_run::check`], and returns `(exit code, report bytes, diagnostic)`: the code and
+/// the diagnostic are those the command line gives, the report what it prints.
+#[pyfunction]
+fn check(py: Python<'_>, args: Vec<OsString>) -> (u8, Py<PyBytes>, String) {
+    let (code, stdout, diagnostic) = py.detach(|| match toolgate_cli::parse(args) {
+        Ok(toolgate_cli::Parsed::Check { suite, options }) => delivered(
+            toolgate_run::check(&suite, &options)
+                .and_then(|output| toolgate_run::write_files(&output).map(|()| output)),
+        ),
+        Ok(_) => not_this_command("check"),
+        Err(refused) => (refused.code, Vec::new(), refused.diagnostic),
+    });
+    (code, PyBytes::new(py, &stdout).unbind(), diagnostic)
+}
+
+/// Reads trace files as the `convert` command line `args` (the program's name first) says,
+/// through [`toolgate_run::convert`], and returns `(exit code, runs as JSON lines,
+/// diagnostic)`.
+#[pyfunction]
+fn read_trace(py: Python<'_>, args: Vec<OsString>) -> (u8, Py<PyBytes>, String) {
+    let (code, stdout, diagnostic) = py.detach(|| match toolgate_cli::parse(args) {
+        Ok(toolgate_cli::Parsed::Convert { files, options }) => {
+            delivered(toolgate_run::convert(&files, &options))
+        }
+        Ok(_) => not_this_command("convert"),
+        Err(refused) => (refused.code, Vec::new(), refused.diagnostic),
+    });
+    (code, PyBytes::new(py, &stdout).unbind(), diagnostic)
+}
+
+/// The exit code, the bytes of the report for standard output, and the diagnostic of a
+/// command `toolgate_run` ran or refused.
+fn delivered(result: Result<toolgate_run::Output, toolgate_run::Error>) -> (u8, Vec<u8>, String) {
+    let output = match result {
+        Ok(output) => output,
+        Err(error) => {
+            let refused = toolgate_cli::refused(&error);
+            return (refused.code, Vec::new(), refused.diagnostic);
+        }
+    };
+    let mut stdout = Vec::new();
+    // A spooled report is read back from its temporary file, which may fail as a write to
+    // standard output may.
+    if let Err(error) = output.stdout.write_to(&mut stdout) {
+        let error = toolgate_run::Error::Message(format!("cannot read the report back: {error}"));
+        let refused = toolgate_cli::refused(&error);
+        return (refused.code, Vec::new(), refused.diagnostic);
+    }
+    (toolgate_cli::exit_code(&output), stdout, String::new())
+}
+
+/// The package handed a native function another command: a bug of the package's own.
+fn not_this_command(command: &str) -> (u8, Vec<u8>, String) {
+    (
+        2,
+        Vec::new(),
+        format!("error: the command line is not `toolgate {command}`\n"),
     )
 }
 
@@ -119,6 +182,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_function(wrap_pyfunction!(run, module)?)?;
     module.add_function(wrap_pyfunction!(run_captured, module)?)?;
+    module.add_function(wrap_pyfunction!(check, module)?)?;
+    module.add_function(wrap_pyfunction!(read_trace, module)?)?;
     module.add_function(wrap_pyfunction!(score, module)?)?;
     Ok(())
 }

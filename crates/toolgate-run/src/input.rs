@@ -4,7 +4,7 @@
 use std::io::{self, Read};
 
 /// What a limited read found.
-pub(crate) enum Limited {
+pub enum Limited {
     /// The whole text.
     Text(String),
     /// More than the limit.
@@ -12,7 +12,7 @@ pub(crate) enum Limited {
 }
 
 /// Reads all of `reader` as UTF-8 text, or stops one byte past `limit`.
-pub(crate) fn read_limited(reader: impl Read, limit: usize) -> io::Result<Limited> {
+pub fn read_limited(reader: impl Read, limit: usize) -> io::Result<Limited> {
     let bytes = read_bytes(reader, limit)?;
     if bytes.len() > limit {
         return Ok(Limited::TooLarge);

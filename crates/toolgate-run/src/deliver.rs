@@ -1,6 +1,7 @@
 //! Delivering reports: every `--output` checked before any is written, regular files
-//! replaced atomically with their mode kept, devices and FIFOs written in place, temporary
-//! files removed on SIGINT and SIGTERM, and every failed write an error.
+//! replaced atomically with their mode kept, devices and FIFOs written in place, staged
+//! files listed for a front end's signal handler to remove ([`remove_staged_then`]), and
+//! every failed write an error.
 
 use std::fs::{self, File, Metadata, OpenOptions};
 use std::io::{self, Write};
@@ -8,12 +9,10 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use miette::Report;
-use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
-use signal_hook::iterator::Signals;
 use toolgate_expect::{Problem, SuiteError};
 
 use crate::discover::display;
+use crate::error::Error;
 use crate::output::{Output, Rendered};
 
 /// How a checked `--output` is written.
@@ -30,8 +29,8 @@ enum Target {
 }
 
 /// A usage error about an `--output`, before anything is written.
-fn refused(path: &Path, message: &str, help: &str) -> Report {
-    Report::new(SuiteError::detached(
+fn refused(path: &Path, message: &str, help: &str) -> Error {
+    Error::Suite(SuiteError::detached(
         Problem::new(
             "toolgate::output::refused",
             format!("cannot write `--output {}`: {message}", display(path)),
@@ -42,8 +41,8 @@ fn refused(path: &Path, message: &str, help: &str) -> Report {
 }
 
 /// A failed write of a report: the report was not delivered.
-fn failed(what: &str, error: &io::Error) -> Report {
-    Report::new(SuiteError::detached(
+fn failed(what: &str, error: &io::Error) -> Error {
+    Error::Suite(SuiteError::detached(
         Problem::new(
             "toolgate::output::write",
             format!("cannot write {what}: {error}"),
@@ -55,7 +54,7 @@ fn failed(what: &str, error: &io::Error) -> Report {
 
 /// What the file at `path` is, as far as writing a report there goes, and the path that
 /// names it for comparisons (the real file, or its folder's real path and its name).
-fn inspect(path: &Path) -> Result<(Target, PathBuf), Report> {
+fn inspect(path: &Path) -> Result<(Target, PathBuf), Error> {
     if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
         return Err(refused(
             path,
@@ -130,10 +129,10 @@ fn inspect(path: &Path) -> Result<(Target, PathBuf), Report> {
 /// Checks every `--output` of `paths` before anything is written: each names a file or a
 /// device (not a folder) in an existing folder, no two name the same file, and none names
 /// one of `inputs` (the suite, a trace file, a shard report).
-pub(crate) fn check_targets<'a>(
+pub fn check_targets<'a>(
     paths: impl IntoIterator<Item = &'a Path>,
     inputs: &[PathBuf],
-) -> Result<(), Report> {
+) -> Result<(), Error> {
     let inputs: Vec<(PathBuf, Option<(u64, u64)>)> = inputs
         .iter()
         .filter_map(|input| {
@@ -171,7 +170,7 @@ pub(crate) fn check_targets<'a>(
 /// Writes every report of `output` to its file, or none: the targets are checked, the
 /// regular files staged beside their targets, the devices and FIFOs written, and only then
 /// is each staged file renamed into place.
-pub(crate) fn write_files(output: &Output) -> Result<(), Report> {
+pub fn write_files(output: &Output) -> Result<(), Error> {
     check_targets(
         output.files.iter().map(|(path, _)| path.as_path()),
         &output.inputs,
@@ -215,7 +214,7 @@ fn stage(
     real: &Path,
     existing: Option<&Metadata>,
     report: &Rendered,
-) -> Result<tempfile::NamedTempFile, Report> {
+) -> Result<tempfile::NamedTempFile, Error> {
     let folder = match real.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -247,7 +246,7 @@ fn stage(
 }
 
 /// Writes the report into an existing device, FIFO or socket, which a rename would replace.
-fn write_in_place(path: &Path, report: &Rendered) -> Result<(), Report> {
+fn write_in_place(path: &Path, report: &Rendered) -> Result<(), Error> {
     let fail = |error: &io::Error| failed(&format!("`{}`", display(path)), error);
     let file: File = OpenOptions::new()
         .write(true)
@@ -261,15 +260,15 @@ fn write_in_place(path: &Path, report: &Rendered) -> Result<(), Report> {
 }
 
 /// How writing standard output ended, when it did not deliver the report.
-pub(crate) enum StdoutError {
+pub enum StdoutError {
     /// The reader closed the pipe (`| head`): not worth a message, but not a success.
     Closed,
     /// Any other failure (a full disk, a closed descriptor): an error.
-    Failed(Report),
+    Failed(Error),
 }
 
 /// Writes the whole report to standard output and flushes it.
-pub(crate) fn write_stdout(report: &Rendered, stdout: &mut dyn Write) -> Result<(), StdoutError> {
+pub fn write_stdout(report: &Rendered, stdout: &mut dyn Write) -> Result<(), StdoutError> {
     let mut stdout = io::BufWriter::new(stdout);
     match report.write_to(&mut stdout).and_then(|()| stdout.flush()) {
         Ok(()) => Ok(()),
@@ -298,29 +297,18 @@ fn forget_staged(path: &Path) {
     staged.retain(|other| other != path);
 }
 
-/// On SIGINT, SIGTERM or SIGHUP, removes the staged files and then ends the process as the
-/// signal would have. A staged file is dropped (and removed) on every other way out, but
-/// a signal ends the process without running destructors. signal-hook's handler only
-/// writes to a pipe; the removal runs on an ordinary thread, so it may take the lock.
-pub(crate) fn remove_staged_on_signals() {
-    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-        return;
-    };
-    // Were the thread not to start, the closure and its `signals` are dropped, which
-    // restores the default handlers: the signals then end the process as before.
-    let _ = std::thread::Builder::new()
-        .name("signals".to_owned())
-        .spawn(move || {
-            if let Some(signal) = signals.forever().next() {
-                let staged = STAGED
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                for path in staged.iter() {
-                    let _ = fs::remove_file(path);
-                }
-                // The lock stays held, so no file is staged after the removal.
-                let _ = signal_hook::low_level::emulate_default_handler(signal);
-                std::process::exit(128 + signal);
-            }
-        });
+/// Removes the staged files, then runs `then` with the list still locked, so that no file
+/// is staged after the removal. For a front end's handler of SIGINT, SIGTERM and SIGHUP:
+/// a staged file is dropped (and removed) on every other way out, but a signal ends the
+/// process without running destructors. It takes a lock: call it from an ordinary thread,
+/// never from the signal handler itself.
+pub fn remove_staged_then(then: impl FnOnce()) {
+    let staged = STAGED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for path in staged.iter() {
+        let _ = fs::remove_file(path);
+    }
+    then();
+    drop(staged);
 }

@@ -156,7 +156,7 @@ fn problem(
 }
 
 /// What the limits are, what this input comes to, and what to do about it.
-pub(crate) fn limits_help(error: &PairingTooLarge, fix: &str) -> String {
+pub fn limits_help(error: &PairingTooLarge, fix: &str) -> String {
     let (expected, actual) = (error.expected, error.actual);
     let here = if error.pairs() > MAX_PAIRING_PAIRS {
         format!("{expected} × {actual} = {} pairs", error.pairs())

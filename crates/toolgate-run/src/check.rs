@@ -8,7 +8,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 
-use miette::Report;
 use toolgate_expect::{
     Detail, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg, Problem, RunOutcome,
     RunSource, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, grade_run_as,
@@ -20,18 +19,18 @@ use toolgate_report::{
 };
 use toolgate_trace::{FileLayout, Naming, ReadOptions, TraceError, TracePart, read_trace_in_parts};
 
-use crate::cli::{CheckArgs, Format, ReportTarget};
 use crate::discover::{Searched, TraceFile, discover, display};
-use crate::exit;
+use crate::error::Error;
 use crate::input::{Limited, read_limited};
-use crate::output::{Output, Rendered};
+use crate::options::{CheckOptions, Format, ReportTarget};
+use crate::output::{Output, Rendered, spool};
 use crate::pairing::{Limits, TooLongRuns};
 
 /// Every test's runs were read, so every call a matcher cannot judge is listed at once.
 fn refuse_missing_arguments(
     missing: &[(&Test, MissingArguments)],
     file: &SuiteFile,
-) -> Result<(), Report> {
+) -> Result<(), Error> {
     if missing.is_empty() {
         return Ok(());
     }
@@ -39,11 +38,11 @@ fn refuse_missing_arguments(
         .iter()
         .flat_map(|(test, found)| missing_argument_problems(test, found, file))
         .collect();
-    Err(Report::new(file.error(problems)))
+    Err(Error::Suite(file.error(problems)))
 }
 
 /// Where the JSON report's entries of every run go as they are scored, when it is asked for.
-fn json_runs_for(targets: &[ReportTarget]) -> Result<Option<JsonRuns>, Report> {
+fn json_runs_for(targets: &[ReportTarget]) -> Result<Option<JsonRuns>, Error> {
     if targets.iter().any(|t| t.format == Format::Json) {
         let runs = JsonRuns::spilled().map_err(|error| temporary_file_error("create", &error))?;
         Ok(Some(runs))
@@ -52,39 +51,41 @@ fn json_runs_for(targets: &[ReportTarget]) -> Result<Option<JsonRuns>, Report> {
     }
 }
 
-pub(crate) fn run(
-    args: &CheckArgs,
-    targets: &[ReportTarget],
-    color: bool,
-) -> Result<Output, Report> {
-    let name = display(&args.suite);
-    let text = read_suite(&args.suite, &name)?;
-    let naming = cli_naming(&args.read)?;
+/// Checks the suite at `suite`: reads it, finds and reads each selected test's traces,
+/// scores every run, gates each test and renders every report of `options.targets`.
+/// Nothing is written: the reports for files are in [`Output::files`], to be written with
+/// [`write_files`](crate::write_files), and [`Output::gate_failed`] is the suite's verdict.
+pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error> {
+    let targets = options.targets.as_slice();
+    let name = display(suite_path);
+    let text = read_suite(suite_path, &name)?;
+    let naming = options.read.naming()?;
     let file = SuiteFile::new(&name, text);
     let suite = file.parse()?;
-    let suite_dir = args.suite.parent().unwrap_or(Path::new(""));
+    let suite_dir = suite_path.parent().unwrap_or(Path::new(""));
 
     let mut json_runs = json_runs_for(targets)?;
-    let threads = args.threads.map(usize::from);
+    let threads = options.threads;
     let mut outcome = SuiteOutcome {
         tests: Vec::new(),
         notes: Vec::new(),
     };
     let mut missing = Vec::new();
     let names: Vec<&str> = suite.tests.iter().map(|test| test.name.as_str()).collect();
-    args.check_selection(&names).map_err(Report::new)?;
+    options.selection.check(&names)?;
     // Every file read, so that no `--output` replaces one.
-    let mut inputs = vec![args.suite.clone()];
+    let mut inputs = vec![suite_path.to_path_buf()];
     let tests = suite
         .tests
         .iter()
         .enumerate()
         .filter(|(position, test)| {
-            args.shard.is_none_or(|shard| shard.holds(*position)) && args.selects(&test.name)
+            options.shard.is_none_or(|shard| shard.holds(*position))
+                && options.selection.selects(&test.name)
         })
         .map(|(_, test)| test);
     for test in tests {
-        let (files, searched) = discover(test, suite_dir, args.traces_dir.as_deref(), &file)?;
+        let (files, searched) = discover(test, suite_dir, options.traces_dir.as_deref(), &file)?;
         inputs.extend(files.iter().map(|trace| trace.path.clone()));
         let mut evaluator = TestEvaluator::new(test);
         if let Some(json) = &mut json_runs {
@@ -93,7 +94,7 @@ pub(crate) fn run(
         // Every run's entries of the JSON report are spilled to disk as the runs are scored.
         let mut spill_error = None;
         let mut too_long = TooLongRuns::default();
-        let options = read_options(test, args, &naming);
+        let read = read_options(test, options, &naming);
         let threads = threads.unwrap_or_else(|| default_threads(&files));
         // How many runs added so far have findings, for the threads that score later runs
         // (`Detail::for_run`); the JSON report lists every run.
@@ -103,7 +104,7 @@ pub(crate) fn run(
             findings: &findings,
             every_run: json_runs.is_some(),
         };
-        let warnings = score_runs(&scoring, &files, &options, threads, |scored| {
+        let warnings = score_runs(&scoring, &files, &read, threads, |scored| {
             let Scored {
                 source,
                 limits,
@@ -125,7 +126,7 @@ pub(crate) fn run(
         outcome.notes.extend(warnings);
         let problems = too_long.problems(test, &file);
         if !problems.is_empty() {
-            return Err(Report::new(file.error(problems)));
+            return Err(Error::Suite(file.error(problems)));
         }
         if let Some(error) = spill_error {
             return Err(temporary_file_error("write", &error));
@@ -138,29 +139,25 @@ pub(crate) fn run(
     }
     refuse_missing_arguments(&missing, &file)?;
     let digest = suite_digest(file.text());
-    let origin = args.shard.map(|shard| ShardOrigin {
+    let origin = options.shard.map(|shard| ShardOrigin {
         shard,
         suite: &name,
         suite_tests: suite.tests.len(),
         suite_digest: &digest,
     });
-    let mut output = render(&outcome, json_runs, origin, &name, targets, color)?;
+    let mut output = render(&outcome, json_runs, origin, &name, targets, options.color)?;
     // GitHub's job summary: appended, like every step's, when the runner asks for it.
     if targets.iter().any(|t| t.format == Format::Github)
-        && let Some(summary) = args.step_summary.clone()
+        && let Some(summary) = options.step_summary.clone()
     {
         let mut bytes = Vec::new();
         render_markdown(&outcome, &mut bytes)
-            .map_err(|error| Report::msg(format!("cannot render the summary: {error}")))?;
+            .map_err(|error| Error::Message(format!("cannot render the summary: {error}")))?;
         output.appends.push((summary, bytes));
     }
     output.inputs = inputs;
     output.warnings.clone_from(&outcome.notes);
-    output.code = if outcome.passed() {
-        exit::PASSED
-    } else {
-        exit::FAILED
-    };
+    output.gate_failed = !outcome.passed();
     Ok(output)
 }
 
@@ -399,7 +396,7 @@ fn render(
     suite: &str,
     targets: &[ReportTarget],
     color: bool,
-) -> Result<Output, Report> {
+) -> Result<Output, Error> {
     // The JSON report grows with the runs: it is rendered once, into a temporary file, and
     // shared by every target that asks for it.
     let json = json_runs
@@ -437,8 +434,8 @@ fn render(
 }
 
 /// A temporary file of the JSON report could not be created or written.
-fn temporary_file_error(doing: &str, error: &std::io::Error) -> Report {
-    Report::new(SuiteError::detached(
+fn temporary_file_error(doing: &str, error: &std::io::Error) -> Error {
+    Error::Suite(SuiteError::detached(
         Problem::new(
             "toolgate::report::temporary_file",
             format!("cannot {doing} a temporary file of the JSON report: {error}"),
@@ -451,23 +448,10 @@ fn temporary_file_error(doing: &str, error: &std::io::Error) -> Report {
     ))
 }
 
-/// Renders a report into an anonymous temporary file.
-pub(crate) fn spool(
-    render: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<Rendered> {
-    let file = tempfile::tempfile()?;
-    let mut out = std::io::BufWriter::new(file);
-    render(&mut out)?;
-    let file = out
-        .into_inner()
-        .map_err(std::io::IntoInnerError::into_error)?;
-    Ok(Rendered::Spooled(file))
-}
-
 /// The suite file's text, within [`MAX_SUITE_BYTES`].
-fn read_suite(path: &Path, name: &str) -> Result<String, Report> {
+fn read_suite(path: &Path, name: &str) -> Result<String, Error> {
     let cannot_read = |error: &dyn std::fmt::Display| {
-        Report::new(SuiteError::detached(
+        Error::Suite(SuiteError::detached(
             Problem::new(
                 "toolgate::suite::io",
                 format!("cannot read suite `{name}`: {error}"),
@@ -484,7 +468,7 @@ fn read_suite(path: &Path, name: &str) -> Result<String, Report> {
         .map_err(|error| cannot_read(&error))?
     {
         Limited::Text(text) => Ok(text),
-        Limited::TooLarge => Err(Report::new(SuiteError::detached(
+        Limited::TooLarge => Err(Error::Suite(SuiteError::detached(
             Problem::new(
                 "toolgate::suite::too_large",
                 format!(
@@ -527,7 +511,7 @@ fn check_count(
     evaluator: &TestEvaluator<'_>,
     searched: &Searched,
     file: &SuiteFile,
-) -> Result<(), Report> {
+) -> Result<(), Error> {
     let test_path = [PathSeg::Key("tests"), PathSeg::Index(test.index)];
     let count = evaluator.run_count();
     if count == 0 {
@@ -550,7 +534,7 @@ fn check_count(
                     .to_owned(),
             ),
         };
-        return Err(Report::new(file.error(vec![
+        return Err(Error::Suite(file.error(vec![
             Problem::new(
                 "toolgate::traces::none",
                 format!("test `{}` found no runs", test.name),
@@ -571,7 +555,7 @@ fn check_count(
             if count > LISTED_RUNS {
                 listed.push(format!("and {} more", count - LISTED_RUNS));
             }
-            return Err(Report::new(file.error(vec![
+            return Err(Error::Suite(file.error(vec![
                 Problem::new(
                     "toolgate::traces::count",
                     format!(
@@ -594,23 +578,12 @@ fn check_count(
 
 /// How to read a test's traces: the test's own `trace_format` and `naming` win over the
 /// command line's.
-fn read_options(test: &Test, args: &CheckArgs, naming: &Naming) -> ReadOptions {
+fn read_options(test: &Test, options: &CheckOptions, naming: &Naming) -> ReadOptions {
     ReadOptions {
         format: test
             .trace_format
             .clone()
-            .or_else(|| args.read.trace_format.clone()),
+            .or_else(|| options.read.trace_format.clone()),
         naming: test.naming.clone().unwrap_or_else(|| naming.clone()),
     }
-}
-
-/// The naming scheme of the command line, or a usage error.
-pub(crate) fn cli_naming(read: &crate::cli::ReadArgs) -> Result<Naming, Report> {
-    read.naming().map_err(|error| {
-        Report::new(SuiteError::detached(
-            Problem::new("toolgate::usage::naming", error.to_string(), "").with_help(
-                "`--naming regex` needs `--naming-pattern` with groups `server` and `tool`",
-            ),
-        ))
-    })
 }

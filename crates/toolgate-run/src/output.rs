@@ -1,18 +1,20 @@
-//! What a command hands back to `main`: its reports, the files to write, and its exit code.
+//! What a command hands back to its front end: its reports, the files to write, and
+//! whether a gate failed.
 
 use std::fs::File;
 use std::io::{self, Seek, Write};
 use std::path::PathBuf;
 
-use miette::Report;
-
-use crate::cli::ReportTarget;
+use crate::error::Error;
+use crate::options::ReportTarget;
 
 /// A rendered report: in memory, or spooled to an anonymous temporary file when it grows
 /// with the number of runs (the JSON report).
 #[derive(Debug)]
-pub(crate) enum Rendered {
+pub enum Rendered {
+    /// The report's bytes.
     Bytes(Vec<u8>),
+    /// An anonymous temporary file holding the report.
     Spooled(File),
 }
 
@@ -30,7 +32,7 @@ impl From<Vec<u8>> for Rendered {
 
 impl Rendered {
     /// Writes the whole report into `out`.
-    pub(crate) fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
+    pub fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
         match self {
             Self::Bytes(bytes) => out.write_all(bytes),
             Self::Spooled(file) => {
@@ -43,7 +45,7 @@ impl Rendered {
 
     /// The same report, for a second target. A spooled file is shared: each
     /// [`write_to`](Self::write_to) reads it from the start.
-    pub(crate) fn share(&self) -> io::Result<Self> {
+    pub fn share(&self) -> io::Result<Self> {
         Ok(match self {
             Self::Bytes(bytes) => Self::Bytes(bytes.clone()),
             Self::Spooled(file) => Self::Spooled(file.try_clone()?),
@@ -51,36 +53,47 @@ impl Rendered {
     }
 }
 
-/// What a command prints on success, the files it writes, and its exit code.
+/// What a command prints on success, the files it writes, and whether a gate failed.
 #[derive(Debug, Default)]
-pub(crate) struct Output {
-    pub(crate) stdout: Rendered,
+pub struct Output {
+    /// The report for standard output.
+    pub stdout: Rendered,
     /// Reports for `--output` files, written atomically once everything has rendered.
-    pub(crate) files: Vec<(PathBuf, Rendered)>,
+    pub files: Vec<(PathBuf, Rendered)>,
     /// Text appended to existing files (GitHub's job summary).
-    pub(crate) appends: Vec<(PathBuf, Vec<u8>)>,
+    pub appends: Vec<(PathBuf, Vec<u8>)>,
     /// The files the command read (the suite, the trace files, the shard reports), which no
     /// `--output` may replace.
-    pub(crate) inputs: Vec<PathBuf>,
+    pub inputs: Vec<PathBuf>,
     /// Warnings for stderr, printed whatever the exit code.
-    pub(crate) warnings: Vec<String>,
-    pub(crate) code: u8,
+    pub warnings: Vec<String>,
+    /// Whether a gate failed: the suite's verdict.
+    pub gate_failed: bool,
 }
 
 impl Output {
     /// Puts a rendered report where `target` sends it: a file to write, or standard output.
-    pub(crate) fn deliver(
+    pub fn deliver(
         &mut self,
         target: &ReportTarget,
         rendered: io::Result<Rendered>,
-    ) -> Result<(), Report> {
+    ) -> Result<(), Error> {
         // Rendering cannot fail but on a full disk; then no half report is written.
-        let rendered =
-            rendered.map_err(|error| Report::msg(format!("cannot render the report: {error}")))?;
+        let rendered = rendered
+            .map_err(|error| Error::Message(format!("cannot render the report: {error}")))?;
         match &target.path {
             Some(path) => self.files.push((path.clone(), rendered)),
             None => self.stdout = rendered,
         }
         Ok(())
     }
+}
+
+/// Renders a report into an anonymous temporary file.
+pub fn spool(render: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<Rendered> {
+    let file = tempfile::tempfile()?;
+    let mut out = io::BufWriter::new(file);
+    render(&mut out)?;
+    let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+    Ok(Rendered::Spooled(file))
 }
