@@ -161,7 +161,7 @@ impl fmt::Display for Shard {
 impl Test {
     /// The pairing limits `run` passes under the test's graders that pair (checked before
     /// the run is graded, on whichever thread reads it): for each such grader, its kind and
-    /// the limit passed, `call-accuracy` first. Empty when the run is within every limit.
+    /// the limit passed, in registry order. Empty when the run is within every limit.
     pub fn past_limits(&self, run: &Run) -> Vec<(Block, PairingTooLarge)> {
         let mut past = Vec::new();
         let mut check = |grader: Option<&dyn LimitCheck>| {
@@ -169,8 +169,8 @@ impl Test {
                 past.push((words.block, error));
             }
         };
-        check(self.call_accuracy.as_ref().map(|g| g as &dyn LimitCheck));
         check(self.tool_correctness.as_ref().map(|g| g as &dyn LimitCheck));
+        check(self.call_accuracy.as_ref().map(|g| g as &dyn LimitCheck));
         past
     }
 
@@ -178,8 +178,8 @@ impl Test {
     /// the test has that grader and it pairs.
     pub fn limit_words(&self, block: Block) -> Option<LimitWords> {
         [
-            self.call_accuracy.as_ref().and_then(Grader::limit_words),
             self.tool_correctness.as_ref().and_then(Grader::limit_words),
+            self.call_accuracy.as_ref().and_then(Grader::limit_words),
         ]
         .into_iter()
         .flatten()

@@ -1,24 +1,20 @@
 //! The limits on pairing calls (`toolgate_core::check_pairing_size`), checked before a run
-//! reaches the `call-accuracy` or `tool-correctness` grader, and before `toolgate accuracy`
-//! scores its input.
+//! reaches a grader that pairs (each grader states its own, `Test::past_limits`), and
+//! before `toolgate accuracy` scores its input.
 
-use toolgate_core::{
-    MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE, PairingTooLarge, check_pairing_size, check_sequence_size,
-};
-use toolgate_expect::{PathSeg, Problem, RunSource, SuiteFile, Test};
+use std::collections::BTreeMap;
+
+use toolgate_core::{MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE, PairingTooLarge};
+use toolgate_expect::{Block, LimitWords, PathSeg, Problem, RunSource, SuiteFile, Test};
 use toolgate_trace::Run;
 
 /// At most this many runs are named in one problem.
 const LISTED_RUNS: usize = 20;
 
-/// The runs of a test too long for its pairing graders.
+/// The runs of a test too long for its pairing graders, per grader kind.
 #[derive(Debug, Default)]
 pub(crate) struct TooLongRuns {
-    /// For `call-accuracy`.
-    call_accuracy: PastLimit,
-    /// For `tool-correctness`: without `check_ordering` (the modes that match as a
-    /// multiset) both limits, with it the pairs alone.
-    tool_correctness: PastLimit,
+    past: BTreeMap<Block, PastLimit>,
 }
 
 /// The runs past a grader's limit: how many, and the first [`LISTED_RUNS`] with their source
@@ -36,46 +32,22 @@ impl PastLimit {
             self.first.push((source.to_string(), error));
         }
     }
-
-    fn is_empty(&self) -> bool {
-        self.count == 0
-    }
 }
 
-/// How a run fares against the pairing limits of its test's graders: the limit it passed
-/// for each, if any. Checked on whichever thread scores the run.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Limits {
-    call_accuracy: Option<PairingTooLarge>,
-    tool_correctness: Option<PairingTooLarge>,
-}
+/// How a run fares against the pairing limits of its test's graders: each limit it passed,
+/// by grader kind. Checked on whichever thread scores the run.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Limits(Vec<(Block, PairingTooLarge)>);
 
 impl Limits {
     /// The limits `run` passes under the pairing graders of `test`.
     pub(crate) fn of(test: &Test, run: &Run) -> Self {
-        let calls = run.calls.len();
-        let call_accuracy = test
-            .call_accuracy
-            .as_ref()
-            .and_then(|grader| check_pairing_size(grader.expected.len(), calls).err());
-        // The ordered modes pair by a longest common subsequence, whose table grows as the
-        // pairs alone.
-        let tool_correctness = test.tool_correctness.as_ref().and_then(|grader| {
-            if grader.check_ordering {
-                check_sequence_size(grader.expected.len(), calls).err()
-            } else {
-                check_pairing_size(grader.expected.len(), calls).err()
-            }
-        });
-        Self {
-            call_accuracy,
-            tool_correctness,
-        }
+        Self(test.past_limits(run))
     }
 
     /// Whether the run is within every limit, so that it may be scored.
     pub(crate) fn hold(&self) -> bool {
-        self.call_accuracy.is_none() && self.tool_correctness.is_none()
+        self.0.is_empty()
     }
 }
 
@@ -85,50 +57,30 @@ impl TooLongRuns {
     /// (once the test fails, the rest of its runs are only counted). A run past a limit is
     /// remembered.
     pub(crate) fn admit(&mut self, source: &RunSource, limits: Limits) -> bool {
-        if let Some(error) = limits.call_accuracy {
-            self.call_accuracy.push(source, error);
+        for (block, error) in limits.0 {
+            self.past.entry(block).or_default().push(source, error);
         }
-        if let Some(error) = limits.tool_correctness {
-            self.tool_correctness.push(source, error);
-        }
-        self.call_accuracy.is_empty() && self.tool_correctness.is_empty()
+        self.past.is_empty()
     }
 
-    /// One problem per grader with runs past the limits, placed on its expected list.
+    /// One problem per grader with runs past the limits, in registry order, placed on the
+    /// grader's expected list.
     pub(crate) fn problems(&self, test: &Test, file: &SuiteFile) -> Vec<Problem> {
-        let mut problems = Vec::new();
-        if let (Some(grader), false) = (&test.call_accuracy, self.call_accuracy.is_empty()) {
-            problems.push(problem(
-                "toolgate::call_accuracy::too_many_calls",
-                "pair",
-                grader.expected.len(),
-                "expected calls",
-                &self.call_accuracy,
-                grader_key(file, test, "call-accuracy", "expected"),
-            ));
-        }
-        if let (Some(grader), false) = (&test.tool_correctness, self.tool_correctness.is_empty()) {
-            problems.push(problem(
-                "toolgate::tool_correctness::too_many_calls",
-                "match",
-                grader.expected.len(),
-                "expected tools",
-                &self.tool_correctness,
-                grader_key(file, test, "tool-correctness", "expected_tools"),
-            ));
-        }
-        problems
+        self.past
+            .iter()
+            .filter_map(|(block, runs)| {
+                let words = test.limit_words(*block)?;
+                Some(problem(
+                    &words,
+                    runs,
+                    grader_key(file, test, words.block.key(), words.key),
+                ))
+            })
+            .collect()
     }
 }
 
-fn problem(
-    code: &'static str,
-    verb: &str,
-    expected: usize,
-    noun: &str,
-    runs: &PastLimit,
-    span: Option<miette::SourceSpan>,
-) -> Problem {
+fn problem(words: &LimitWords, runs: &PastLimit, span: Option<miette::SourceSpan>) -> Problem {
     let mut listed: Vec<String> = runs
         .first
         .iter()
@@ -137,6 +89,13 @@ fn problem(
     if runs.count > runs.first.len() {
         listed.push(format!("and {} more runs", runs.count - runs.first.len()));
     }
+    let LimitWords {
+        code,
+        verb,
+        expected,
+        noun,
+        ..
+    } = *words;
     let mut problem = Problem::new(
         code,
         format!(
