@@ -1,0 +1,223 @@
+//! Reading a shard's file as a stream: first the report as a whole (its `version` and
+//! `shard`, and where each test's JSON is in the file, each test only checked to be JSON),
+//! then, in suite order, each test from its place (its runs folded one at a time, see
+//! `sums.rs`).
+
+use std::cell::Cell;
+use std::fmt;
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use super::source::At;
+use super::sums::TestView;
+
+/// The buffer a shard's file is read through: `serde_json` reads a reader byte by byte.
+pub(super) const BUFFER_BYTES: usize = 64 << 10;
+
+/// What the first pass keeps of a shard report.
+#[derive(Debug)]
+pub(super) struct ShardRead {
+    pub(super) version: u32,
+    /// Where the `version` key is.
+    pub(super) version_at: Option<At>,
+    pub(super) header: Option<ShardHeader>,
+    /// Where the `shard` key is.
+    pub(super) shard_at: Option<At>,
+    /// Where each test's JSON starts and ends in the file.
+    pub(super) tests: Vec<(u64, u64)>,
+}
+
+/// The `shard` object of a shard report.
+#[derive(Debug, Clone, Deserialize)]
+pub(super) struct ShardHeader {
+    pub(super) index: usize,
+    pub(super) count: usize,
+    pub(super) suite: String,
+    pub(super) suite_tests: usize,
+    /// A digest of the suite's text; reports written before it was added have none.
+    #[serde(default)]
+    pub(super) suite_digest: Option<String>,
+}
+
+/// Why a shard's file, or a test in it, could not be read through.
+#[derive(Debug)]
+pub(super) enum ReadError {
+    Io(io::Error),
+    /// Not JSON, or not the shape of a report or of a test.
+    Json(serde_json::Error),
+}
+
+impl From<serde_json::Error> for ReadError {
+    fn from(error: serde_json::Error) -> Self {
+        if error.is_io() {
+            Self::Io(error.into())
+        } else {
+            Self::Json(error)
+        }
+    }
+}
+
+/// Reads one shard report from its start, as a stream.
+pub(super) fn read_shard<R: Read + Seek>(reader: &mut R) -> Result<ShardRead, ReadError> {
+    reader.seek(SeekFrom::Start(0)).map_err(ReadError::Io)?;
+    let read = Cell::new(0);
+    let counting = Counting {
+        inner: BufReader::with_capacity(BUFFER_BYTES, reader),
+        read: &read,
+    };
+    let mut deserializer = serde_json::Deserializer::from_reader(counting);
+    let report = ReportSeed { read: &read }.deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(report)
+}
+
+/// Reads the test whose JSON is at `start..end` of the file. An error in it is placed by
+/// line and column within the test.
+pub(super) fn read_test<R: Read + Seek>(
+    reader: &mut R,
+    start: u64,
+    end: u64,
+) -> Result<TestView, ReadError> {
+    reader.seek(SeekFrom::Start(start)).map_err(ReadError::Io)?;
+    let bytes = BufReader::with_capacity(BUFFER_BYTES, reader.take(end - start));
+    let mut deserializer = serde_json::Deserializer::from_reader(bytes);
+    let view = TestView::deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(view)
+}
+
+/// A reader that counts the bytes read through it: `serde_json` takes them one at a time and
+/// looks one ahead at most, so the count places what it reads.
+struct Counting<'c, R> {
+    inner: R,
+    read: &'c Cell<u64>,
+}
+
+impl<R: Read> Read for Counting<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        self.read.set(self.read.get() + read as u64);
+        Ok(read)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct ReportSeed<'c> {
+    read: &'c Cell<u64>,
+}
+
+impl ReportSeed<'_> {
+    /// The span of a key just read: `serde_json` has read through its closing quote.
+    fn key_at(self, key: &str) -> Option<At> {
+        let quoted = key.len() + 2;
+        self.read
+            .get()
+            .checked_sub(quoted as u64)
+            .map(|start| At::Span(start, quoted))
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for ReportSeed<'_> {
+    type Value = ShardRead;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<ShardRead, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ReportSeed<'_> {
+    type Value = ShardRead;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a toolgate JSON report")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ShardRead, A::Error> {
+        let mut version = None;
+        let mut version_at = None;
+        let mut header = None;
+        let mut shard_at = None;
+        let mut tests = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "version" => {
+                    if version.is_some() {
+                        return Err(de::Error::duplicate_field("version"));
+                    }
+                    version_at = self.key_at(&key);
+                    version = Some(map.next_value::<u32>()?);
+                }
+                "shard" => {
+                    if header.is_some() {
+                        return Err(de::Error::duplicate_field("shard"));
+                    }
+                    shard_at = self.key_at(&key);
+                    header = Some(map.next_value::<Option<ShardHeader>>()?);
+                }
+                "tests" => {
+                    if tests.is_some() {
+                        return Err(de::Error::duplicate_field("tests"));
+                    }
+                    tests = Some(map.next_value_seed(TestsSeed(self))?);
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let version = version.ok_or_else(|| de::Error::missing_field("version"))?;
+        let tests = tests.ok_or_else(|| de::Error::missing_field("tests"))?;
+        Ok(ShardRead {
+            version,
+            version_at,
+            header: header.flatten(),
+            shard_at,
+            tests,
+        })
+    }
+}
+
+type Tests = Vec<(u64, u64)>;
+
+/// The `tests` list: where each test is; each is only checked to be JSON here.
+struct TestsSeed<'c>(ReportSeed<'c>);
+
+impl<'de> DeserializeSeed<'de> for TestsSeed<'_> {
+    type Value = Tests;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Tests, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TestsSeed<'_> {
+    type Value = Tests;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of tests")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Tests, A::Error> {
+        let mut tests = Vec::new();
+        while let Some(test) = seq.next_element_seed(TestSeed(self.0))? {
+            tests.push(test);
+        }
+        Ok(tests)
+    }
+}
+
+/// One test, skipped and placed: `serde_json` has looked at its first byte when it is asked
+/// for it, and has read through its last when it is done.
+struct TestSeed<'c>(ReportSeed<'c>);
+
+impl<'de> DeserializeSeed<'de> for TestSeed<'_> {
+    type Value = (u64, u64);
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(u64, u64), D::Error> {
+        let start = self.0.read.get().saturating_sub(1);
+        IgnoredAny::deserialize(deserializer)?;
+        Ok((start, self.0.read.get()))
+    }
+}
