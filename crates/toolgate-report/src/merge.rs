@@ -476,3 +476,6 @@ impl<R: Read + Seek> Serialize for Transcoded<'_, R> {
         seq.end()
     }
 }
+
+#[cfg(test)]
+mod tests;
