@@ -28,7 +28,9 @@ use serde::ser::{self, SerializeSeq};
 use serde::{Serialize, Serializer};
 use toolgate_expect::{Problem, Shard, SuiteError};
 
-use self::read::{BUFFER_BYTES, ReadError, ShardHeader, ShardRead, read_shard, read_test};
+use self::read::{
+    BUFFER_BYTES, ReadError, ShardHeader, ShardRead, inconsistent_test, read_shard, read_test,
+};
 use self::source::{At, fail, offset_of};
 use self::sums::{Kept, add_up};
 use crate::json::{JSON_VERSION, Summary};
@@ -135,17 +137,26 @@ pub fn merge_shards<R: Read + Seek>(files: Vec<ShardFile<R>>) -> Result<Merged<R
     // A suite's test names are unique: a name twice means shards of different suites.
     let mut names: BTreeMap<String, usize> = BTreeMap::new();
     for position in 0..suite_tests {
-        let file = position % count;
-        let Some(&(start, end)) = shards
-            .get(file)
-            .and_then(|s| s.read.tests.get(position / count))
-        else {
-            break;
-        };
+        let (file, within) = (position % count, position / count);
         let Some(shard) = shards.get_mut(file) else {
             break;
         };
-        let kept = recheck(&mut shard.file, start, end)?;
+        let Some(test) = shard.read.tests.get_mut(within) else {
+            break;
+        };
+        let (start, end, kept) = (test.start, test.end, test.kept.take());
+        if let Some((_, problem)) = shard.read.inconsistent.take_if(|(at, _)| *at == within) {
+            return Err(fail(
+                &shard.file.name,
+                &mut shard.file.reader,
+                problem,
+                Some(At::Span(start, 1)),
+            ));
+        }
+        let kept = match kept {
+            Some(kept) => kept,
+            None => recheck(&mut shard.file, start, end)?,
+        };
         if let Some(other) = names.insert(kept.name.clone(), file) {
             let other = shards.get(other).map_or("", |s| s.file.name.as_str());
             let problem = Problem::new(
@@ -197,7 +208,7 @@ struct Checked<R> {
 fn check_shard<R: Read + Seek>(
     file: &mut ShardFile<R>,
 ) -> Result<(ShardRead, ShardHeader), SuiteError> {
-    let mut read = match read_shard(&mut file.reader) {
+    let mut read = match read_shard(&mut file.reader, &file.name) {
         Ok(read) => read,
         Err(ReadError::Io(error)) => return Err(cannot_read(&file.name, &error)),
         Err(ReadError::Json(error)) => {
@@ -337,15 +348,7 @@ fn recheck<R: Read + Seek>(
         }
     };
     if let Err(message) = add_up(&view) {
-        let problem = Problem::new(
-            "toolgate::merge::inconsistent",
-            format!("test `{}` in `{}`: {message}", view.name(), file.name),
-            "this test",
-        )
-        .with_help(
-            "the report was edited, or written by another toolgate; write it again with \
-             `toolgate check --shard K/N --format json`",
-        );
+        let problem = inconsistent_test(&view, &file.name, &message);
         return Err(fail(
             &file.name,
             &mut file.reader,

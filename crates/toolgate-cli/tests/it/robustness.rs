@@ -290,13 +290,13 @@ fn write_large_shard(path: &Path, runs: u64) {
         entries.push(serde_json::to_string(&list[0]).unwrap());
         *list = serde_json::json!([format!("@runs {index}@")]);
     }
-    let text = serde_json::to_string_pretty(&report).unwrap();
+    let pretty = serde_json::to_string_pretty(&report).unwrap();
     // The lists in the order the text has them.
     let marker = |index: usize| format!("\"@runs {index}@\"");
     let mut order: Vec<usize> = (0..entries.len()).collect();
-    order.sort_by_key(|&index| text.find(&marker(index)).unwrap());
+    order.sort_by_key(|&index| pretty.find(&marker(index)).unwrap());
     let mut out = BufWriter::new(fs::File::create(path).unwrap());
-    let mut rest = text.as_str();
+    let mut rest = pretty.as_str();
     for index in order {
         let (before, after) = rest.split_once(&marker(index)).unwrap();
         let entry = &entries[index];

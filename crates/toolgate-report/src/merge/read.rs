@@ -1,7 +1,12 @@
-//! Reading a shard's file as a stream: first the report as a whole (its `version` and
-//! `shard`, and where each test's JSON is in the file, each test only checked to be JSON),
-//! then, in suite order, each test from its place (its runs folded one at a time, see
-//! `sums.rs`).
+//! Reading a shard's file as a stream: the report as a whole (its `version` and `shard`,
+//! and where each test's JSON is in the file), each test checked as it is read (its runs
+//! folded one at a time, see `sums.rs`).
+//!
+//! A test's problems are reported in suite order, after the checks of the shards as a whole,
+//! as when the reports were held whole: a test that does not add up is noted and reading
+//! goes on; a test that is not even of a test's shape stops the reader, so the file is then
+//! read again with its tests only placed, and each is read again from its place, in suite
+//! order, when its turn comes ([`read_test`]).
 
 use std::cell::Cell;
 use std::fmt;
@@ -9,9 +14,11 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom};
 
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::error::Category;
+use toolgate_expect::Problem;
 
 use super::source::At;
-use super::sums::TestView;
+use super::sums::{Kept, TestView, add_up};
 
 /// The buffer a shard's file is read through: `serde_json` reads a reader byte by byte.
 pub(super) const BUFFER_BYTES: usize = 64 << 10;
@@ -25,8 +32,18 @@ pub(super) struct ShardRead {
     pub(super) header: Option<ShardHeader>,
     /// Where the `shard` key is.
     pub(super) shard_at: Option<At>,
-    /// Where each test's JSON starts and ends in the file.
-    pub(super) tests: Vec<(u64, u64)>,
+    pub(super) tests: Vec<TestEntry>,
+    /// The first test whose numbers do not add up, by its place among the shard's tests.
+    pub(super) inconsistent: Option<(usize, Problem)>,
+}
+
+/// A test of a shard: where its JSON starts and ends in the file, and what the merged report
+/// keeps of it when it was checked as it was read.
+#[derive(Debug)]
+pub(super) struct TestEntry {
+    pub(super) start: u64,
+    pub(super) end: u64,
+    pub(super) kept: Option<Kept>,
 }
 
 /// The `shard` object of a shard report.
@@ -59,8 +76,28 @@ impl From<serde_json::Error> for ReadError {
     }
 }
 
-/// Reads one shard report from its start, as a stream.
-pub(super) fn read_shard<R: Read + Seek>(reader: &mut R) -> Result<ShardRead, ReadError> {
+/// Reads one shard report from its start, as a stream, checking each test as it goes; when
+/// a test is not of a test's shape, reads it again with the tests only placed.
+pub(super) fn read_shard<R: Read + Seek>(
+    reader: &mut R,
+    name: &str,
+) -> Result<ShardRead, ReadError> {
+    let in_test = Cell::new(false);
+    match read_report(reader, name, Some(&in_test)) {
+        Err(ReadError::Json(error)) if in_test.get() && error.classify() == Category::Data => {
+            read_report(reader, name, None)
+        }
+        read => read,
+    }
+}
+
+/// Reads one shard report from its start; with `checking`, each test is checked, and set
+/// while one is read.
+fn read_report<R: Read + Seek>(
+    reader: &mut R,
+    name: &str,
+    checking: Option<&Cell<bool>>,
+) -> Result<ShardRead, ReadError> {
     reader.seek(SeekFrom::Start(0)).map_err(ReadError::Io)?;
     let read = Cell::new(0);
     let counting = Counting {
@@ -68,7 +105,12 @@ pub(super) fn read_shard<R: Read + Seek>(reader: &mut R) -> Result<ShardRead, Re
         read: &read,
     };
     let mut deserializer = serde_json::Deserializer::from_reader(counting);
-    let report = ReportSeed { read: &read }.deserialize(&mut deserializer)?;
+    let seed = ReportSeed {
+        read: &read,
+        checking,
+        name,
+    };
+    let report = seed.deserialize(&mut deserializer)?;
     deserializer.end()?;
     Ok(report)
 }
@@ -106,6 +148,10 @@ impl<R: Read> Read for Counting<'_, R> {
 #[derive(Clone, Copy)]
 struct ReportSeed<'c> {
     read: &'c Cell<u64>,
+    /// Whether tests are checked as they are read, and then, whether one is being read.
+    checking: Option<&'c Cell<bool>>,
+    /// The file's name, for problems.
+    name: &'c str,
 }
 
 impl ReportSeed<'_> {
@@ -168,20 +214,21 @@ impl<'de> Visitor<'de> for ReportSeed<'_> {
             }
         }
         let version = version.ok_or_else(|| de::Error::missing_field("version"))?;
-        let tests = tests.ok_or_else(|| de::Error::missing_field("tests"))?;
+        let (tests, inconsistent) = tests.ok_or_else(|| de::Error::missing_field("tests"))?;
         Ok(ShardRead {
             version,
             version_at,
             header: header.flatten(),
             shard_at,
             tests,
+            inconsistent,
         })
     }
 }
 
-type Tests = Vec<(u64, u64)>;
+type Tests = (Vec<TestEntry>, Option<(usize, Problem)>);
 
-/// The `tests` list: where each test is; each is only checked to be JSON here.
+/// The `tests` list.
 struct TestsSeed<'c>(ReportSeed<'c>);
 
 impl<'de> DeserializeSeed<'de> for TestsSeed<'_> {
@@ -201,23 +248,55 @@ impl<'de> Visitor<'de> for TestsSeed<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Tests, A::Error> {
         let mut tests = Vec::new();
-        while let Some(test) = seq.next_element_seed(TestSeed(self.0))? {
-            tests.push(test);
+        let mut inconsistent = None;
+        while let Some((start, end, view)) = seq.next_element_seed(TestSeed(self.0))? {
+            if inconsistent.is_none()
+                && let Some(view) = &view
+                && let Err(message) = add_up(view)
+            {
+                inconsistent = Some((tests.len(), inconsistent_test(view, self.0.name, &message)));
+            }
+            tests.push(TestEntry {
+                start,
+                end,
+                kept: view.map(TestView::keep),
+            });
         }
-        Ok(tests)
+        Ok((tests, inconsistent))
     }
 }
 
-/// One test, skipped and placed: `serde_json` has looked at its first byte when it is asked
-/// for it, and has read through its last when it is done.
+/// The problem of a test whose numbers do not add up.
+pub(super) fn inconsistent_test(view: &TestView, file: &str, message: &str) -> Problem {
+    Problem::new(
+        "toolgate::merge::inconsistent",
+        format!("test `{}` in `{file}`: {message}", view.name()),
+        "this test",
+    )
+    .with_help(
+        "the report was edited, or written by another toolgate; write it again with \
+         `toolgate check --shard K/N --format json`",
+    )
+}
+
+/// One test, placed, and read when tests are checked: `serde_json` has looked at its first
+/// byte when it is asked for it, and has read through its last when it is done.
 struct TestSeed<'c>(ReportSeed<'c>);
 
 impl<'de> DeserializeSeed<'de> for TestSeed<'_> {
-    type Value = (u64, u64);
+    type Value = (u64, u64, Option<TestView>);
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(u64, u64), D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         let start = self.0.read.get().saturating_sub(1);
-        IgnoredAny::deserialize(deserializer)?;
-        Ok((start, self.0.read.get()))
+        let view = if let Some(in_test) = self.0.checking {
+            in_test.set(true);
+            let view = TestView::deserialize(deserializer)?;
+            in_test.set(false);
+            Some(view)
+        } else {
+            IgnoredAny::deserialize(deserializer)?;
+            None
+        };
+        Ok((start, self.0.read.get(), view))
     }
 }

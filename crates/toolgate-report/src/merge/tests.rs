@@ -99,3 +99,27 @@ fn a_syntax_error_is_placed_at_its_line_and_column() {
     assert_eq!((line, column), (21, 15), "{text}");
     assert!(text.starts_with(']'), "{text}");
 }
+
+#[test]
+fn a_test_not_of_a_tests_shape_is_placed_in_its_file() {
+    // Not a syntax error: the file is read through again with its tests only placed, and
+    // the test is read again from its place in its turn; `serde_json` places a string of the
+    // wrong type at its closing quote.
+    let texts = [
+        shard(1),
+        shard(2).replacen("\"runs\": 1", "\"runs\": \"one\"", 1),
+    ];
+    let error = merge_shards(files(&texts)).expect_err("the shards are refused");
+    let message = error
+        .related()
+        .into_iter()
+        .flatten()
+        .map(ToString::to_string)
+        .chain([error.to_string()])
+        .collect::<String>();
+    assert!(
+        message.contains("a test in `2.json` is not a toolgate test report"),
+        "{message}"
+    );
+    assert_eq!(placed(&texts), (21, 19, "\"".to_owned()));
+}
