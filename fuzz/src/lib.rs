@@ -60,27 +60,22 @@ pub fn accuracy(data: &[u8]) {
     }
 }
 
-/// Merges the shard reports held in `data`, split at each NUL byte (`toolgate merge` reads
-/// each as UTF-8 text), and renders the merged report as text and as JSON, as the command
+/// Merges the shard reports held in `data`, split at each NUL byte (each read in memory as
+/// `toolgate merge` reads a file: as a stream, then again at each test's place), and renders the merged report as text and as JSON, as the command
 /// does; or renders its diagnostic.
 pub fn merge(data: &[u8]) {
-    let Ok(files) = data
+    let files = data
         .split(|&byte| byte == 0)
         .enumerate()
-        .map(|(index, text)| {
-            std::str::from_utf8(text).map(|text| toolgate_report::ShardFile {
-                name: format!("{}.json", index + 1),
-                text: text.to_owned(),
-            })
+        .map(|(index, bytes)| toolgate_report::ShardFile {
+            name: format!("{}.json", index + 1),
+            reader: std::io::Cursor::new(bytes),
         })
-        .collect::<Result<Vec<_>, _>>()
-    else {
-        return;
-    };
-    match toolgate_report::merge_shards(&files) {
-        Ok(merged) => {
+        .collect();
+    match toolgate_report::merge_shards(files) {
+        Ok(mut merged) => {
             let mut out = Vec::new();
-            let _ = toolgate_report::render_merged_json(&merged, &mut out);
+            let _ = toolgate_report::render_merged_json(&mut merged, &mut out);
             let options = toolgate_report::TextOptions::with_color(false);
             let _ = toolgate_report::render_merged_text(&merged, options, &mut out);
         }

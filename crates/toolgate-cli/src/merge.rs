@@ -1,6 +1,8 @@
 //! `toolgate merge`: read the shard reports, put the suite's report back together, gate.
 
-use std::fs;
+use std::fs::File;
+use std::io;
+use std::path::Path;
 
 use miette::Report;
 use toolgate_expect::{Problem, SuiteError};
@@ -20,7 +22,7 @@ pub(crate) fn run(
     let mut files = Vec::with_capacity(args.reports.len());
     for path in &args.reports {
         let name = display(path);
-        let text = fs::read_to_string(path).map_err(|error| {
+        let reader = open(path).map_err(|error| {
             Report::new(SuiteError::detached(
                 Problem::new(
                     "toolgate::merge::io",
@@ -30,16 +32,16 @@ pub(crate) fn run(
                 .with_help("pass the files that `toolgate check --shard K/N --format json` wrote"),
             ))
         })?;
-        files.push(ShardFile { name, text });
+        files.push(ShardFile { name, reader });
     }
-    let merged = merge_shards(&files)?;
+    let mut merged = merge_shards(files)?;
     let mut output = Output::default();
     for target in targets {
         let color = color && target.path.is_none();
         // The merged JSON report is as large as the shards': spooled to a temporary file,
         // not held in memory. The command line admits only `text` and `json`.
         let rendered = if target.format == Format::Json {
-            spool(|out| render_merged_json(&merged, out))
+            spool(|out| render_merged_json(&mut merged, out))
         } else {
             let mut bytes = Vec::new();
             render_merged_text(&merged, TextOptions::with_color(color), &mut bytes)
@@ -50,4 +52,16 @@ pub(crate) fn run(
     output.inputs.clone_from(&args.reports);
     output.gate_failed = !merged.passed();
     Ok(output)
+}
+
+/// A shard report's file, to be read as a stream and then again at each test's place. A
+/// file that cannot seek (a pipe, `<(...)`) is copied to a temporary file first.
+fn open(path: &Path) -> io::Result<File> {
+    let mut file = File::open(path)?;
+    if file.metadata()?.is_file() {
+        return Ok(file);
+    }
+    let mut copy = tempfile::tempfile()?;
+    io::copy(&mut file, &mut copy)?;
+    Ok(copy)
 }

@@ -1,5 +1,6 @@
 //! Copying JSON text into a serializer value by value, without building it in memory: how
-//! the JSON report carries entries spilled to disk and `merge` carries a shard's tests.
+//! the JSON report carries entries spilled to disk and `merge` carries a shard's tests (read
+//! from their place in the shard's file, through [`JsonRead`]).
 //!
 //! `serde_transcode` does the same generically, but a number read with `serde_json`'s
 //! `arbitrary_precision` (which keeps every number as the text the trace wrote, so that an
@@ -9,6 +10,7 @@
 
 use std::cell::RefCell;
 use std::fmt;
+use std::io::Read;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
@@ -22,6 +24,31 @@ pub(crate) struct JsonText<'t>(pub(crate) &'t str);
 impl Serialize for JsonText<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut deserializer = serde_json::Deserializer::from_str(self.0);
+        let written = Transcoder::new(&mut deserializer).serialize(serializer)?;
+        deserializer.end().map_err(ser::Error::custom)?;
+        Ok(written)
+    }
+}
+
+/// One JSON value read from a reader, written to the serializer that serializes this, once:
+/// the reader is consumed. The reader is read byte by byte (give it a buffer); nothing but
+/// the value and trailing whitespace may follow it.
+pub(crate) struct JsonRead<R>(RefCell<Option<R>>);
+
+impl<R: Read> JsonRead<R> {
+    pub(crate) fn new(reader: R) -> Self {
+        Self(RefCell::new(Some(reader)))
+    }
+}
+
+impl<R: Read> Serialize for JsonRead<R> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let reader = self
+            .0
+            .borrow_mut()
+            .take()
+            .ok_or_else(|| ser::Error::custom("a value is written once"))?;
+        let mut deserializer = serde_json::Deserializer::from_reader(reader);
         let written = Transcoder::new(&mut deserializer).serialize(serializer)?;
         deserializer.end().map_err(ser::Error::custom)?;
         Ok(written)

@@ -2,6 +2,9 @@
 //! message: each gives the right score or a clear error naming the cause.
 
 use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::process::Command;
 
 use rstest::rstest;
 
@@ -259,4 +262,109 @@ fn merge_refuses_shards_that_do_not_add_up(#[case] edit: Edit, #[case] message: 
     let shown = run.stderr.replace("\n  │ ", " ");
     assert!(shown.contains(message), "{shown}");
     assert!(shown.contains("1.json"), "names the shard: {shown}");
+}
+
+/// Writes shard 1 of the `merge-shards` fixture with its first test listing `runs` runs,
+/// each the fixture's one run again (so its counts are the fixture's times `runs` and its
+/// percents the same). Each run's entry is written `runs` times into the text, so that the
+/// test does not hold the report it writes.
+fn write_large_shard(path: &Path, runs: u64) {
+    let mut report = shard_report(1);
+    let test = &mut report["tests"][0];
+    test["runs"] = runs.into();
+    for count in [
+        "/equal_function_sets/true_positives",
+        "/equal_function_sets/false_positives",
+        "/equal_function_sets/false_negatives",
+        "/tool_calls/passed_runs",
+    ] {
+        let value = test.pointer_mut(count).unwrap();
+        *value = (value.as_u64().unwrap() * runs).into();
+    }
+    let mut entries = Vec::new();
+    for (index, list) in ["/sources", "/equal_function_sets/runs", "/tool_calls/runs"]
+        .into_iter()
+        .enumerate()
+    {
+        let list = test.pointer_mut(list).unwrap();
+        entries.push(serde_json::to_string(&list[0]).unwrap());
+        *list = serde_json::json!([format!("@runs {index}@")]);
+    }
+    let pretty = serde_json::to_string_pretty(&report).unwrap();
+    // The lists in the order the text has them.
+    let marker = |index: usize| format!("\"@runs {index}@\"");
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by_key(|&index| pretty.find(&marker(index)).unwrap());
+    let mut out = BufWriter::new(fs::File::create(path).unwrap());
+    let mut rest = pretty.as_str();
+    for index in order {
+        let (before, after) = rest.split_once(&marker(index)).unwrap();
+        let entry = &entries[index];
+        out.write_all(before.as_bytes()).unwrap();
+        for run in 0..runs {
+            if run > 0 {
+                out.write_all(b",\n").unwrap();
+            }
+            out.write_all(entry.as_bytes()).unwrap();
+        }
+        rest = after;
+    }
+    out.write_all(rest.as_bytes()).unwrap();
+    out.into_inner().unwrap().sync_all().unwrap();
+}
+
+/// The most memory `merge` may take here (`RLIMIT_DATA`: the heap and every private
+/// mapping), a fifth of the large shard. The release binary merges a 540 MB shard within
+/// 8 MiB; reading the shard whole took its size, and more.
+const MERGE_DATA_LIMIT_KIB: u64 = 10 * 1024;
+
+/// `merge` holds about one run's JSON, not a shard's: shard 1 holds a test of 100,000 runs
+/// (about 53 MB), and `merge` runs under the shell's `ulimit -d` of
+/// [`MERGE_DATA_LIMIT_KIB`], so that an allocation past it fails and `toolgate` aborts. The
+/// limit is a bound, not a measurement: it holds on any Linux whatever else runs, and the
+/// test asserts no time and no exact figure.
+#[test]
+fn merge_memory_does_not_grow_with_the_shards() {
+    let temp = tempfile::tempdir().unwrap();
+    let runs = 100_000;
+    write_large_shard(&temp.path().join("1.json"), runs);
+    fs::write(temp.path().join("2.json"), shard_report(2).to_string()).unwrap();
+    let size = fs::metadata(temp.path().join("1.json")).unwrap().len();
+    assert!(
+        size > 5 * MERGE_DATA_LIMIT_KIB * 1024,
+        "the shard ({size} bytes) is five times the limit"
+    );
+    for format in ["json", "text"] {
+        let output = Command::new("sh")
+            .args([
+                "-c",
+                &format!("ulimit -d {MERGE_DATA_LIMIT_KIB} && exec \"$0\" \"$@\""),
+                env!("CARGO_BIN_EXE_toolgate"),
+                "merge",
+                "1.json",
+                "2.json",
+                "--format",
+                format,
+                "--color",
+                "never",
+            ])
+            .current_dir(temp.path())
+            .env_clear()
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{format}: {stderr}");
+        assert_eq!(stderr, "", "{format}");
+        let shown = if format == "json" {
+            format!("\"runs\": {runs},")
+        } else {
+            format!("({runs} runs")
+        };
+        assert!(
+            stdout.contains(&shown),
+            "{format}: {}",
+            &stdout[..2000.min(stdout.len())]
+        );
+    }
 }

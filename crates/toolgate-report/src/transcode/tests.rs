@@ -2,12 +2,14 @@
 
 use rstest::rstest;
 
-use super::JsonText;
+use super::{JsonRead, JsonText};
 
 #[track_caller]
 fn check(input: &str, expected: &str) {
     let written = serde_json::to_string(&JsonText(input)).expect("the JSON transcodes");
     assert_eq!(written, expected);
+    let read = serde_json::to_string(&JsonRead::new(input.as_bytes())).expect("it transcodes");
+    assert_eq!(read, expected, "read from a reader");
 }
 
 #[rstest]
@@ -28,4 +30,5 @@ fn keeps_values_and_numbers_as_written(#[case] input: &str, #[case] expected: &s
 #[test]
 fn trailing_text_is_an_error() {
     assert!(serde_json::to_string(&JsonText("1 2")).is_err());
+    assert!(serde_json::to_string(&JsonRead::new(&b"1 2"[..])).is_err());
 }
