@@ -221,12 +221,20 @@ fn stage(
     };
     let fail = |error: &io::Error| failed(&format!("`{}`", display(path)), error);
     let mode = existing.map_or(0o666, |metadata| metadata.permissions().mode() & 0o7777);
-    let file = tempfile::Builder::new()
-        .prefix(".toolgate-")
-        .permissions(fs::Permissions::from_mode(mode))
-        .tempfile_in(folder)
-        .map_err(|error| fail(&error))?;
-    remember_staged(file.path());
+    // The file is created and listed under one lock: a signal handled between the two
+    // would otherwise find it unlisted and leave it behind.
+    let file = {
+        let mut staged = STAGED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let file = tempfile::Builder::new()
+            .prefix(".toolgate-")
+            .permissions(fs::Permissions::from_mode(mode))
+            .tempfile_in(folder)
+            .map_err(|error| fail(&error))?;
+        staged.push(file.path().to_path_buf());
+        file
+    };
     if let Some(metadata) = existing {
         // The umask applied at creation; a replaced file keeps exactly its own mode. Only
         // root may give a file away, so a failed change of owner is not an error.
@@ -282,13 +290,6 @@ pub fn write_stdout(report: &Rendered, stdout: &mut dyn Write) -> Result<(), Std
 
 /// The staged files not yet renamed into place, for the signal handler to remove.
 static STAGED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
-fn remember_staged(path: &Path) {
-    let mut staged = STAGED
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    staged.push(path.to_path_buf());
-}
 
 fn forget_staged(path: &Path) {
     let mut staged = STAGED
