@@ -29,11 +29,6 @@ const GRADER_WORDS: &[&str] = &[
     "NearMiss",
 ];
 
-/// Files of the report, run and CLI crates that still name grader kinds, until their
-/// grader's part moves into its module (issue 18: the merge's re-derivation of each
-/// grader's metrics from its sums).
-const STILL_NAMING_GRADERS: &[&str] = &["crates/toolgate-report/src/merge/sums.rs"];
-
 /// Files that name a grader kind in text for people, not in code: the `accuracy` command
 /// (the seeds' call-accuracy scorer, not a grader of a suite) points at its docs page.
 const NAMES_IN_TEXT: &[&str] = &["crates/toolgate-cli/src/cli.rs"];
@@ -75,10 +70,7 @@ pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
                     .unwrap_or(file)
                     .to_string_lossy()
                     .replace('\\', "/");
-                if is_test_file(file)
-                    || STILL_NAMING_GRADERS.contains(&rel.as_str())
-                    || NAMES_IN_TEXT.contains(&rel.as_str())
-                {
+                if is_test_file(file) || NAMES_IN_TEXT.contains(&rel.as_str()) {
                     continue;
                 }
                 for word in grader_words(text) {

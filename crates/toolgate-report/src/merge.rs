@@ -18,7 +18,6 @@
 
 mod read;
 mod source;
-mod sums;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -26,13 +25,12 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 
 use serde::ser::{self, SerializeSeq};
 use serde::{Serialize, Serializer};
-use toolgate_expect::{Problem, Shard, SuiteError};
+use toolgate_expect::{KeptTest as Kept, Problem, Shard, SuiteError};
 
 use self::read::{
     BUFFER_BYTES, ReadError, ShardHeader, ShardRead, inconsistent_test, read_shard, read_test,
 };
 use self::source::{At, fail, offset_of};
-use self::sums::{Kept, add_up};
 use crate::json::{JSON_VERSION, Summary};
 use crate::text::{Painter, TextOptions, write_footer, write_gate, write_header};
 use crate::transcode::JsonRead;
@@ -347,7 +345,7 @@ fn recheck<R: Read + Seek>(
             return Err(fail(&file.name, &mut file.reader, problem, at));
         }
     };
-    if let Err(message) = add_up(&view) {
+    if let Err(message) = view.add_up() {
         let problem = inconsistent_test(&view, &file.name, &message);
         return Err(fail(
             &file.name,

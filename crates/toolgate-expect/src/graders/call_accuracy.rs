@@ -422,4 +422,5 @@ impl CallAccuracyOutcome {
 
 mod explain;
 pub(crate) mod json;
+pub(crate) mod recheck;
 mod sums;

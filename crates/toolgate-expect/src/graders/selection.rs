@@ -103,4 +103,5 @@ pub(crate) fn select(efs: &EqualFunctionSets, run: &Run, detail: Detail) -> RunS
 
 mod explain;
 pub(crate) mod json;
+pub(crate) mod recheck;
 mod sums;

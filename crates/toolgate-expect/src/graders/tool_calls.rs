@@ -822,6 +822,7 @@ impl MissingArguments {
 
 mod explain;
 pub(crate) mod json;
+pub(crate) mod recheck;
 mod sums;
 
 #[cfg(test)]

@@ -222,4 +222,5 @@ impl ToolCorrectnessOutcome {
 
 mod explain;
 pub(crate) mod json;
+pub(crate) mod recheck;
 mod sums;

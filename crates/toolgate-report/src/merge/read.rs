@@ -15,10 +15,9 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::error::Category;
-use toolgate_expect::Problem;
+use toolgate_expect::{KeptTest as Kept, Problem, ShardTest as TestView};
 
 use super::source::At;
-use super::sums::{Kept, TestView, add_up};
 
 /// The buffer a shard's file is read through: `serde_json` reads a reader byte by byte.
 pub(super) const BUFFER_BYTES: usize = 64 << 10;
@@ -252,7 +251,7 @@ impl<'de> Visitor<'de> for TestsSeed<'_> {
         while let Some((start, end, view)) = seq.next_element_seed(TestSeed(self.0))? {
             if inconsistent.is_none()
                 && let Some(view) = &view
-                && let Err(message) = add_up(view)
+                && let Err(message) = view.add_up()
             {
                 inconsistent = Some((tests.len(), inconsistent_test(view, self.0.name, &message)));
             }
