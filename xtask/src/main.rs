@@ -14,7 +14,6 @@ use std::process::{Command, ExitCode};
 mod bench;
 mod bench_data;
 mod fuzz_corpus;
-mod modules;
 mod tidy;
 
 fn main() -> ExitCode {

@@ -9,6 +9,7 @@ use cargo_metadata::{DependencyKind, MetadataCommand};
 
 use crate::tidy::reach::{Reach, overreach};
 
+mod modules;
 mod reach;
 
 /// The workspace crates each crate may depend on (normal dependencies). Edges point down:
@@ -79,7 +80,7 @@ pub(crate) fn check(root: &Path) -> Result<(), String> {
     let manifest = fs::read_to_string(root.join("Cargo.toml")).map_err(|e| e.to_string())?;
     problems.extend(profile_problems(&manifest));
     conventions(root, &mut problems)?;
-    problems.extend(crate::modules::problems(root)?);
+    problems.extend(modules::problems(root)?);
     if problems.is_empty() {
         Ok(())
     } else {

@@ -1077,6 +1077,33 @@ macro_rules! refuse_others {
     };
 }
 
+/// A visitor method that refuses a list, for a [`Refuse`] visitor that takes none.
+macro_rules! refuse_seq {
+    ($de:lifetime) => {
+        fn visit_seq<A: SeqAccess<$de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(self.refuse(&de::Unexpected::Seq))
+        }
+    };
+}
+
+/// A visitor method that refuses a map, for a [`Refuse`] visitor that takes none.
+macro_rules! refuse_map {
+    ($de:lifetime) => {
+        fn visit_map<A: MapAccess<$de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(self.refuse(&de::Unexpected::Map))
+        }
+    };
+}
+
+/// A visitor method that refuses a string, for a [`Refuse`] visitor that takes none.
+macro_rules! refuse_str {
+    () => {
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+            Err(self.refuse(&de::Unexpected::Str(text)))
+        }
+    };
+}
+
 /// A seed that takes one kind of value and names the others in its error.
 trait Refuse {
     fn refuse<E: de::Error>(&self, found: &de::Unexpected<'_>) -> E;
@@ -1115,13 +1142,9 @@ impl<'de> Visitor<'de> for RegexSeed {
         visit_unit() => de::Unexpected::Unit;
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Regex, A::Error> {
-        Err(self.refuse(&de::Unexpected::Seq))
-    }
+    refuse_seq!('de);
 
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Regex, A::Error> {
-        Err(self.refuse(&de::Unexpected::Map))
-    }
+    refuse_map!('de);
 }
 
 /// Another crate's message, quoted: whole when short, its start otherwise.
@@ -1205,13 +1228,9 @@ impl<'de> Visitor<'de> for StringSeed {
         visit_unit() => de::Unexpected::Unit;
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
-        Err(self.refuse(&de::Unexpected::Seq))
-    }
+    refuse_seq!('de);
 
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
-        Err(self.refuse(&de::Unexpected::Map))
-    }
+    refuse_map!('de);
 }
 
 /// A list of matchers, for `$any_of` and `$all_of`.
@@ -1255,13 +1274,9 @@ impl<'de> Visitor<'de> for ListSeed {
         visit_unit() => de::Unexpected::Unit;
     }
 
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-        Err(self.refuse(&de::Unexpected::Str(text)))
-    }
+    refuse_str!();
 
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-        Err(self.refuse(&de::Unexpected::Map))
-    }
+    refuse_map!('de);
 }
 
 /// A number, for the operator named.
@@ -1317,17 +1332,11 @@ impl<'de> Visitor<'de> for NumberSeed {
         visit_unit() => de::Unexpected::Unit;
     }
 
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<String, E> {
-        Err(self.refuse(&de::Unexpected::Str(text)))
-    }
+    refuse_str!();
 
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
-        Err(self.refuse(&de::Unexpected::Seq))
-    }
+    refuse_seq!('de);
 
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
-        Err(self.refuse(&de::Unexpected::Map))
-    }
+    refuse_map!('de);
 }
 
 /// `$near`: `{value: N, within: T}`, T at least 0.
@@ -1416,13 +1425,9 @@ impl<'de> Visitor<'de> for NearSeed {
         visit_unit() => de::Unexpected::Unit;
     }
 
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<Node, E> {
-        Err(self.refuse(&de::Unexpected::Str(text)))
-    }
+    refuse_str!();
 
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Node, A::Error> {
-        Err(self.refuse(&de::Unexpected::Seq))
-    }
+    refuse_seq!('de);
 }
 
 /// `$type`: one of the JSON kinds, or `integer`.
@@ -1474,13 +1479,9 @@ impl<'de> Visitor<'de> for TypeSeed {
         visit_unit() => de::Unexpected::Unit;
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<JsonType, A::Error> {
-        Err(self.refuse(&de::Unexpected::Seq))
-    }
+    refuse_seq!('de);
 
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<JsonType, A::Error> {
-        Err(self.refuse(&de::Unexpected::Map))
-    }
+    refuse_map!('de);
 }
 
 /// `$present`: `true` or `false`.
@@ -1515,17 +1516,11 @@ impl<'de> Visitor<'de> for PresentSeed {
         visit_unit() => de::Unexpected::Unit;
     }
 
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<bool, E> {
-        Err(self.refuse(&de::Unexpected::Str(text)))
-    }
+    refuse_str!();
 
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<bool, A::Error> {
-        Err(self.refuse(&de::Unexpected::Seq))
-    }
+    refuse_seq!('de);
 
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<bool, A::Error> {
-        Err(self.refuse(&de::Unexpected::Map))
-    }
+    refuse_map!('de);
 }
 
 /// `$schema`: a JSON Schema (an object or a boolean), compiled for draft 2020-12.
@@ -1587,13 +1582,9 @@ impl<'de> Visitor<'de> for SchemaSeed {
         visit_unit() => de::Unexpected::Unit;
     }
 
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-        Err(self.refuse(&de::Unexpected::Str(text)))
-    }
+    refuse_str!();
 
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-        Err(self.refuse(&de::Unexpected::Seq))
-    }
+    refuse_seq!('de);
 }
 
 // ---------------------------------------------------------------------------------------

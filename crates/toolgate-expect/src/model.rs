@@ -163,15 +163,13 @@ impl Test {
     /// the run is graded, on whichever thread reads it): for each such grader, its kind and
     /// the limit passed, in registry order. Empty when the run is within every limit.
     pub fn past_limits(&self, run: &Run) -> Vec<(Block, PairingTooLarge)> {
-        let mut past = Vec::new();
-        let mut check = |grader: Option<&dyn LimitCheck>| {
-            if let Some((words, error)) = grader.and_then(|g| Some((g.words()?, g.past(run)?))) {
-                past.push((words.block, error));
-            }
-        };
-        check(self.tool_correctness.as_ref().map(|g| g as &dyn LimitCheck));
-        check(self.call_accuracy.as_ref().map(|g| g as &dyn LimitCheck));
-        past
+        [
+            past_limit(self.tool_correctness.as_ref(), run),
+            past_limit(self.call_accuracy.as_ref(), run),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
     /// How the problem about runs too long for the grader of kind `block` words it, when
@@ -187,18 +185,8 @@ impl Test {
     }
 }
 
-/// [`Grader`]'s pairing limits, for graders of every kind alike.
-trait LimitCheck {
-    fn words(&self) -> Option<LimitWords>;
-    fn past(&self, run: &Run) -> Option<PairingTooLarge>;
-}
-
-impl<G: Grader> LimitCheck for G {
-    fn words(&self) -> Option<LimitWords> {
-        self.limit_words()
-    }
-
-    fn past(&self, run: &Run) -> Option<PairingTooLarge> {
-        self.past_limit(run)
-    }
+/// The kind of `grader`, when the test has it and it pairs, and the limit `run` passes.
+fn past_limit<G: Grader>(grader: Option<&G>, run: &Run) -> Option<(Block, PairingTooLarge)> {
+    let grader = grader?;
+    Some((grader.limit_words()?.block, grader.past_limit(run)?))
 }

@@ -35,62 +35,20 @@ pub(crate) fn render(line: &[Piece], look: Look<'_>) -> String {
 }
 
 fn push(out: &mut String, piece: &Piece, look: Look<'_>) {
-    let markdown_look = matches!(look, Look::Markdown);
-    let raw = matches!(look, Look::Raw);
     match piece {
         Piece::Text(words) => out.push_str(words),
-        Piece::Name(text) | Piece::Tool(text) => {
-            if markdown_look {
-                out.push_str(&markdown(text));
-            } else if raw {
-                out.push_str(text);
-            } else {
-                out.push_str(&visible(text));
-            }
-        }
-        Piece::QuotedTool(text) => {
-            if markdown_look {
-                out.push_str(&markdown(text));
-            } else if raw {
-                out.push_str(text);
-            } else {
-                out.push('`');
-                out.push_str(&visible(text));
-                out.push('`');
-            }
-        }
-        Piece::Value(value) => {
-            if markdown_look {
-                out.push_str(&markdown(&cut(value)));
-            } else if raw {
-                out.push_str(value);
-            } else {
-                out.push_str(&excerpt(value));
-            }
-        }
-        Piece::QuotedValue(value) => {
-            if markdown_look {
-                out.push_str(&markdown(&cut(value)));
-            } else if raw {
-                out.push_str(value);
-            } else {
-                out.push('`');
-                out.push_str(&excerpt(value));
-                out.push('`');
-            }
+        Piece::Name(text) | Piece::Tool(text) => user(out, text, look, Shape::Whole),
+        Piece::QuotedTool(text) => user(out, text, look, Shape::Quoted),
+        Piece::Value(value) => user(out, value, look, Shape::Cut),
+        Piece::QuotedValue(value) => user(out, value, look, Shape::QuotedCut),
+        // In Markdown, one code span for the call, cut as a value is.
+        Piece::Call { tool, args } if matches!(look, Look::Markdown) => {
+            out.push_str(&markdown(&cut(&format!("{tool} {args}"))));
         }
         Piece::Call { tool, args } => {
-            if markdown_look {
-                out.push_str(&markdown(&cut(&format!("{tool} {args}"))));
-            } else if raw {
-                out.push_str(tool);
-                out.push(' ');
-                out.push_str(args);
-            } else {
-                out.push_str(&visible(tool));
-                out.push(' ');
-                out.push_str(&visible(args));
-            }
+            user(out, tool, look, Shape::Whole);
+            out.push(' ');
+            user(out, args, look, Shape::Whole);
         }
         Piece::Mark(tone, word) => match look {
             Look::Text(painter) => out.push_str(&painter.tone(*tone, word)),
@@ -121,6 +79,44 @@ fn push(out: &mut String, piece: &Piece, look: Look<'_>) {
         }
         // A piece of a kind this crate does not know yet shows as nothing.
         _ => {}
+    }
+}
+
+/// How a piece of user text is shown beside toolgate's words.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// As it is.
+    Whole,
+    /// In backticks (Markdown shows every piece of user text as code anyway).
+    Quoted,
+    /// Cut to an excerpt.
+    Cut,
+    /// Cut, and in backticks.
+    QuotedCut,
+}
+
+/// User text as `look` shows it: terminal-safe (and cut to an excerpt where the shape says)
+/// in text and JUnit, inline code (cut first) in Markdown, as it is for a workflow command.
+fn user(out: &mut String, text: &str, look: Look<'_>, shape: Shape) {
+    let cuts = matches!(shape, Shape::Cut | Shape::QuotedCut);
+    match look {
+        Look::Markdown if cuts => out.push_str(&markdown(&cut(text))),
+        Look::Markdown => out.push_str(&markdown(text)),
+        Look::Raw => out.push_str(text),
+        Look::Text(_) | Look::Junit => {
+            let quoted = matches!(shape, Shape::Quoted | Shape::QuotedCut);
+            if quoted {
+                out.push('`');
+            }
+            if cuts {
+                out.push_str(&excerpt(text));
+            } else {
+                out.push_str(&visible(text));
+            }
+            if quoted {
+                out.push('`');
+            }
+        }
     }
 }
 

@@ -10,11 +10,11 @@
 //!
 //! A shard report can be gigabytes, and one test can list tens of thousands of runs, so no
 //! report is held: a first pass reads each file as a stream and checks each test as it goes,
-//! run by run (`read.rs`, `sums.rs`), keeping of a test its verdict, its gates and where its
-//! JSON is in the file; the JSON report then reads each test again from its place, in suite
-//! order, and transcodes it as a stream. A diagnostic reads the lines it shows again from
-//! the file (`source.rs`). What merging holds is about one run's entry, and a few words per
-//! test.
+//! run by run (`read.rs`, and each grader's `recheck.rs` in `toolgate-expect`), keeping of a
+//! test its verdict, its gates and where its JSON is in the file; the JSON report then reads
+//! each test again from its place, in suite order, and transcodes it as a stream. A
+//! diagnostic reads the lines it shows again from the file (`source.rs`). What merging holds
+//! is about one run's entry, and a few words per test.
 
 mod read;
 mod source;
@@ -319,7 +319,7 @@ fn same_split<R: Read + Seek>(
     Err(fail(&file.name, &mut file.reader, problem, shard_at))
 }
 
-/// Reads a test again from its place and checks that its numbers add up (see `sums.rs`);
+/// Reads a test again from its place and checks that its numbers add up (`toolgate_expect::ShardTest::add_up`);
 /// keeps what the merged report needs of it.
 fn recheck<R: Read + Seek>(
     file: &mut ShardFile<R>,

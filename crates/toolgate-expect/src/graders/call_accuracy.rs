@@ -421,6 +421,6 @@ impl CallAccuracyOutcome {
 }
 
 mod explain;
+mod grader;
 pub(crate) mod json;
 pub(crate) mod recheck;
-mod sums;

@@ -102,6 +102,6 @@ pub(crate) fn select(efs: &EqualFunctionSets, run: &Run, detail: Detail) -> RunS
 }
 
 mod explain;
+mod grader;
 pub(crate) mod json;
 pub(crate) mod recheck;
-mod sums;

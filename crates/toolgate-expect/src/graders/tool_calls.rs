@@ -821,9 +821,9 @@ impl MissingArguments {
 }
 
 mod explain;
+mod grader;
 pub(crate) mod json;
 pub(crate) mod recheck;
-mod sums;
 
 #[cfg(test)]
 mod tests;

@@ -221,6 +221,6 @@ impl ToolCorrectnessOutcome {
 }
 
 mod explain;
+mod grader;
 pub(crate) mod json;
 pub(crate) mod recheck;
-mod sums;

@@ -1,6 +1,6 @@
 //! Reading a shard's file as a stream: the report as a whole (its `version` and `shard`,
 //! and where each test's JSON is in the file), each test checked as it is read (its runs
-//! folded one at a time, see `sums.rs`).
+//! folded one at a time, see `toolgate_expect::ShardTest`).
 //!
 //! A test's problems are reported in suite order, after the checks of the shards as a whole,
 //! as when the reports were held whole: a test that does not add up is noted and reading

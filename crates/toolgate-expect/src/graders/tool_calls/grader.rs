@@ -1,5 +1,5 @@
-//! The `tool-calls` grader as the evaluation sees it: its sums over runs, its outcome and
-//! its metric.
+//! The `tool-calls` grader as the evaluation sees it (its `Grader`): grading a run, its
+//! sums over runs, its outcome and its metric.
 
 use toolgate_core::Percent;
 use toolgate_trace::Run;

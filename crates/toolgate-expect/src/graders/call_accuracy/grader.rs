@@ -1,5 +1,5 @@
-//! The `call-accuracy` grader as the evaluation sees it: its sums over runs, its outcome
-//! and its metrics.
+//! The `call-accuracy` grader as the evaluation sees it (its `Grader`): grading a run, its
+//! sums over runs, its outcome and its metrics, and its pairing limit.
 
 use toolgate_core::{AccuracyCounts, PairingTooLarge, Percent, check_pairing_size};
 use toolgate_trace::Run;

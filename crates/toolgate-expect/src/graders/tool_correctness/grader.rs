@@ -1,5 +1,5 @@
-//! The `tool-correctness` grader as the evaluation sees it: its sums over runs, its
-//! outcome and its metric.
+//! The `tool-correctness` grader as the evaluation sees it (its `Grader`): grading a run,
+//! its sums over runs, its outcome and its metric, and its pairing limit.
 
 use toolgate_core::{PairingTooLarge, Percent, check_pairing_size, check_sequence_size};
 use toolgate_trace::Run;

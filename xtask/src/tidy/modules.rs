@@ -8,6 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::{collect_rs, rel};
+
 /// Words that name a grader kind or its own types; the report, run and CLI crates may not
 /// use them outside comments and tests.
 const GRADER_WORDS: &[&str] = &[
@@ -36,8 +38,14 @@ const NAMES_IN_TEXT: &[&str] = &["crates/toolgate-cli/src/cli.rs"];
 /// The problems found in the crates under `root/crates`.
 pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
     let mut problems = Vec::new();
-    for entry in fs::read_dir(root.join("crates")).map_err(|e| e.to_string())? {
-        let dir = entry.map_err(|e| e.to_string())?.path().join("src");
+    // In name order, so that the problems are listed in the same order on every machine.
+    let mut crates = fs::read_dir(root.join("crates"))
+        .map_err(|e| e.to_string())?
+        .map(|entry| entry.map(|e| e.path().join("src")))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    crates.sort();
+    for dir in crates {
         if !dir.is_dir() {
             continue;
         }
@@ -47,7 +55,8 @@ pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let mut files = Vec::new();
-        collect(&dir, &mut files)?;
+        collect_rs(&dir, &mut files)?;
+        files.sort();
         let mut sources = Vec::new();
         for file in files {
             let text = fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -65,11 +74,7 @@ pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
             "toolgate-report" | "toolgate-run" | "toolgate-cli"
         ) {
             for (file, text) in &sources {
-                let rel = file
-                    .strip_prefix(root)
-                    .unwrap_or(file)
-                    .to_string_lossy()
-                    .replace('\\', "/");
+                let rel = rel(root, file);
                 if is_test_file(file) || NAMES_IN_TEXT.contains(&rel.as_str()) {
                     continue;
                 }
@@ -226,19 +231,6 @@ fn find_circle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>
         }
     }
     None
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    for entry in fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
-        let path = entry.map_err(|e| e.to_string())?.path();
-        if path.is_dir() {
-            collect(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-    out.sort();
-    Ok(())
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! The equal-function-set block as the evaluation sees it: its sums over runs, its outcome
-//! and its metrics.
+//! The equal-function-set block as the evaluation sees it (its `Grader`): grading a run,
+//! its sums over runs, its outcome and its metrics.
 
 use toolgate_core::{Counts, Percent};
 use toolgate_trace::Run;
