@@ -653,10 +653,10 @@ mod tests {
         // the suite parses and scores them without a configuration error.
         let parsed = SuiteFile::new("toolgate.yaml", suite).parse().unwrap();
         let test = &parsed.tests[0];
-        assert!(test.equal_function_sets.is_some());
-        assert!(test.tool_calls.is_some());
-        assert!(test.tool_correctness.is_some());
-        assert!(test.call_accuracy.is_some());
+        assert!(test.graders.equal_function_sets.is_some());
+        assert!(test.graders.tool_calls.is_some());
+        assert!(test.graders.tool_correctness.is_some());
+        assert!(test.graders.call_accuracy.is_some());
         let mut evaluator = TestEvaluator::new(test);
         let mut calls = 0;
         let lines: Vec<&str> = corpus.lines().collect();

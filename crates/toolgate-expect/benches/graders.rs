@@ -194,7 +194,7 @@ fn pattern_names(bencher: Bencher<'_, '_>, n: usize) {
 #[divan::bench(args = SIZES, max_time = 2)]
 fn tool_calls_grade(bencher: Bencher<'_, '_>, n: usize) {
     let test = test();
-    let Some(grader) = &test.tool_calls else {
+    let Some(grader) = &test.graders.tool_calls else {
         unreachable!("the benchmark suite has a tool-calls grader")
     };
     let run = run(n);
@@ -210,7 +210,7 @@ fn tool_calls_grade(bencher: Bencher<'_, '_>, n: usize) {
 #[divan::bench(args = SIZES, max_time = 2)]
 fn tool_calls_grade_distinct_tools(bencher: Bencher<'_, '_>, n: usize) {
     let test = test();
-    let Some(grader) = &test.tool_calls else {
+    let Some(grader) = &test.graders.tool_calls else {
         unreachable!("the benchmark suite has a tool-calls grader")
     };
     let mut run = run(n);

@@ -4,15 +4,8 @@ use toolgate_core::Percent;
 use toolgate_trace::Run;
 
 use crate::gate::{GateOutcome, Target, gate_outcome};
-use crate::graders::Grader;
-use crate::graders::call_accuracy::{CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
-use crate::graders::selection::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
-use crate::graders::tool_calls::{
-    MissingArgument, MissingArguments, RunToolCalls, ToolCallsGrader, ToolCallsOutcome,
-};
-use crate::graders::tool_correctness::{
-    RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome,
-};
+use crate::graders::tool_calls::{MissingArgument, MissingArguments};
+use crate::graders::{Grader, GraderReport, Verdicts, registry};
 use crate::model::Test;
 use crate::run::{Detail, LISTED_RUNS, RunInfo, RunSource};
 use crate::section::Section;
@@ -37,14 +30,8 @@ pub struct TestOutcome {
     pub runs_with_findings: usize,
     /// The listed runs, in run order.
     pub runs: Vec<RunInfo>,
-    /// The equal-function-set block's findings, when the test has the block.
-    pub selection: Option<SelectionOutcome>,
-    /// The `tool-calls` grader's findings, when the test has the grader.
-    pub tool_calls: Option<ToolCallsOutcome>,
-    /// The `tool-correctness` grader's findings, when the test has the grader.
-    pub tool_correctness: Option<ToolCorrectnessOutcome>,
-    /// The `call-accuracy` grader's findings, when the test has the grader.
-    pub call_accuracy: Option<CallAccuracyOutcome>,
+    /// Each grader's findings, for the graders the test has.
+    pub graders: Outcomes,
     /// Every metric the test produced, in report order.
     pub metrics: Vec<(Target, Percent)>,
     /// Every gate, in suite order.
@@ -62,17 +49,7 @@ impl TestOutcome {
     /// What each of the test's graders says about it, in report order (the registry's):
     /// the shape every report renders.
     pub fn sections(&self) -> Vec<Section> {
-        let (runs, count) = (self.runs.as_slice(), self.run_count);
-        let mut sections = Vec::new();
-        sections.extend(self.selection.as_ref().map(|s| s.section(runs, count)));
-        sections.extend(self.tool_calls.as_ref().map(|t| t.section(runs, count)));
-        sections.extend(
-            self.tool_correctness
-                .as_ref()
-                .map(|t| t.section(runs, count)),
-        );
-        sections.extend(self.call_accuracy.as_ref().map(|a| a.section(runs, count)));
-        sections
+        self.graders.sections(&self.runs, self.run_count)
     }
 }
 
@@ -99,14 +76,8 @@ impl SuiteOutcome {
 pub struct RunOutcome {
     /// The run.
     pub info: RunInfo,
-    /// The equal-function-set block's findings.
-    pub selection: Option<RunSelectionOutcome>,
-    /// The `tool-calls` grader's verdict.
-    pub tool_calls: Option<RunToolCalls>,
-    /// The `tool-correctness` grader's verdict.
-    pub tool_correctness: Option<RunCorrectness>,
-    /// The `call-accuracy` grader's verdict.
-    pub call_accuracy: Option<RunAccuracy>,
+    /// Each grader's verdict, for the graders the test has.
+    pub graders: RunGrades,
     /// Calls that a `command` or `path` matcher could not judge (a configuration error).
     pub missing: Vec<MissingArgument>,
 }
@@ -116,12 +87,120 @@ impl RunOutcome {
     /// an unexpected call, a failed `tool-calls` verdict, a tool-correctness score below
     /// 100 or an inexact run, or a call-accuracy count short of every call correct.
     pub fn has_findings(&self) -> bool {
-        findings::<EqualFunctionSets>(self.selection.as_ref())
-            || findings::<ToolCallsGrader>(self.tool_calls.as_ref())
-            || findings::<ToolCorrectnessGrader>(self.tool_correctness.as_ref())
-            || findings::<CallAccuracyGrader>(self.call_accuracy.as_ref())
+        self.graders.has_findings()
     }
 }
+
+/// Builds, from the registry, what a run and a test hold per grader kind, and the steps of
+/// the evaluation that go through every kind.
+macro_rules! per_kind {
+    ($($field:ident: $variant:ident = $grader:ty, $key:literal;)*) => {
+        /// Each grader's verdict on one run, for the graders the test has.
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub struct RunGrades {
+            $(
+                #[doc = concat!("The `", $key, "` grader's verdict.")]
+                pub $field: Option<<$grader as Verdicts>::Run>,
+            )*
+        }
+
+        impl RunGrades {
+            /// Whether any grader found something short of perfect in the run.
+            fn has_findings(&self) -> bool {
+                false $(|| findings::<$grader>(self.$field.as_ref()))*
+            }
+
+            /// Grades the run under every grader of `test`.
+            fn grade(
+                test: &Test,
+                run: &Run,
+                number: usize,
+                source: &RunSource,
+                missing: &mut Vec<MissingArgument>,
+                detail: Detail,
+            ) -> Self {
+                Self {
+                    $($field: graded(
+                        test.graders.$field.as_ref(),
+                        run,
+                        number,
+                        source,
+                        missing,
+                        detail,
+                    ),)*
+                }
+            }
+        }
+
+        /// Each grader's findings over a test's runs, for the graders the test has.
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub struct Outcomes {
+            $(
+                #[doc = concat!("The `", $key, "` grader's findings.")]
+                pub $field: Option<<$grader as Verdicts>::Outcome>,
+            )*
+        }
+
+        impl Outcomes {
+            /// Each grader's section, in registry order.
+            fn sections(&self, runs: &[RunInfo], run_count: usize) -> Vec<Section> {
+                let mut sections = Vec::new();
+                $(
+                    sections.extend(self.$field.as_ref().map(|outcome| {
+                        <$grader as GraderReport>::section(outcome, runs, run_count)
+                    }));
+                )*
+                sections
+            }
+        }
+
+        /// The test's graders being evaluated, each with its sums so far.
+        #[derive(Debug)]
+        struct Slots<'t> {
+            $($field: Option<Slot<'t, $grader>>,)*
+        }
+
+        impl<'t> Slots<'t> {
+            fn new(test: &'t Test) -> Self {
+                Self {
+                    $($field: test.graders.$field.as_ref().map(Slot::new),)*
+                }
+            }
+
+            fn add(&mut self, run: &RunGrades) {
+                $(
+                    if let Some(slot) = &mut self.$field {
+                        slot.add(run.$field.as_ref());
+                    }
+                )*
+            }
+
+            /// Each grader's outcome over `runs` runs, listing `listed`; the metrics and
+            /// gate verdicts are appended to `metrics` and `gates`, in registry order.
+            fn finish(
+                self,
+                listed: Vec<RunGrades>,
+                runs: u64,
+                metrics: &mut Vec<(Target, Percent)>,
+                gates: &mut Vec<GateOutcome>,
+            ) -> Outcomes {
+                $(let mut $field = Vec::new();)*
+                for run in listed {
+                    $($field.extend(run.$field);)*
+                }
+                Outcomes {
+                    $($field: self
+                        .$field
+                        .map(|slot| slot.finish($field, runs, metrics, gates)),)*
+                }
+            }
+        }
+    };
+}
+
+registry!(per_kind);
 
 fn findings<G: Grader>(run: Option<&G::Run>) -> bool {
     run.is_some_and(G::has_findings)
@@ -182,10 +261,7 @@ pub struct TestEvaluator<'t> {
     first: Vec<RunOutcome>,
     /// Later runs with findings, while fewer than [`LISTED_RUNS`] runs with findings are kept.
     flagged: Vec<RunOutcome>,
-    selection: Option<Slot<'t, EqualFunctionSets>>,
-    tool_calls: Option<Slot<'t, ToolCallsGrader>>,
-    tool_correctness: Option<Slot<'t, ToolCorrectnessGrader>>,
-    call_accuracy: Option<Slot<'t, CallAccuracyGrader>>,
+    slots: Slots<'t>,
     missing: MissingArguments,
 }
 
@@ -198,10 +274,7 @@ impl<'t> TestEvaluator<'t> {
             runs_with_findings: 0,
             first: Vec::new(),
             flagged: Vec::new(),
-            selection: test.equal_function_sets.as_ref().map(Slot::new),
-            tool_calls: test.tool_calls.as_ref().map(Slot::new),
-            tool_correctness: test.tool_correctness.as_ref().map(Slot::new),
-            call_accuracy: test.call_accuracy.as_ref().map(Slot::new),
+            slots: Slots::new(test),
             missing: MissingArguments::default(),
         }
     }
@@ -231,18 +304,7 @@ impl<'t> TestEvaluator<'t> {
         self.run_count += 1;
         // The rule that chose the detail the run was graded to: a run a report may list.
         let listable = Detail::for_run(self.run_count, self.runs_with_findings) == Detail::Full;
-        if let Some(slot) = &mut self.selection {
-            slot.add(outcome.selection.as_ref());
-        }
-        if let Some(slot) = &mut self.tool_calls {
-            slot.add(outcome.tool_calls.as_ref());
-        }
-        if let Some(slot) = &mut self.tool_correctness {
-            slot.add(outcome.tool_correctness.as_ref());
-        }
-        if let Some(slot) = &mut self.call_accuracy {
-            slot.add(outcome.call_accuracy.as_ref());
-        }
+        self.slots.add(&outcome.graders);
         for missing in outcome.missing.drain(..) {
             self.missing.push(missing);
         }
@@ -281,30 +343,14 @@ impl<'t> TestEvaluator<'t> {
         let mut metrics = Vec::new();
         let mut gates = Vec::new();
         let mut infos = Vec::new();
-        let mut selection_runs = Vec::new();
-        let mut tool_calls_runs = Vec::new();
-        let mut correctness_runs = Vec::new();
-        let mut accuracy_runs = Vec::new();
+        let mut listed_grades = Vec::new();
         for run in listed(self.first, self.flagged, self.run_count) {
             infos.push(run.info);
-            selection_runs.extend(run.selection);
-            tool_calls_runs.extend(run.tool_calls);
-            correctness_runs.extend(run.tool_correctness);
-            accuracy_runs.extend(run.call_accuracy);
+            listed_grades.push(run.graders);
         }
-        let (m, g) = (&mut metrics, &mut gates);
-        let selection = self
-            .selection
-            .map(|slot| slot.finish(selection_runs, runs, m, g));
-        let tool_calls = self
-            .tool_calls
-            .map(|slot| slot.finish(tool_calls_runs, runs, m, g));
-        let tool_correctness = self
-            .tool_correctness
-            .map(|slot| slot.finish(correctness_runs, runs, m, g));
-        let call_accuracy = self
-            .call_accuracy
-            .map(|slot| slot.finish(accuracy_runs, runs, m, g));
+        let graders = self
+            .slots
+            .finish(listed_grades, runs, &mut metrics, &mut gates);
         let passed = gates.iter().all(|g| g.passed);
         Ok(TestOutcome {
             name: self.test.name.clone(),
@@ -312,10 +358,7 @@ impl<'t> TestEvaluator<'t> {
             run_count: self.run_count,
             runs_with_findings: self.runs_with_findings,
             runs: infos,
-            selection,
-            tool_calls,
-            tool_correctness,
-            call_accuracy,
+            graders,
             metrics,
             gates,
             passed,
@@ -339,38 +382,7 @@ pub fn grade_run_as(
     detail: Detail,
 ) -> RunOutcome {
     let mut missing = Vec::new();
-    let selection = graded(
-        test.equal_function_sets.as_ref(),
-        run,
-        number,
-        &source,
-        &mut missing,
-        detail,
-    );
-    let tool_calls = graded(
-        test.tool_calls.as_ref(),
-        run,
-        number,
-        &source,
-        &mut missing,
-        detail,
-    );
-    let tool_correctness = graded(
-        test.tool_correctness.as_ref(),
-        run,
-        number,
-        &source,
-        &mut missing,
-        detail,
-    );
-    let call_accuracy = graded(
-        test.call_accuracy.as_ref(),
-        run,
-        number,
-        &source,
-        &mut missing,
-        detail,
-    );
+    let graders = RunGrades::grade(test, run, number, &source, &mut missing, detail);
     RunOutcome {
         info: RunInfo {
             number,
@@ -378,10 +390,7 @@ pub fn grade_run_as(
             calls: run.calls.len(),
             format: run.format,
         },
-        selection,
-        tool_calls,
-        tool_correctness,
-        call_accuracy,
+        graders,
         missing,
     }
 }

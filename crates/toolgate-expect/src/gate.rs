@@ -4,62 +4,20 @@ use std::fmt;
 
 use toolgate_core::Percent;
 
-/// A metric that a gate can compare.
+/// A metric that a gate can compare, by its name in suites and reports
+/// (`tool_selection.f1`). Each grader kind declares its own (see `Block::targets`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[non_exhaustive]
-pub enum Target {
-    /// `tool_selection.precision`.
-    SelectionPrecision,
-    /// `tool_selection.recall`.
-    SelectionRecall,
-    /// `tool_selection.f1`.
-    SelectionF1,
-    /// `tool_calls.pass_rate`.
-    ToolCallsPassRate,
-    /// `tool_correctness.score`.
-    ToolCorrectnessScore,
-    /// `call_accuracy.precision`.
-    CallAccuracyPrecision,
-    /// `call_accuracy.recall`.
-    CallAccuracyRecall,
-    /// `call_accuracy.f1`.
-    CallAccuracyF1,
-    /// `call_accuracy.arguments`: partial credit for the arguments of paired calls.
-    CallAccuracyArguments,
-}
+pub struct Target(&'static str);
 
 impl Target {
-    /// Every target, in report order.
-    pub const ALL: &'static [Self] = &[
-        Self::SelectionPrecision,
-        Self::SelectionRecall,
-        Self::SelectionF1,
-        Self::ToolCallsPassRate,
-        Self::ToolCorrectnessScore,
-        Self::CallAccuracyPrecision,
-        Self::CallAccuracyRecall,
-        Self::CallAccuracyF1,
-        Self::CallAccuracyArguments,
-    ];
+    /// The metric named `name`.
+    pub(crate) const fn new(name: &'static str) -> Self {
+        Self(name)
+    }
 
     /// The target's name in suites and reports.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::SelectionPrecision => "tool_selection.precision",
-            Self::SelectionRecall => "tool_selection.recall",
-            Self::SelectionF1 => "tool_selection.f1",
-            Self::ToolCallsPassRate => "tool_calls.pass_rate",
-            Self::ToolCorrectnessScore => "tool_correctness.score",
-            Self::CallAccuracyPrecision => "call_accuracy.precision",
-            Self::CallAccuracyRecall => "call_accuracy.recall",
-            Self::CallAccuracyF1 => "call_accuracy.f1",
-            Self::CallAccuracyArguments => "call_accuracy.arguments",
-        }
-    }
-
-    /// The target with this name, if there is one.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|t| t.as_str() == name)
+        self.0
     }
 }
 

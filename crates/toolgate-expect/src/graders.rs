@@ -11,25 +11,43 @@ pub(crate) mod selection;
 pub(crate) mod tool_calls;
 pub(crate) mod tool_correctness;
 
-use std::fmt;
+use std::{fmt, io};
 
+use serde::de::DeserializeOwned;
 use toolgate_core::{PairingTooLarge, Percent};
 use toolgate_trace::Run;
 
-use crate::gate::{Gate, Op, Target};
+use crate::gate::{Gate, Target};
+use crate::graders::config::GraderConfig;
 use crate::graders::tool_calls::MissingArgument;
-use crate::run::{Detail, RunSource};
+use crate::json_part::{Entries, JsonPart};
+use crate::recheck::Metrics;
+use crate::run::{Detail, RunInfo, RunSource};
+use crate::section::Section;
+
+/// The types of what a grader kind says: its verdict on one run, and its outcome over a
+/// test's runs (the fields of [`RunGrades`](crate::RunGrades) and
+/// [`Outcomes`](crate::Outcomes)).
+pub trait Verdicts {
+    /// The grader's verdict on one run.
+    type Run;
+    /// Its verdict over all runs of a test.
+    type Outcome;
+}
 
 /// What the evaluation asks of every grader kind: grade one run, say whether the run has
 /// findings, fold it into sums that add up exactly over runs (so that shards merge), and
 /// turn the sums and the listed runs into the test's outcome and its metrics.
-pub(crate) trait Grader {
-    /// The grader's verdict on one run.
-    type Run;
+pub(crate) trait Grader: Verdicts {
+    /// What reads the kind's `config:`.
+    type Config: GraderConfig<Grader = Self>;
+    /// The metrics the kind produces, in report order.
+    const TARGETS: &'static [Target];
+    /// The gate applied when the grader's `expect:` is omitted or empty.
+    fn default_gate() -> Gate;
+
     /// Its sums over runs.
     type Sums: fmt::Debug;
-    /// Its verdict over all runs of a test.
-    type Outcome;
 
     /// Grades run `number` of a test, read from `source`, to `detail`. A matcher that
     /// cannot judge a call (a configuration error found only at run time) adds it to
@@ -65,6 +83,47 @@ pub(crate) trait Grader {
     }
 }
 
+/// What the reports take of a grader kind: the section that explains a test's outcome, and
+/// its part of the JSON report (its object, and the entries of its run-sized lists).
+pub(crate) trait GraderReport: Grader {
+    /// What the kind's run entries name (its expected calls, its classes), taken from the
+    /// grader before its runs are scored, or from its outcome.
+    type Names: fmt::Debug + Clone + Default;
+    /// How many run-sized lists its JSON object holds (numbered from 0 in its module).
+    const JSON_LISTS: usize;
+
+    /// The names of the grader.
+    fn names(&self) -> Self::Names;
+    /// The names an outcome carries.
+    fn outcome_names(outcome: &Self::Outcome) -> Self::Names;
+    /// The outcome's listed runs, index for index with the test's listed runs.
+    fn listed(outcome: &Self::Outcome) -> &[Self::Run];
+    /// What the outcome says about the test; `runs` are the test's listed runs, of
+    /// `run_count`.
+    fn section(outcome: &Self::Outcome, runs: &[RunInfo], run_count: usize) -> Section;
+    /// The kind's object in the test's JSON.
+    fn json_part(outcome: &Self::Outcome) -> JsonPart;
+    /// Writes one run's entries of the kind's run-sized lists.
+    fn write_entries(
+        names: &Self::Names,
+        info: &RunInfo,
+        run: &Self::Run,
+        entries: &mut Entries<'_>,
+    ) -> io::Result<()>;
+}
+
+/// What `merge` checks of a kind's object in a shard report's test: the view it reads of
+/// the object, and the check that the object's numbers add up.
+pub(crate) trait GraderRecheck {
+    /// What `merge` reads of the object.
+    type View: DeserializeOwned + fmt::Debug;
+
+    /// How many runs the object's run list holds.
+    fn listed_runs(view: &Self::View) -> u64;
+    /// Checks that the object's sums and metrics are what its runs give.
+    fn add_up(view: &Self::View, metrics: &Metrics<'_>) -> Result<(), String>;
+}
+
 /// How the problem about runs too long for a grader's pairing words it: "too many calls to
 /// `verb` with `expected` `noun`", placed on the grader's `key`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,78 +142,132 @@ pub struct LimitWords {
     pub key: &'static str,
 }
 
-/// The kind of block a target belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum Block {
-    /// `equal_function_sets`.
-    EqualFunctionSets,
-    /// A `tool-calls` grader.
-    ToolCalls,
-    /// A `tool-correctness` grader.
-    ToolCorrectness,
-    /// A `call-accuracy` grader.
-    CallAccuracy,
+/// The registry: every grader kind, once, in report order. A line names the kind's field
+/// (also its object's key in the JSON report), its [`Block`] variant, the type that grades
+/// it (a [`Grader`], [`GraderReport`] and [`GraderRecheck`]), and its key in the suite
+/// file. Adding a kind is adding its line.
+///
+/// `registry!(each)` hands the lines to the macro `each`, which builds what is written once
+/// per kind (a struct's fields, a loop's steps) from them.
+macro_rules! registry {
+    ($each:ident) => {
+        $each! {
+            equal_function_sets: EqualFunctionSets = crate::graders::selection::EqualFunctionSets, "equal_function_sets";
+            tool_calls: ToolCalls = crate::graders::tool_calls::ToolCallsGrader, "tool-calls";
+            tool_correctness: ToolCorrectness = crate::graders::tool_correctness::ToolCorrectnessGrader, "tool-correctness";
+            call_accuracy: CallAccuracy = crate::graders::call_accuracy::CallAccuracyGrader, "call-accuracy";
+        }
+    };
 }
 
-impl Block {
-    /// The block's key in the suite file.
-    pub fn key(self) -> &'static str {
-        match self {
-            Self::EqualFunctionSets => "equal_function_sets",
-            Self::ToolCalls => "tool-calls",
-            Self::ToolCorrectness => "tool-correctness",
-            Self::CallAccuracy => "call-accuracy",
-        }
-    }
+pub(crate) use registry;
 
-    /// The targets the block produces, in report order.
-    pub fn targets(self) -> &'static [Target] {
-        match self {
-            Self::EqualFunctionSets => &[
-                Target::SelectionPrecision,
-                Target::SelectionRecall,
-                Target::SelectionF1,
-            ],
-            Self::ToolCalls => &[Target::ToolCallsPassRate],
-            Self::ToolCorrectness => &[Target::ToolCorrectnessScore],
-            Self::CallAccuracy => &[
-                Target::CallAccuracyPrecision,
-                Target::CallAccuracyRecall,
-                Target::CallAccuracyF1,
-                Target::CallAccuracyArguments,
-            ],
+/// Builds [`Block`] and the test's [`Graders`] from the registry.
+macro_rules! blocks {
+    ($($field:ident: $variant:ident = $grader:ty, $key:literal;)*) => {
+        /// The kind of a grader (the equal-function-set block is one too).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum Block {
+            $(
+                #[doc = concat!("`", $key, "`.")]
+                $variant,
+            )*
         }
-    }
 
-    /// The gate applied when the block's `expect:` is omitted or empty. For
-    /// `tool-correctness` this is the default threshold's; a written `threshold` moves it.
-    pub fn default_gate(self) -> Gate {
-        match self {
-            Self::EqualFunctionSets => Gate {
-                target: Target::SelectionF1,
-                op: Op::Ge,
-                value: Percent::new(50).unwrap_or(Percent::ZERO),
-                line: None,
-            },
-            Self::ToolCalls => Gate {
-                target: Target::ToolCallsPassRate,
-                op: Op::Ge,
-                value: Percent::FULL,
-                line: None,
-            },
-            Self::ToolCorrectness => Gate {
-                target: Target::ToolCorrectnessScore,
-                op: Op::Ge,
-                value: Percent::new(50).unwrap_or(Percent::ZERO),
-                line: None,
-            },
-            Self::CallAccuracy => Gate {
-                target: Target::CallAccuracyF1,
-                op: Op::Ge,
-                value: Percent::new(50).unwrap_or(Percent::ZERO),
-                line: None,
-            },
+        /// How many run-sized lists the kinds of the registry write in the JSON report, over
+        /// all kinds: each kind numbers its own from 0, and owns the range from its
+        /// [`Block::list_base`].
+        pub const JSON_LISTS: usize = 0 $(+ <$grader as GraderReport>::JSON_LISTS)*;
+
+        impl Block {
+            /// Every kind, in report order.
+            pub const ALL: &'static [Self] = &[$(Self::$variant),*];
+
+            /// The number of the kind's first run-sized list among every kind's.
+            pub(crate) const fn list_base(self) -> usize {
+                let mut base = 0;
+                $(
+                    if matches!(self, Self::$variant) {
+                        return base;
+                    }
+                    base += <$grader as GraderReport>::JSON_LISTS;
+                )*
+                base
+            }
+
+            /// The block's key in the suite file.
+            pub fn key(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $key,)*
+                }
+            }
+
+            /// The targets the block produces, in report order.
+            pub fn targets(self) -> &'static [Target] {
+                match self {
+                    $(Self::$variant => <$grader as Grader>::TARGETS,)*
+                }
+            }
+
+            /// The gate applied when the block's `expect:` is omitted or empty. For
+            /// `tool-correctness` this is the default threshold's; a written `threshold`
+            /// moves it.
+            pub fn default_gate(self) -> Gate {
+                match self {
+                    $(Self::$variant => <$grader as Grader>::default_gate(),)*
+                }
+            }
         }
-    }
+
+        /// The graders of one test, at most one of each kind, in registry order.
+        #[derive(Debug, Clone, Default)]
+        #[non_exhaustive]
+        pub struct Graders {
+            $(
+                #[doc = concat!("The `", $key, "` grader, when the test has one.")]
+                pub $field: Option<$grader>,
+            )*
+        }
+
+        impl Graders {
+            /// Whether the test has no grader at all.
+            pub fn is_empty(&self) -> bool {
+                true $(&& self.$field.is_none())*
+            }
+
+            /// The pairing limits `run` passes under the graders that pair (checked before
+            /// the run is graded, on whichever thread reads it): for each such grader, its
+            /// kind and the limit passed, in registry order. Empty when the run is within
+            /// every limit.
+            pub fn past_limits(&self, run: &Run) -> Vec<(Block, PairingTooLarge)> {
+                let mut past = Vec::new();
+                $(
+                    if let Some(grader) = &self.$field
+                        && let Some(limit) = grader.past_limit(run)
+                    {
+                        past.push((Block::$variant, limit));
+                    }
+                )*
+                past
+            }
+
+            /// How the problem about runs too long for the grader of kind `block` words it,
+            /// when the test has that grader and it pairs.
+            pub fn limit_words(&self, block: Block) -> Option<LimitWords> {
+                match block {
+                    $(Block::$variant => self.$field.as_ref().and_then(Grader::limit_words),)*
+                }
+            }
+        }
+    };
+}
+
+registry!(blocks);
+
+/// Every target of every kind, in report order (for `toolgate schema`).
+pub(crate) fn all_targets() -> impl Iterator<Item = Target> {
+    Block::ALL
+        .iter()
+        .flat_map(|block| block.targets().iter().copied())
 }

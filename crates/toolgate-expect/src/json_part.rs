@@ -7,17 +7,13 @@ use std::io;
 
 use serde::Serialize;
 
-/// How many run-sized lists the graders of the registry write, over all kinds. Each kind
-/// owns a range of list numbers (see each kind's `json` module).
-pub const JSON_LISTS: usize = 7;
-
 /// One field of a grader's object in the JSON report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JsonField {
     /// A value, as compact JSON text.
     Value(String),
     /// A run-sized list: the entries the grader wrote to list number `n` (below
-    /// [`JSON_LISTS`]) for the test's runs, in run order.
+    /// [`JSON_LISTS`](crate::JSON_LISTS)) for the test's runs, in run order.
     List(usize),
 }
 
@@ -48,9 +44,21 @@ impl JsonPart {
         self
     }
 
-    /// Adds a field holding the run-sized list number `list`.
+    /// Adds a field holding the run-sized list number `list` of the grader's own, counted
+    /// from 0.
     pub(crate) fn list(mut self, name: &'static str, list: usize) -> Self {
         self.fields.push((name, JsonField::List(list)));
+        self
+    }
+
+    /// The part with its lists numbered from `base`, the first of its kind's lists among
+    /// every kind's (the registry's order).
+    pub(crate) fn numbered_from(mut self, base: usize) -> Self {
+        for (_, field) in &mut self.fields {
+            if let JsonField::List(list) = field {
+                *list += base;
+            }
+        }
         self
     }
 }
@@ -66,6 +74,8 @@ pub trait EntrySink {
 pub struct Entries<'s> {
     sink: &'s mut dyn EntrySink,
     buffer: Vec<u8>,
+    /// The number of the writing grader's first list among every kind's.
+    base: usize,
 }
 
 impl<'s> Entries<'s> {
@@ -74,14 +84,20 @@ impl<'s> Entries<'s> {
         Self {
             sink,
             buffer: Vec::new(),
+            base: 0,
         }
     }
 
-    /// Adds `entry` to list number `list`.
+    /// Numbers the next grader's lists from `base` (see [`JsonPart::numbered_from`]).
+    pub(crate) fn set_base(&mut self, base: usize) {
+        self.base = base;
+    }
+
+    /// Adds `entry` to the writing grader's list number `list` (counted from 0).
     pub(crate) fn push(&mut self, list: usize, entry: &impl Serialize) -> io::Result<()> {
         self.buffer.clear();
         serde_json::to_writer(&mut self.buffer, entry)?;
-        self.sink.entry(list, &self.buffer)
+        self.sink.entry(self.base + list, &self.buffer)
     }
 }
 

@@ -26,7 +26,8 @@ mod yaml_depth;
 
 pub use crate::error::{Problem, SuiteError, SuiteSource};
 pub use crate::evaluate::{
-    RunOutcome, SuiteOutcome, TestEvaluator, TestOutcome, grade_run, grade_run_as,
+    Outcomes, RunGrades, RunOutcome, SuiteOutcome, TestEvaluator, TestOutcome, grade_run,
+    grade_run_as,
 };
 pub use crate::gate::{Gate, GateOutcome, Op, Target};
 pub use crate::graders::call_accuracy::{
@@ -41,8 +42,8 @@ pub use crate::graders::tool_calls::{
 pub use crate::graders::tool_correctness::{
     RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome,
 };
-pub use crate::graders::{Block, LimitWords};
-pub use crate::json_part::{Entries, EntrySink, JSON_LISTS, JsonField, JsonPart};
+pub use crate::graders::{Block, Graders, JSON_LISTS, LimitWords, Verdicts};
+pub use crate::json_part::{Entries, EntrySink, JsonField, JsonPart};
 pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
 pub use crate::model::{Shard, ShardError, Suite, Test, TracePattern, slug};
 pub use crate::parse::{missing_argument_problems, suite_schema};

@@ -2,14 +2,9 @@
 
 use std::fmt;
 
-use toolgate_core::PairingTooLarge;
-use toolgate_trace::{Naming, Run};
+use toolgate_trace::Naming;
 
-use crate::graders::call_accuracy::CallAccuracyGrader;
-use crate::graders::selection::EqualFunctionSets;
-use crate::graders::tool_calls::ToolCallsGrader;
-use crate::graders::tool_correctness::ToolCorrectnessGrader;
-use crate::graders::{Block, Grader, LimitWords};
+use crate::graders::Graders;
 
 /// A parsed and checked suite file.
 #[derive(Debug, Clone)]
@@ -33,14 +28,8 @@ pub struct Test {
     pub trace_format: Option<String>,
     /// How to split tool names into server and tool, when the suite says.
     pub naming: Option<Naming>,
-    /// The equal-function-set block, when the test has one.
-    pub equal_function_sets: Option<EqualFunctionSets>,
-    /// The `tool-calls` grader, when the test has one.
-    pub tool_calls: Option<ToolCallsGrader>,
-    /// The `tool-correctness` grader, when the test has one.
-    pub tool_correctness: Option<ToolCorrectnessGrader>,
-    /// The `call-accuracy` grader, when the test has one.
-    pub call_accuracy: Option<CallAccuracyGrader>,
+    /// Its graders, the equal-function-set block among them.
+    pub graders: Graders,
     /// Position of the test in the suite (0-based), for pointing back into the file.
     pub index: usize,
 }
@@ -156,37 +145,4 @@ impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
     }
-}
-
-impl Test {
-    /// The pairing limits `run` passes under the test's graders that pair (checked before
-    /// the run is graded, on whichever thread reads it): for each such grader, its kind and
-    /// the limit passed, in registry order. Empty when the run is within every limit.
-    pub fn past_limits(&self, run: &Run) -> Vec<(Block, PairingTooLarge)> {
-        [
-            past_limit(self.tool_correctness.as_ref(), run),
-            past_limit(self.call_accuracy.as_ref(), run),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
-    }
-
-    /// How the problem about runs too long for the grader of kind `block` words it, when
-    /// the test has that grader and it pairs.
-    pub fn limit_words(&self, block: Block) -> Option<LimitWords> {
-        [
-            self.tool_correctness.as_ref().and_then(Grader::limit_words),
-            self.call_accuracy.as_ref().and_then(Grader::limit_words),
-        ]
-        .into_iter()
-        .flatten()
-        .find(|words| words.block == block)
-    }
-}
-
-/// The kind of `grader`, when the test has it and it pairs, and the limit `run` passes.
-fn past_limit<G: Grader>(grader: Option<&G>, run: &Run) -> Option<(Block, PairingTooLarge)> {
-    let grader = grader?;
-    Some((grader.limit_words()?.block, grader.past_limit(run)?))
 }

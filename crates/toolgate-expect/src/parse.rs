@@ -15,6 +15,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use toolgate_trace::{Naming, NamingError};
 
 use crate::error::{Problem, SuiteError, custom, suggest};
+use crate::gate::Target;
 use crate::graders;
 use crate::graders::config::RawGrader;
 use crate::graders::selection::config::RawEfs;
@@ -183,7 +184,7 @@ impl SuiteFile {
             written: efs_written,
             set: equal_function_sets.as_ref().map(|efs| &efs.classes),
         };
-        let graders = graders::config::check(
+        let mut graders = graders::config::check(
             self,
             raw.graders.unwrap_or_default(),
             &path,
@@ -211,10 +212,10 @@ impl SuiteFile {
             traces,
             trace_format,
             naming,
-            equal_function_sets,
-            tool_calls: graders.tool_calls,
-            tool_correctness: graders.tool_correctness,
-            call_accuracy: graders.call_accuracy,
+            graders: {
+                graders.equal_function_sets = equal_function_sets;
+                graders
+            },
             index,
         }
     }
@@ -419,7 +420,18 @@ pub fn suite_schema() -> serde_json::Value {
          Reference: docs/suite.md"
             .into(),
     );
-    schema.to_value()
+    let mut schema = schema.to_value();
+    // An expectation's target is one of the registered graders' metrics.
+    let targets: Vec<&str> = graders::all_targets().map(Target::as_str).collect();
+    if let Some(expectation) = schema.pointer_mut("/$defs/Expectation")
+        && let Some(object) = expectation.as_object_mut()
+    {
+        object.insert(
+            "propertyNames".to_owned(),
+            serde_json::json!({ "enum": targets }),
+        );
+    }
+    schema
 }
 
 described!(RunCount, "RunCount", |_| json_schema!({
@@ -450,7 +462,7 @@ pub fn missing_argument_problems(
 ) -> Vec<Problem> {
     graders::tool_calls::config::missing_argument_problems(
         test.index,
-        test.tool_calls.as_ref(),
+        test.graders.tool_calls.as_ref(),
         found,
         file,
     )

@@ -12,27 +12,50 @@ use serde::Deserialize;
 use toolgate_core::Percent;
 
 use crate::gate::Op;
-use crate::graders::call_accuracy::recheck as call_accuracy;
-use crate::graders::selection::recheck as selection;
-use crate::graders::tool_calls::recheck as tool_calls;
-use crate::graders::tool_correctness::recheck as tool_correctness;
+use crate::graders::{GraderRecheck, registry};
 use crate::recheck::{Listed, Metrics};
 
-/// What merging needs of a test: its verdict, its gates, and the counts they come from.
-#[derive(Debug, Deserialize)]
-pub struct ShardTest {
-    name: String,
-    agent: Option<String>,
-    passed: bool,
-    runs: usize,
-    sources: Listed,
-    metrics: BTreeMap<String, u8>,
-    gates: Vec<ShardGate>,
-    equal_function_sets: Option<selection::SelectionView>,
-    tool_calls: Option<tool_calls::ToolCallsView>,
-    tool_correctness: Option<tool_correctness::CorrectnessView>,
-    call_accuracy: Option<call_accuracy::AccuracyView>,
+/// Builds, from the registry, the test as `merge` reads it (each kind's object read by its
+/// kind's view) and the check of each kind's object.
+macro_rules! shard_kinds {
+    ($($field:ident: $variant:ident = $grader:ty, $key:literal;)*) => {
+        /// What merging needs of a test: its verdict, its gates, and the counts they come
+        /// from.
+        #[derive(Debug, Deserialize)]
+        pub struct ShardTest {
+            name: String,
+            agent: Option<String>,
+            passed: bool,
+            runs: usize,
+            sources: Listed,
+            metrics: BTreeMap<String, u8>,
+            gates: Vec<ShardGate>,
+            $($field: Option<<$grader as GraderRecheck>::View>,)*
+        }
+
+        impl ShardTest {
+            /// Each kind's object's run list and the kind's check of its numbers, in
+            /// registry order: a list as long as `runs` first (a shard report lists every
+            /// run of every block), then the sums.
+            fn add_up_kinds(&self, metrics: &Metrics<'_>) -> Result<(), String> {
+                $(
+                    if let Some(view) = &self.$field {
+                        let listed = <$grader as GraderRecheck>::listed_runs(view);
+                        self.same_runs(concat!(stringify!($field), ".runs"), listed)?;
+                    }
+                )*
+                $(
+                    if let Some(view) = &self.$field {
+                        <$grader as GraderRecheck>::add_up(view, metrics)?;
+                    }
+                )*
+                Ok(())
+            }
+        }
+    };
 }
+
+registry!(shard_kinds);
 
 /// What the merged report keeps of a test once its numbers are checked.
 #[derive(Debug)]
@@ -87,50 +110,21 @@ impl ShardTest {
     /// metric what its aggregate gives, each gate's verdict what its operator says of the
     /// metric, and the test's verdict what its gates say.
     pub fn add_up(&self) -> Result<(), String> {
-        let view = self;
-        let metrics = Metrics(&view.metrics);
-        // A shard report lists every run of every block: each list is as long as `runs`.
-        for (block, listed) in [
-            ("sources", Some(view.sources.0)),
-            (
-                "equal_function_sets.runs",
-                view.equal_function_sets.as_ref().map(|b| b.runs.listed),
-            ),
-            (
-                "tool_calls.runs",
-                view.tool_calls.as_ref().map(|b| b.runs.listed),
-            ),
-            (
-                "tool_correctness.runs",
-                view.tool_correctness.as_ref().map(|b| b.runs.listed),
-            ),
-            (
-                "call_accuracy.runs",
-                view.call_accuracy.as_ref().map(|b| b.runs.listed),
-            ),
-        ] {
-            if let Some(listed) = listed
-                && listed != view.runs as u64
-            {
-                return Err(format!(
-                    "`{block}` lists {listed} runs but `runs` says {}",
-                    view.runs
-                ));
-            }
+        let metrics = Metrics(&self.metrics);
+        self.same_runs("sources", self.sources.0)?;
+        self.add_up_kinds(&metrics)?;
+        apply_gates(self)
+    }
+
+    /// A list of `block` holds `listed` runs: as many as `runs` says.
+    fn same_runs(&self, block: &str, listed: u64) -> Result<(), String> {
+        if listed != self.runs as u64 {
+            return Err(format!(
+                "`{block}` lists {listed} runs but `runs` says {}",
+                self.runs
+            ));
         }
-        if let Some(efs) = &view.equal_function_sets {
-            selection::add_up(efs, &metrics)?;
-        }
-        if let Some(calls) = &view.tool_calls {
-            tool_calls::add_up(calls, &metrics)?;
-        }
-        if let Some(correctness) = &view.tool_correctness {
-            tool_correctness::add_up(correctness, &metrics)?;
-        }
-        if let Some(accuracy) = &view.call_accuracy {
-            call_accuracy::add_up(accuracy, &metrics)?;
-        }
-        apply_gates(view)
+        Ok(())
     }
 }
 

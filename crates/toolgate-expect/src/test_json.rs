@@ -4,168 +4,119 @@
 use std::io;
 
 use crate::evaluate::{RunOutcome, TestOutcome};
-use crate::graders::call_accuracy::json::{self as accuracy, AccuracyNames};
-use crate::graders::call_accuracy::{CallAccuracyGrader, CallAccuracyOutcome};
-use crate::graders::selection::json::{self as selection, SelectionNames};
-use crate::graders::selection::{EqualFunctionSets, SelectionOutcome};
-use crate::graders::tool_calls::json::{self as tool_calls, ToolCallsNames};
-use crate::graders::tool_calls::{ToolCallsGrader, ToolCallsOutcome};
-use crate::graders::tool_correctness::json::{self as correctness, CorrectnessNames};
-use crate::graders::tool_correctness::{ToolCorrectnessGrader, ToolCorrectnessOutcome};
+use crate::graders::{Block, GraderReport, registry};
 use crate::json_part::{Entries, JsonPart};
 use crate::model::Test;
 use crate::run::RunInfo;
 
-/// What a test's run entries name (its classes, its `tool-calls` entries, its expected
-/// tools and calls), per grader: taken from the suite's test before its runs are scored,
-/// or from its outcome.
-#[derive(Debug, Clone, Default)]
-pub struct JsonContext {
-    selection: SelectionNames,
-    tool_calls: ToolCallsNames,
-    correctness: CorrectnessNames,
-    accuracy: AccuracyNames,
+/// Writes one grader's entries for a run, its lists numbered from its kind's base.
+fn write_kind<G: GraderReport>(
+    block: Block,
+    names: &G::Names,
+    info: &RunInfo,
+    run: Option<&G::Run>,
+    entries: &mut Entries<'_>,
+) -> io::Result<()> {
+    let Some(run) = run else {
+        return Ok(());
+    };
+    entries.set_base(block.list_base());
+    G::write_entries(names, info, run, entries)
 }
 
-impl JsonContext {
-    /// The names of `test`'s graders.
-    pub fn of_test(test: &Test) -> Self {
-        Self {
-            selection: test
-                .equal_function_sets
-                .as_ref()
-                .map(EqualFunctionSets::json_names)
-                .unwrap_or_default(),
-            tool_calls: test
-                .tool_calls
-                .as_ref()
-                .map(ToolCallsGrader::json_names)
-                .unwrap_or_default(),
-            correctness: test
-                .tool_correctness
-                .as_ref()
-                .map(ToolCorrectnessGrader::json_names)
-                .unwrap_or_default(),
-            accuracy: test
-                .call_accuracy
-                .as_ref()
-                .map(CallAccuracyGrader::json_names)
-                .unwrap_or_default(),
+/// Builds, from the registry, the names of each kind and the loops over kinds.
+macro_rules! json_kinds {
+    ($($field:ident: $variant:ident = $grader:ty, $key:literal;)*) => {
+        /// What a test's run entries name (its classes, its `tool-calls` entries, its
+        /// expected tools and calls), per grader: taken from the suite's test before its
+        /// runs are scored, or from its outcome.
+        #[derive(Debug, Clone, Default)]
+        pub struct JsonContext {
+            $($field: <$grader as GraderReport>::Names,)*
         }
-    }
 
-    /// The names an outcome's graders carry.
-    pub fn of_outcome(test: &TestOutcome) -> Self {
-        Self {
-            selection: test
-                .selection
-                .as_ref()
-                .map(SelectionOutcome::json_names)
-                .unwrap_or_default(),
-            tool_calls: test
-                .tool_calls
-                .as_ref()
-                .map(ToolCallsOutcome::json_names)
-                .unwrap_or_default(),
-            correctness: test
-                .tool_correctness
-                .as_ref()
-                .map(ToolCorrectnessOutcome::json_names)
-                .unwrap_or_default(),
-            accuracy: test
-                .call_accuracy
-                .as_ref()
-                .map(CallAccuracyOutcome::json_names)
-                .unwrap_or_default(),
+        impl JsonContext {
+            /// The names of `test`'s graders.
+            pub fn of_test(test: &Test) -> Self {
+                Self {
+                    $($field: test
+                        .graders
+                        .$field
+                        .as_ref()
+                        .map(GraderReport::names)
+                        .unwrap_or_default(),)*
+                }
+            }
+
+            /// The names an outcome's graders carry.
+            pub fn of_outcome(test: &TestOutcome) -> Self {
+                Self {
+                    $($field: test
+                        .graders
+                        .$field
+                        .as_ref()
+                        .map(<$grader as GraderReport>::outcome_names)
+                        .unwrap_or_default(),)*
+                }
+            }
         }
-    }
+
+        impl RunOutcome {
+            /// Writes the run's entries of every grader's run-sized lists.
+            pub fn write_json_entries(
+                &self,
+                context: &JsonContext,
+                entries: &mut Entries<'_>,
+            ) -> io::Result<()> {
+                $(write_kind::<$grader>(
+                    Block::$variant,
+                    &context.$field,
+                    &self.info,
+                    self.graders.$field.as_ref(),
+                    entries,
+                )?;)*
+                Ok(())
+            }
+        }
+
+        impl TestOutcome {
+            /// Writes the entries of every grader's run-sized lists for the listed run at
+            /// `index` (of [`runs`](Self::runs)).
+            pub fn write_listed_json_entries(
+                &self,
+                index: usize,
+                context: &JsonContext,
+                entries: &mut Entries<'_>,
+            ) -> io::Result<()> {
+                let Some(info) = self.runs.get(index) else {
+                    return Ok(());
+                };
+                $(write_kind::<$grader>(
+                    Block::$variant,
+                    &context.$field,
+                    info,
+                    self.graders
+                        .$field
+                        .as_ref()
+                        .and_then(|outcome| <$grader as GraderReport>::listed(outcome).get(index)),
+                    entries,
+                )?;)*
+                Ok(())
+            }
+
+            /// Each grader's object in the test's JSON, in registry order.
+            pub fn json_parts(&self) -> Vec<JsonPart> {
+                let mut parts = Vec::new();
+                $(
+                    parts.extend(self.graders.$field.as_ref().map(|outcome| {
+                        <$grader as GraderReport>::json_part(outcome)
+                            .numbered_from(Block::$variant.list_base())
+                    }));
+                )*
+                parts
+            }
+        }
+    };
 }
 
-/// One run's verdicts, by grader, as the entries are written from them.
-struct RunParts<'a> {
-    info: &'a RunInfo,
-    selection: Option<&'a crate::RunSelectionOutcome>,
-    tool_calls: Option<&'a crate::RunToolCalls>,
-    correctness: Option<&'a crate::RunCorrectness>,
-    accuracy: Option<&'a crate::RunAccuracy>,
-}
-
-impl RunParts<'_> {
-    fn write(&self, context: &JsonContext, entries: &mut Entries<'_>) -> io::Result<()> {
-        if let Some(run) = self.selection {
-            selection::write_entries(&context.selection, self.info, run, entries)?;
-        }
-        if let Some(run) = self.tool_calls {
-            tool_calls::write_entries(&context.tool_calls, self.info, run, entries)?;
-        }
-        if let Some(run) = self.correctness {
-            correctness::write_entries(&context.correctness, self.info, run, entries)?;
-        }
-        if let Some(run) = self.accuracy {
-            accuracy::write_entries(&context.accuracy, self.info, run, entries)?;
-        }
-        Ok(())
-    }
-}
-
-impl RunOutcome {
-    /// Writes the run's entries of every grader's run-sized lists.
-    pub fn write_json_entries(
-        &self,
-        context: &JsonContext,
-        entries: &mut Entries<'_>,
-    ) -> io::Result<()> {
-        RunParts {
-            info: &self.info,
-            selection: self.selection.as_ref(),
-            tool_calls: self.tool_calls.as_ref(),
-            correctness: self.tool_correctness.as_ref(),
-            accuracy: self.call_accuracy.as_ref(),
-        }
-        .write(context, entries)
-    }
-}
-
-impl TestOutcome {
-    /// Writes the entries of every grader's run-sized lists for the listed run at `index`
-    /// (of [`runs`](Self::runs)).
-    pub fn write_listed_json_entries(
-        &self,
-        index: usize,
-        context: &JsonContext,
-        entries: &mut Entries<'_>,
-    ) -> io::Result<()> {
-        let Some(info) = self.runs.get(index) else {
-            return Ok(());
-        };
-        RunParts {
-            info,
-            selection: self.selection.as_ref().and_then(|s| s.runs.get(index)),
-            tool_calls: self.tool_calls.as_ref().and_then(|t| t.runs.get(index)),
-            correctness: self
-                .tool_correctness
-                .as_ref()
-                .and_then(|t| t.runs.get(index)),
-            accuracy: self.call_accuracy.as_ref().and_then(|a| a.runs.get(index)),
-        }
-        .write(context, entries)
-    }
-
-    /// Each grader's object in the test's JSON, in report order.
-    pub fn json_parts(&self) -> Vec<JsonPart> {
-        let mut parts = Vec::new();
-        parts.extend(self.selection.as_ref().map(SelectionOutcome::json_part));
-        parts.extend(self.tool_calls.as_ref().map(ToolCallsOutcome::json_part));
-        parts.extend(
-            self.tool_correctness
-                .as_ref()
-                .map(ToolCorrectnessOutcome::json_part),
-        );
-        parts.extend(
-            self.call_accuracy
-                .as_ref()
-                .map(CallAccuracyOutcome::json_part),
-        );
-        parts
-    }
-}
+registry!(json_kinds);

@@ -61,7 +61,7 @@ fn summary(test: &Test) -> String {
     if let Some(runs) = test.runs {
         parts.push(format!("runs {runs}"));
     }
-    if let Some(efs) = &test.equal_function_sets {
+    if let Some(efs) = &test.graders.equal_function_sets {
         let classes: Vec<String> = efs
             .classes
             .classes()
@@ -160,7 +160,7 @@ fn suites_load(#[case] text: &str, #[case] expected: &[&str]) {
 #[track_caller]
 fn check_gates(expect: Option<&str>, expected: &[&str]) {
     let test = parse_one(&suite_with(&[], "[x]", expect));
-    let efs = test.equal_function_sets.expect("the block");
+    let efs = test.graders.equal_function_sets.expect("the block");
     let got: Vec<String> = efs.gates.iter().map(ToString::to_string).collect();
     assert_eq!(got, expected);
 }
@@ -194,7 +194,7 @@ fn expectations(#[case] expect: Option<&str>, #[case] expected: &[&str]) {
 #[track_caller]
 fn check_members(members: &str, expected: &[(Option<&str>, &str)]) {
     let test = parse_one(&suite_with(&[], members, None));
-    let efs = test.equal_function_sets.expect("the block");
+    let efs = test.graders.equal_function_sets.expect("the block");
     let got: Vec<(Option<&str>, &str)> = efs.classes.classes()[0]
         .members
         .iter()
@@ -532,10 +532,14 @@ fn a_suite_of_thousands_of_tests_places_every_gate() {
         .tests
         .iter()
         .map(|test| {
-            let efs = test.equal_function_sets.iter().flat_map(|b| &b.gates);
-            let tool_calls = test.tool_calls.iter().flat_map(|g| &g.gates);
-            let correctness = test.tool_correctness.iter().flat_map(|g| &g.gates);
-            let accuracy = test.call_accuracy.iter().flat_map(|g| &g.gates);
+            let efs = test
+                .graders
+                .equal_function_sets
+                .iter()
+                .flat_map(|b| &b.gates);
+            let tool_calls = test.graders.tool_calls.iter().flat_map(|g| &g.gates);
+            let correctness = test.graders.tool_correctness.iter().flat_map(|g| &g.gates);
+            let accuracy = test.graders.call_accuracy.iter().flat_map(|g| &g.gates);
             efs.chain(tool_calls)
                 .chain(correctness)
                 .chain(accuracy)
@@ -1000,7 +1004,11 @@ fn evaluate(classes: &str, expect: &str, runs: &[&str]) -> TestOutcome {
 /// What one run of a test counted: each class with the call that satisfied it, the
 /// unexpected calls and the repeats.
 fn run_summary(outcome: &TestOutcome, run: usize) -> String {
-    let selection = outcome.selection.as_ref().expect("the block");
+    let selection = outcome
+        .graders
+        .equal_function_sets
+        .as_ref()
+        .expect("the block");
     let found = &selection.runs[run];
     let classes: Vec<String> = selection
         .classes
@@ -1030,7 +1038,12 @@ fn run_summary(outcome: &TestOutcome, run: usize) -> String {
 }
 
 fn metrics(outcome: &TestOutcome) -> (u8, u8, u8) {
-    let m = outcome.selection.as_ref().expect("the block").metrics;
+    let m = outcome
+        .graders
+        .equal_function_sets
+        .as_ref()
+        .expect("the block")
+        .metrics;
     (m.precision.value(), m.recall.value(), m.f1.value())
 }
 
@@ -1043,7 +1056,11 @@ fn check_run(
     expected: &str,
 ) {
     let outcome = evaluate(classes, "[]", &[calls]);
-    let selection = outcome.selection.as_ref().expect("the block");
+    let selection = outcome
+        .graders
+        .equal_function_sets
+        .as_ref()
+        .expect("the block");
     assert_eq!(
         selection.counts,
         Counts::new(counts.0, counts.1, counts.2),
@@ -1121,7 +1138,11 @@ fn runs_score(
 #[track_caller]
 fn check_micro_average(runs: &[&str], counts: (u64, u64, u64), percents: (u8, u8, u8)) {
     let outcome = evaluate(SEED_CLASSES, "[]", runs);
-    let selection = outcome.selection.as_ref().expect("the block");
+    let selection = outcome
+        .graders
+        .equal_function_sets
+        .as_ref()
+        .expect("the block");
     let summed: Counts = selection.runs.iter().map(|r| r.counts).sum();
     assert_eq!(selection.counts, summed, "summed counts");
     assert_eq!(
@@ -1241,7 +1262,8 @@ fn the_outcome_names_the_test_and_its_runs_in_order() {
         ]
     );
     let classes: Vec<&str> = outcome
-        .selection
+        .graders
+        .equal_function_sets
         .as_ref()
         .expect("the block")
         .classes
@@ -1372,7 +1394,7 @@ fn aliases_within_the_limit_are_read() {
     let test = parse_one(
         "tests:\n  - name: t\n    equal_function_sets:\n      classes:\n        - name: a\n          members: &m [x, y]\n        - name: b\n          members: *m\n",
     );
-    let classes = &test.equal_function_sets.unwrap().classes;
+    let classes = &test.graders.equal_function_sets.unwrap().classes;
     assert_eq!(classes.classes()[1].members, classes.classes()[0].members);
 }
 
@@ -1471,7 +1493,7 @@ fn which_runs_are_listed(
     assert_eq!(outcome.run_count, count);
     assert_eq!(outcome.runs_with_findings, flawed.len());
     assert_eq!(listed_numbers(&outcome), listed);
-    let selection = outcome.selection.as_ref().unwrap();
+    let selection = outcome.graders.equal_function_sets.as_ref().unwrap();
     assert_eq!(
         selection.runs.len(),
         listed.len(),
@@ -1511,7 +1533,15 @@ fn kept_runs_stay_bounded() {
     assert_eq!(outcome.runs_with_findings, 3_333);
     assert_eq!(outcome.runs.len(), crate::LISTED_RUNS);
     assert_eq!(outcome.runs[0].number, 3);
-    assert_eq!(outcome.selection.unwrap().counts.false_positives, 3_333);
+    assert_eq!(
+        outcome
+            .graders
+            .equal_function_sets
+            .unwrap()
+            .counts
+            .false_positives,
+        3_333
+    );
 }
 
 /// Runs of every flavour for a test with all four blocks: some perfect, most with findings.

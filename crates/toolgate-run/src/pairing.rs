@@ -42,7 +42,7 @@ pub(crate) struct Limits(Vec<(Block, PairingTooLarge)>);
 impl Limits {
     /// The limits `run` passes under the pairing graders of `test`.
     pub(crate) fn of(test: &Test, run: &Run) -> Self {
-        Self(test.past_limits(run))
+        Self(test.graders.past_limits(run))
     }
 
     /// Whether the run is within every limit, so that it may be scored.
@@ -69,7 +69,7 @@ impl TooLongRuns {
         self.past
             .iter()
             .filter_map(|(block, runs)| {
-                let words = test.limit_words(*block)?;
+                let words = test.graders.limit_words(*block)?;
                 Some(problem(
                     &words,
                     runs,

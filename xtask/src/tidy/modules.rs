@@ -10,26 +10,52 @@ use std::path::{Path, PathBuf};
 
 use super::{collect_rs, rel};
 
-/// Words that name a grader kind or its own types; the report, run and CLI crates may not
-/// use them outside comments and tests.
-const GRADER_WORDS: &[&str] = &[
-    "tool_calls",
-    "ToolCalls",
-    "tool-calls",
-    "tool_correctness",
-    "ToolCorrectness",
-    "tool-correctness",
-    "call_accuracy",
-    "CallAccuracy",
-    "call-accuracy",
-    "equal_function_sets",
-    "EqualFunctionSets",
+/// Types of the kinds' modules that the report, run and CLI crates may not use either (the
+/// kinds' own names come from the registry, see [`registry_words`]).
+const KIND_TYPES: &[&str] = &[
     "SelectionOutcome",
     "RunCorrectness",
     "RunAccuracy",
     "RunToolCalls",
     "NearMiss",
 ];
+
+/// The file that holds the registry of grader kinds.
+const REGISTRY: &str = "crates/toolgate-expect/src/graders.rs";
+
+/// The words that name a grader kind, read from the registry's lines
+/// (`tool_calls: ToolCalls = crate::graders::tool_calls::ToolCallsGrader, "tool-calls";`):
+/// each kind's field, variant, grader type and key, with the key's `_` spelling.
+fn registry_words(root: &Path) -> Result<Vec<String>, String> {
+    let text = fs::read_to_string(root.join(REGISTRY)).map_err(|e| format!("{REGISTRY}: {e}"))?;
+    let mut words = BTreeSet::new();
+    let body = text
+        .split_once("macro_rules! registry")
+        .map(|(_, rest)| rest.split_once("\n}\n").map_or(rest, |(body, _)| body))
+        .ok_or_else(|| format!("{REGISTRY}: no `macro_rules! registry`"))?;
+    for line in body.lines() {
+        let line = line.trim();
+        let Some((field, rest)) = line.split_once(": ") else {
+            continue;
+        };
+        let Some((variant, rest)) = rest.split_once(" = ") else {
+            continue;
+        };
+        let Some((path, key)) = rest.split_once(", ") else {
+            continue;
+        };
+        let key = key.trim_end_matches(';').trim_matches('"');
+        let grader = path.rsplit("::").next().unwrap_or(path);
+        for word in [field, variant, grader, key, &key.replace('-', "_")] {
+            words.insert(word.to_owned());
+        }
+    }
+    if words.is_empty() {
+        return Err(format!("{REGISTRY}: the registry lists no kind"));
+    }
+    words.extend(KIND_TYPES.iter().map(|w| (*w).to_owned()));
+    Ok(words.into_iter().collect())
+}
 
 /// Files that name a grader kind in text for people, not in code: the `accuracy` command
 /// (the seeds' call-accuracy scorer, not a grader of a suite) points at its docs page.
@@ -38,6 +64,7 @@ const NAMES_IN_TEXT: &[&str] = &["crates/toolgate-cli/src/cli.rs"];
 /// The problems found in the crates under `root/crates`.
 pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
     let mut problems = Vec::new();
+    let kind_words = registry_words(root)?;
     // In name order, so that the problems are listed in the same order on every machine.
     let mut crates = fs::read_dir(root.join("crates"))
         .map_err(|e| e.to_string())?
@@ -78,7 +105,7 @@ pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
                 if is_test_file(file) || NAMES_IN_TEXT.contains(&rel.as_str()) {
                     continue;
                 }
-                for word in grader_words(text) {
+                for word in grader_words(text, &kind_words) {
                     problems.push(format!(
                         "{rel}: names the grader kind `{word}`; render the grader's `Section` \
                          instead, and move what only this grader knows into its module in \
@@ -92,12 +119,12 @@ pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
 }
 
 /// The grader words used in the code of `text` (not in comments, nor after its test module).
-fn grader_words(text: &str) -> BTreeSet<&'static str> {
+fn grader_words<'w>(text: &str, words: &'w [String]) -> BTreeSet<&'w str> {
     code_lines(text)
         .flat_map(|line| {
-            GRADER_WORDS
+            words
                 .iter()
-                .copied()
+                .map(String::as_str)
                 .filter(move |word| line.contains(word))
         })
         .collect()
@@ -237,7 +264,9 @@ fn find_circle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>
 mod tests {
     use std::collections::{BTreeMap, BTreeSet};
 
-    use super::{crate_paths, find_circle, grader_words};
+    use std::path::Path;
+
+    use super::{crate_paths, find_circle, grader_words, registry_words};
 
     #[test]
     fn crate_paths_reads_single_and_grouped_imports() {
@@ -268,12 +297,36 @@ mod tests {
         );
     }
 
+    /// The registry of the workspace this xtask belongs to.
+    fn words() -> Vec<String> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        registry_words(&root).expect("the registry reads")
+    }
+
     #[test]
     fn grader_words_skip_comments() {
+        let words = words();
         let text = "// tool_calls in a comment\nlet x = outcome.call_accuracy;\n";
         assert_eq!(
-            grader_words(text).into_iter().collect::<Vec<_>>(),
+            grader_words(text, &words).into_iter().collect::<Vec<_>>(),
             ["call_accuracy"]
         );
+    }
+
+    #[test]
+    fn the_registry_gives_each_kind_s_names() {
+        let words = words();
+        for word in [
+            "equal_function_sets",
+            "EqualFunctionSets",
+            "ToolCalls",
+            "ToolCallsGrader",
+            "tool-correctness",
+            "tool_correctness",
+            "call-accuracy",
+            "CallAccuracyGrader",
+        ] {
+            assert!(words.iter().any(|w| w == word), "{word} in {words:?}");
+        }
     }
 }

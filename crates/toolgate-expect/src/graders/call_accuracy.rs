@@ -7,10 +7,19 @@ use serde_json::Value;
 use toolgate_core::{AccuracyCounts, AccuracyMetrics, Percent, ToolId, ToolRef, pair_calls};
 use toolgate_trace::{LazyValue, Run, ValueRef};
 
-use crate::gate::Gate;
+use crate::gate::{Gate, Target};
 use crate::matchers::{ArgsMode, ValueMatcher, ValueMismatch, push_key, shown};
 use crate::run::{CalledTool, Detail};
 use crate::tool_matcher::ToolMatcher;
+
+/// `call_accuracy.precision`.
+pub(crate) const PRECISION: Target = Target::new("call_accuracy.precision");
+/// `call_accuracy.recall`.
+pub(crate) const RECALL: Target = Target::new("call_accuracy.recall");
+/// `call_accuracy.f1`.
+pub(crate) const F1: Target = Target::new("call_accuracy.f1");
+/// `call_accuracy.arguments`.
+pub(crate) const ARGUMENTS: Target = Target::new("call_accuracy.arguments");
 
 /// One expected call: a tool (a member, a class or a server, SPEC section 12) and its
 /// arguments.

@@ -6,21 +6,23 @@
 //! and the keys that do not belong to the grader's kind are reported afterwards.
 
 use std::fmt;
+use std::marker::PhantomData;
 use std::sync::LazyLock;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, VariantAccess, Visitor,
+};
+use serde_json::Value;
 
 use crate::error::Problem;
 use crate::expect::Expectations;
+use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::config::TestClasses;
 
-use super::Block;
-use super::call_accuracy::{self, CallAccuracyGrader};
-use super::tool_calls::{self, ToolCallsGrader};
-use super::tool_correctness::{self, ToolCorrectnessGrader};
+use super::{Block, Grader, Graders, registry};
 
 // An entry of a test's `graders:`. (Plain comments on the derived types: schemars would
 // put a doc comment into `toolgate schema`.)
@@ -32,55 +34,176 @@ pub(crate) struct RawGrader {
     config: RawGraderConfig,
 }
 
-// A grader's `type:`: the kinds written under `graders:`.
-#[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
-enum GraderKind {
-    #[serde(rename = "tool-calls")]
-    ToolCalls,
-    #[serde(rename = "tool-correctness")]
-    ToolCorrectness,
-    #[serde(rename = "call-accuracy")]
-    CallAccuracy,
+/// What reads and checks the `config:` of a grader kind ([`Grader::Config`]).
+pub(crate) trait GraderConfig: Default {
+    /// The grader it gives.
+    type Grader;
+    /// Whether the kind is written under a test's `graders:` (the equal-function-set block
+    /// is written at the test's top level, and reads its own block).
+    const IN_GRADERS: bool = true;
+    /// The keys of the config other than `expect`, which every kind takes.
+    const KEYS: &'static [&'static str];
+
+    /// Reads the value of `key`, one of [`KEYS`](Self::KEYS).
+    fn read<'de, D: Deserializer<'de>>(&mut self, key: &str, value: D) -> Result<(), D::Error>;
+    /// Each key, and whether the config holds it.
+    fn keys_present(&self) -> Vec<(&'static str, bool)>;
+    /// The properties of the config's keys in `toolgate schema`.
+    fn schema_properties(generator: &mut SchemaGenerator) -> serde_json::Map<String, Value>;
+    /// The grader, when the config at `path` (of the test's grader at `index`) is valid;
+    /// otherwise its problems are added to `problems`.
+    fn check(
+        self,
+        expect: Option<Expectations>,
+        file: &SuiteFile,
+        index: usize,
+        path: &[PathSeg<'_>],
+        classes: TestClasses<'_>,
+        problems: &mut Vec<Problem>,
+    ) -> Option<Self::Grader>;
 }
 
-impl GraderKind {
-    /// Every kind, in the order their keys are listed.
-    const ALL: [Self; 3] = [Self::ToolCalls, Self::ToolCorrectness, Self::CallAccuracy];
+/// The properties a config type describes in its own JSON Schema.
+pub(crate) fn own_properties<T: JsonSchema>(
+    generator: &mut SchemaGenerator,
+) -> serde_json::Map<String, Value> {
+    match T::json_schema(generator).get("properties") {
+        Some(Value::Object(own)) => own.clone(),
+        _ => serde_json::Map::new(),
+    }
+}
 
-    fn block(self) -> Block {
-        match self {
-            Self::ToolCalls => Block::ToolCalls,
-            Self::ToolCorrectness => Block::ToolCorrectness,
-            Self::CallAccuracy => Block::CallAccuracy,
-        }
+/// The config of a kind that is not written under `graders:`: it has no key and gives no
+/// grader there.
+pub(crate) struct NotInGraders<G>(PhantomData<G>);
+
+impl<G> Default for NotInGraders<G> {
+    fn default() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<G> GraderConfig for NotInGraders<G> {
+    type Grader = G;
+    const IN_GRADERS: bool = false;
+    const KEYS: &'static [&'static str] = &[];
+
+    fn read<'de, D: Deserializer<'de>>(&mut self, _key: &str, _value: D) -> Result<(), D::Error> {
+        Ok(())
+    }
+
+    fn keys_present(&self) -> Vec<(&'static str, bool)> {
+        Vec::new()
+    }
+
+    fn schema_properties(_generator: &mut SchemaGenerator) -> serde_json::Map<String, Value> {
+        serde_json::Map::new()
+    }
+
+    fn check(
+        self,
+        _expect: Option<Expectations>,
+        _file: &SuiteFile,
+        _index: usize,
+        _path: &[PathSeg<'_>],
+        _classes: TestClasses<'_>,
+        _problems: &mut Vec<Problem>,
+    ) -> Option<G> {
+        None
+    }
+}
+
+/// A grader's `type:`: one of the kinds written under `graders:`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct GraderKind(Block);
+
+impl GraderKind {
+    /// The kinds written under `graders:`, in registry order.
+    fn all() -> impl Iterator<Item = Self> {
+        Block::ALL
+            .iter()
+            .copied()
+            .filter(|block| block.in_graders())
+            .map(Self)
+    }
+
+    /// Their keys, as a `type:` names them.
+    fn names() -> &'static [&'static str] {
+        static NAMES: LazyLock<Vec<&'static str>> =
+            LazyLock::new(|| GraderKind::all().map(|kind| kind.0.key()).collect());
+        &NAMES
     }
 
     /// The keys of its `config` other than `expect`, which every kind takes.
     fn own_keys(self) -> &'static [&'static str] {
-        match self {
-            Self::ToolCalls => tool_calls::config::RawConfig::KEYS,
-            Self::ToolCorrectness => tool_correctness::config::RawConfig::KEYS,
-            Self::CallAccuracy => call_accuracy::config::RawConfig::KEYS,
-        }
+        self.0.config_keys()
     }
 }
 
 impl fmt::Display for GraderKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.block().key())
+        f.write_str(self.0.key())
     }
 }
 
-/// The graders of one test, checked, at most one of each kind.
-#[derive(Default)]
-pub(crate) struct Graders {
-    pub(crate) tool_calls: Option<ToolCallsGrader>,
-    pub(crate) tool_correctness: Option<ToolCorrectnessGrader>,
-    pub(crate) call_accuracy: Option<CallAccuracyGrader>,
+// `type:` is read as serde's derived reader of a unit enum reads it (an enum whose variant
+// names the kind), so that every message stays as it was.
+impl<'de> Deserialize<'de> for GraderKind {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_enum("GraderKind", GraderKind::names(), KindVisitor)
+    }
 }
 
+struct KindVisitor;
+
+impl<'de> Visitor<'de> for KindVisitor {
+    type Value = GraderKind;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("enum GraderKind")
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<GraderKind, A::Error> {
+        let (kind, variant) = data.variant::<KindName>()?;
+        variant.unit_variant()?;
+        Ok(kind.0)
+    }
+}
+
+/// The name of a kind, in the variant's place.
+struct KindName(GraderKind);
+
+impl<'de> Deserialize<'de> for KindName {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_identifier(KindNameVisitor)
+    }
+}
+
+struct KindNameVisitor;
+
+impl Visitor<'_> for KindNameVisitor {
+    type Value = KindName;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("variant identifier")
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<KindName, E> {
+        GraderKind::all()
+            .find(|kind| kind.0.key() == name)
+            .map(KindName)
+            .ok_or_else(|| E::unknown_variant(name, GraderKind::names()))
+    }
+}
+
+described!(GraderKind, "GraderKind", |_| json_schema!({
+    "enum": GraderKind::names(),
+    "type": "string"
+}));
+
 /// The test's `graders:` at `path` (the test's), checked: at most one of each kind, each
-/// config with the keys of its kind only, and each checked by its kind.
+/// config with the keys of its kind only, and each checked by its kind. The equal-function
+/// set block is not among them: the caller adds it.
 pub(crate) fn check(
     file: &SuiteFile,
     graders: Vec<RawGrader>,
@@ -110,46 +233,123 @@ pub(crate) fn check(
         }
         seen.push(kind);
         grader.config.check_keys(file, kind, &config_path, problems);
-        let RawGraderConfig {
-            tool_calls: calls,
-            tool_correctness: correctness,
-            call_accuracy: accuracy,
-            expect,
-        } = grader.config;
-        match kind {
-            GraderKind::ToolCalls => {
-                checked.tool_calls =
-                    calls.check(expect, file, index, &config_path, classes, problems);
-            }
-            GraderKind::ToolCorrectness => {
-                checked.tool_correctness =
-                    correctness.check(expect, file, &config_path, classes, problems);
-            }
-            GraderKind::CallAccuracy => {
-                checked.call_accuracy =
-                    accuracy.check(expect, file, &config_path, classes, problems);
-            }
-        }
+        let context = CheckContext {
+            file,
+            index,
+            path: &config_path,
+            classes,
+        };
+        grader.config.check(kind.0, context, &mut checked, problems);
     }
     checked
 }
 
-/// The `config:` of a grader: the keys of every kind, each read by its kind. Its keys are
-/// checked against the grader's kind afterwards ([`RawGraderConfig::check_keys`]).
-#[derive(Default)]
-pub(crate) struct RawGraderConfig {
-    tool_calls: tool_calls::config::RawConfig,
-    tool_correctness: tool_correctness::config::RawConfig,
-    call_accuracy: call_accuracy::config::RawConfig,
-    expect: Option<Expectations>,
+/// Where a grader's config is checked.
+struct CheckContext<'a> {
+    file: &'a SuiteFile,
+    index: usize,
+    path: &'a [PathSeg<'a>],
+    classes: TestClasses<'a>,
 }
 
-/// Every key of a grader's config: each kind's in [`GraderKind::ALL`] order, then `expect`.
+/// Builds, from the registry, the config that holds the keys of every kind, with its reader
+/// and its check, and [`Block`]'s facts about configs.
+macro_rules! configs {
+    ($($field:ident: $variant:ident = $grader:ty, $key:literal;)*) => {
+        /// The `config:` of a grader: the keys of every kind, each read by its kind. Its
+        /// keys are checked against the grader's kind afterwards
+        /// ([`RawGraderConfig::check_keys`]).
+        #[derive(Default)]
+        pub(crate) struct RawGraderConfig {
+            $($field: <$grader as Grader>::Config,)*
+            expect: Option<Expectations>,
+        }
+
+        impl RawGraderConfig {
+            /// Reads the value of `key`, one of [`keys`], with the kind that owns it.
+            fn read<'de, D: Deserializer<'de>>(
+                &mut self,
+                key: &str,
+                value: D,
+            ) -> Result<(), D::Error> {
+                $(
+                    if <<$grader as Grader>::Config as GraderConfig>::KEYS.contains(&key) {
+                        return self.$field.read(key, value);
+                    }
+                )*
+                self.expect = Deserialize::deserialize(value)?;
+                Ok(())
+            }
+
+            /// Each key of every kind, and whether the config holds it, then `expect`.
+            fn keys_present(&self) -> Vec<(&'static str, bool)> {
+                let mut present = Vec::new();
+                $(present.extend(self.$field.keys_present());)*
+                present.push(("expect", self.expect.is_some()));
+                present
+            }
+
+            /// The grader of kind `block` from the config, checked, into `graders`.
+            fn check(
+                self,
+                block: Block,
+                at: CheckContext<'_>,
+                graders: &mut Graders,
+                problems: &mut Vec<Problem>,
+            ) {
+                let CheckContext { file, index, path, classes } = at;
+                match block {
+                    $(
+                        Block::$variant => {
+                            graders.$field = self.$field.check(
+                                self.expect, file, index, path, classes, problems,
+                            );
+                        }
+                    )*
+                }
+            }
+
+            /// Every kind's key properties, in registry order.
+            fn schema_properties(
+                generator: &mut SchemaGenerator,
+            ) -> serde_json::Map<String, Value> {
+                let mut properties = serde_json::Map::new();
+                $(
+                    properties.extend(
+                        <<$grader as Grader>::Config as GraderConfig>::schema_properties(
+                            generator,
+                        ),
+                    );
+                )*
+                properties
+            }
+        }
+
+        impl Block {
+            /// Whether the kind is written under a test's `graders:`.
+            fn in_graders(self) -> bool {
+                match self {
+                    $(Self::$variant => <<$grader as Grader>::Config as GraderConfig>::IN_GRADERS,)*
+                }
+            }
+
+            /// The keys of the kind's `config:` other than `expect`.
+            fn config_keys(self) -> &'static [&'static str] {
+                match self {
+                    $(Self::$variant => <<$grader as Grader>::Config as GraderConfig>::KEYS,)*
+                }
+            }
+        }
+    };
+}
+
+registry!(configs);
+
+/// Every key of a grader's config: each kind's in registry order, then `expect`.
 fn keys() -> &'static [&'static str] {
     static KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-        GraderKind::ALL
-            .iter()
-            .flat_map(|kind| kind.own_keys())
+        GraderKind::all()
+            .flat_map(GraderKind::own_keys)
             .copied()
             .chain(["expect"])
             .collect()
@@ -158,22 +358,6 @@ fn keys() -> &'static [&'static str] {
 }
 
 impl RawGraderConfig {
-    /// Reads the value of `key`, one of [`keys`], with the kind that owns it.
-    fn read<'de, D: Deserializer<'de>>(&mut self, key: &str, value: D) -> Result<(), D::Error> {
-        match GraderKind::ALL
-            .into_iter()
-            .find(|kind| kind.own_keys().contains(&key))
-        {
-            Some(GraderKind::ToolCalls) => self.tool_calls.read(key, value),
-            Some(GraderKind::ToolCorrectness) => self.tool_correctness.read(key, value),
-            Some(GraderKind::CallAccuracy) => self.call_accuracy.read(key, value),
-            None => {
-                self.expect = Deserialize::deserialize(value)?;
-                Ok(())
-            }
-        }
-    }
-
     /// Every key present in the config must belong to the grader's kind.
     fn check_keys(
         &self,
@@ -182,15 +366,8 @@ impl RawGraderConfig {
         path: &[PathSeg<'_>],
         problems: &mut Vec<Problem>,
     ) {
-        let present = self
-            .tool_calls
-            .keys_present()
-            .into_iter()
-            .chain(self.tool_correctness.keys_present())
-            .chain(self.call_accuracy.keys_present())
-            .chain([("expect", self.expect.is_some())]);
         let allowed = || kind.own_keys().iter().copied().chain(["expect"]);
-        for (key, present) in present {
+        for (key, present) in self.keys_present() {
             if present && !allowed().any(|k| k == key) {
                 let list = allowed()
                     .map(|k| format!("`{k}`"))
@@ -299,16 +476,7 @@ impl JsonSchema for RawGraderConfig {
 
     /// Every kind's keys, as each kind describes them, and `expect`.
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        let mut properties = serde_json::Map::new();
-        for kind in [
-            tool_calls::config::RawConfig::json_schema(generator),
-            tool_correctness::config::RawConfig::json_schema(generator),
-            call_accuracy::config::RawConfig::json_schema(generator),
-        ] {
-            if let Some(serde_json::Value::Object(own)) = kind.get("properties") {
-                properties.extend(own.clone());
-            }
-        }
+        let mut properties = Self::schema_properties(generator);
         properties.insert(
             "expect".to_owned(),
             generator.subschema_for::<Option<Expectations>>().to_value(),

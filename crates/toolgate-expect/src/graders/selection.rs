@@ -9,8 +9,15 @@ use toolgate_core::{
 };
 use toolgate_trace::Run;
 
-use crate::gate::Gate;
+use crate::gate::{Gate, Target};
 use crate::run::{CalledTool, Detail};
+
+/// `tool_selection.precision`.
+pub(crate) const PRECISION: Target = Target::new("tool_selection.precision");
+/// `tool_selection.recall`.
+pub(crate) const RECALL: Target = Target::new("tool_selection.recall");
+/// `tool_selection.f1`.
+pub(crate) const F1: Target = Target::new("tool_selection.f1");
 
 /// The equal-function-set block of a test.
 #[derive(Debug, Clone)]

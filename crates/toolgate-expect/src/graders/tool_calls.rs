@@ -13,10 +13,13 @@ use toolgate_trace::{Call, Run, ValueRef};
 
 use std::collections::BTreeMap;
 
-use crate::gate::Gate;
+use crate::gate::{Gate, Target};
 use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::run::Detail;
 use crate::tool_matcher::{ClassTools, Pattern};
+
+/// `tool_calls.pass_rate`.
+pub(crate) const PASS_RATE: Target = Target::new("tool_calls.pass_rate");
 
 /// What a tool match says of an argument or of the result: a string is a regex (seed 002),
 /// anything else a value matcher (SPEC section 12).

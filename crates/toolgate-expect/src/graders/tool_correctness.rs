@@ -8,9 +8,12 @@ use toolgate_core::{
 };
 use toolgate_trace::Run;
 
-use crate::gate::Gate;
+use crate::gate::{Gate, Target};
 use crate::run::{CalledTool, Detail};
 use crate::tool_matcher::ToolMatcher;
+
+/// `tool_correctness.score`.
+pub(crate) const SCORE: Target = Target::new("tool_correctness.score");
 
 /// A test's `tool-correctness` grader, checked.
 #[derive(Debug, Clone)]

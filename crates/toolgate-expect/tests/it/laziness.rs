@@ -51,10 +51,10 @@ fn graders_read_values_without_parsing_them() {
     let outcome = evaluator.finish().expect("no command or path matchers");
     // The answers read from the text: `q` matched, `rm`'s result matched, `fetch`'s
     // arguments are equal to the expected ones.
-    let tool_calls = outcome.tool_calls.expect("the grader ran");
+    let tool_calls = outcome.graders.tool_calls.expect("the grader ran");
     assert_eq!(tool_calls.totals.unmet_entries, 0);
     assert_eq!(tool_calls.totals.disallowed_calls, 1);
-    let accuracy = outcome.call_accuracy.expect("the grader ran");
+    let accuracy = outcome.graders.call_accuracy.expect("the grader ran");
     assert_eq!(accuracy.counts.correct, 1);
     let parsed: Vec<(&str, bool, bool)> = run
         .calls

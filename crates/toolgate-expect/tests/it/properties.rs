@@ -122,7 +122,7 @@ proptest! {
         );
         prop_assert_ne!(&reversed, SUITE);
         let (a, b) = (evaluate(&test_of(SUITE), &runs), evaluate(&test_of(&reversed), &runs));
-        let (a, b) = (a.call_accuracy.unwrap(), b.call_accuracy.unwrap());
+        let (a, b) = (a.graders.call_accuracy.unwrap(), b.graders.call_accuracy.unwrap());
         prop_assert_eq!(a.metrics, b.metrics);
         for (x, y) in a.runs.iter().zip(&b.runs) {
             let tally = |run: &toolgate_expect::RunAccuracy| {

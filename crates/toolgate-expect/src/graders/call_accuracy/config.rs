@@ -2,7 +2,7 @@
 //! arguments, `args_mode`, `ignore_args`), and its checks into a [`CallAccuracyGrader`]
 //! (SPEC section 9).
 
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Deserialize;
 use serde::de::Deserializer;
 use serde_json::Value;
@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::error::Problem;
 use crate::expect::{self, Expectations};
 use crate::graders::Block;
+use crate::graders::config::{GraderConfig, own_properties};
 use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::ToolMatcher;
@@ -26,16 +27,14 @@ pub(crate) struct RawConfig {
     ignore_args: Option<Vec<String>>,
 }
 
-impl RawConfig {
+impl GraderConfig for RawConfig {
+    type Grader = CallAccuracyGrader;
+
     /// Its keys, in the order the schema lists them.
-    pub(crate) const KEYS: &[&str] = &["expected", "args_mode", "ignore_args"];
+    const KEYS: &[&str] = &["expected", "args_mode", "ignore_args"];
 
     /// Reads the value of `key`, one of [`Self::KEYS`]; any other key reads nothing.
-    pub(crate) fn read<'de, D: Deserializer<'de>>(
-        &mut self,
-        key: &str,
-        value: D,
-    ) -> Result<(), D::Error> {
+    fn read<'de, D: Deserializer<'de>>(&mut self, key: &str, value: D) -> Result<(), D::Error> {
         match key {
             "expected" => self.expected = Deserialize::deserialize(value)?,
             "args_mode" => self.args_mode = Deserialize::deserialize(value)?,
@@ -46,19 +45,24 @@ impl RawConfig {
     }
 
     /// Each key, with whether the config has it.
-    pub(crate) fn keys_present(&self) -> [(&'static str, bool); 3] {
-        [
+    fn keys_present(&self) -> Vec<(&'static str, bool)> {
+        vec![
             ("expected", self.expected.is_some()),
             ("args_mode", self.args_mode.is_some()),
             ("ignore_args", self.ignore_args.is_some()),
         ]
     }
 
+    fn schema_properties(generator: &mut SchemaGenerator) -> serde_json::Map<String, Value> {
+        own_properties::<Self>(generator)
+    }
+
     /// A `call-accuracy` config (SPEC section 9).
-    pub(crate) fn check(
+    fn check(
         self,
         expect: Option<Expectations>,
         file: &SuiteFile,
+        _index: usize,
         path: &[PathSeg<'_>],
         classes: TestClasses<'_>,
         problems: &mut Vec<Problem>,

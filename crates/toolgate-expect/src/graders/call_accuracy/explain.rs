@@ -2,7 +2,6 @@
 
 use toolgate_core::{AccuracyCounts, AccuracyMetrics};
 
-use crate::gate::Target;
 use crate::graders::Block;
 use crate::matchers::ValueMismatch;
 use crate::run::RunInfo;
@@ -49,11 +48,7 @@ impl CallAccuracyOutcome {
             ))],
             facts,
             gate_note: (!gate_note.is_empty()).then(|| vec![Piece::Text(gate_note.join(", "))]),
-            explained: &[
-                Target::CallAccuracyPrecision,
-                Target::CallAccuracyRecall,
-                Target::CallAccuracyF1,
-            ],
+            explained: &[super::PRECISION, super::RECALL, super::F1],
         }
     }
 }

@@ -1,13 +1,18 @@
 //! The `call-accuracy` grader as the evaluation sees it (its `Grader`): grading a run, its
 //! sums over runs, its outcome and its metrics, and its pairing limit.
 
+use std::io;
+
 use toolgate_core::{AccuracyCounts, PairingTooLarge, Percent, check_pairing_size};
 use toolgate_trace::Run;
 
-use crate::gate::{Gate, Target};
+use crate::gate::{Gate, Op, Target};
 use crate::graders::tool_calls::MissingArgument;
-use crate::graders::{Block, Grader, LimitWords};
-use crate::run::{Detail, RunSource};
+use crate::graders::{Block, Grader, GraderRecheck, GraderReport, LimitWords, Verdicts};
+use crate::json_part::{Entries, JsonPart};
+use crate::recheck::Metrics;
+use crate::run::{Detail, RunInfo, RunSource};
+use crate::section::Section;
 
 use super::{ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
 
@@ -20,10 +25,26 @@ pub(crate) struct AccuracySums {
     arguments: ArgumentCounts,
 }
 
-impl Grader for CallAccuracyGrader {
+impl Verdicts for CallAccuracyGrader {
     type Run = RunAccuracy;
-    type Sums = AccuracySums;
     type Outcome = CallAccuracyOutcome;
+}
+
+impl Grader for CallAccuracyGrader {
+    type Config = super::config::RawConfig;
+    const TARGETS: &'static [Target] =
+        &[super::PRECISION, super::RECALL, super::F1, super::ARGUMENTS];
+
+    fn default_gate() -> Gate {
+        Gate {
+            target: super::F1,
+            op: Op::Ge,
+            value: Percent::new(50).unwrap_or(Percent::ZERO),
+            line: None,
+        }
+    }
+
+    type Sums = AccuracySums;
 
     fn grade(
         &self,
@@ -63,10 +84,10 @@ impl Grader for CallAccuracyGrader {
     fn metrics(outcome: &CallAccuracyOutcome) -> Vec<(Target, Percent)> {
         let m = outcome.metrics;
         vec![
-            (Target::CallAccuracyPrecision, m.precision),
-            (Target::CallAccuracyRecall, m.recall),
-            (Target::CallAccuracyF1, m.f1),
-            (Target::CallAccuracyArguments, outcome.arguments.percent()),
+            (super::PRECISION, m.precision),
+            (super::RECALL, m.recall),
+            (super::F1, m.f1),
+            (super::ARGUMENTS, outcome.arguments.percent()),
         ]
     }
 
@@ -87,5 +108,51 @@ impl Grader for CallAccuracyGrader {
             block: Block::CallAccuracy,
             key: "expected",
         })
+    }
+}
+
+impl GraderReport for CallAccuracyGrader {
+    type Names = super::json::AccuracyNames;
+    const JSON_LISTS: usize = super::json::LISTS;
+
+    fn names(&self) -> Self::Names {
+        self.json_names()
+    }
+
+    fn outcome_names(outcome: &CallAccuracyOutcome) -> Self::Names {
+        outcome.json_names()
+    }
+
+    fn listed(outcome: &CallAccuracyOutcome) -> &[RunAccuracy] {
+        &outcome.runs
+    }
+
+    fn section(outcome: &CallAccuracyOutcome, runs: &[RunInfo], run_count: usize) -> Section {
+        outcome.section(runs, run_count)
+    }
+
+    fn json_part(outcome: &CallAccuracyOutcome) -> JsonPart {
+        outcome.json_part()
+    }
+
+    fn write_entries(
+        names: &Self::Names,
+        info: &RunInfo,
+        run: &RunAccuracy,
+        entries: &mut Entries<'_>,
+    ) -> io::Result<()> {
+        super::json::write_entries(names, info, run, entries)
+    }
+}
+
+impl GraderRecheck for CallAccuracyGrader {
+    type View = super::recheck::AccuracyView;
+
+    fn listed_runs(view: &Self::View) -> u64 {
+        view.runs.listed
+    }
+
+    fn add_up(view: &Self::View, metrics: &Metrics<'_>) -> Result<(), String> {
+        super::recheck::add_up(view, metrics)
     }
 }

@@ -12,7 +12,10 @@ use crate::run::RunInfo;
 use super::{ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
 
 /// The grader's run-sized list.
-const RUNS: usize = 6;
+const RUNS: usize = 0;
+
+/// How many run-sized lists the grader's object holds.
+pub(crate) const LISTS: usize = 1;
 
 /// The expected calls (the tool as written, the arguments) that the run entries name.
 #[derive(Debug, Clone, Default)]

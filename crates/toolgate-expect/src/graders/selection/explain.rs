@@ -2,7 +2,6 @@
 
 use toolgate_core::{ClassName, Counts, SelectionMetrics};
 
-use crate::gate::Target;
 use crate::graders::Block;
 use crate::run::RunInfo;
 use crate::section::{
@@ -92,11 +91,7 @@ impl SelectionOutcome {
             ))],
             facts,
             gate_note: self.gate_note(),
-            explained: &[
-                Target::SelectionPrecision,
-                Target::SelectionRecall,
-                Target::SelectionF1,
-            ],
+            explained: &[super::PRECISION, super::RECALL, super::F1],
         }
     }
 

@@ -16,6 +16,9 @@ const UNEXPECTED_CALLS: usize = 1;
 const REPEATS: usize = 2;
 const RUNS: usize = 3;
 
+/// How many run-sized lists the block's object holds.
+pub(crate) const LISTS: usize = 4;
+
 /// The class names, in declaration order, that the block's run entries name.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SelectionNames(Vec<String>);

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use schemars::{JsonSchema, json_schema};
+use schemars::{JsonSchema, SchemaGenerator, json_schema};
 use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::error::{Problem, custom};
 use crate::expect::{self, Expectations};
 use crate::graders::Block;
+use crate::graders::config::{GraderConfig, own_properties};
 use crate::matchers::ValueMatcher;
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join};
@@ -31,16 +32,14 @@ pub(crate) struct RawConfig {
     sequence: Option<Vec<RawToolMatch>>,
 }
 
-impl RawConfig {
+impl GraderConfig for RawConfig {
+    type Grader = ToolCallsGrader;
+
     /// Its keys, in the order the schema lists them.
-    pub(crate) const KEYS: &[&str] = &["required", "disallowed", "sequence"];
+    const KEYS: &[&str] = &["required", "disallowed", "sequence"];
 
     /// Reads the value of `key`, one of [`Self::KEYS`]; any other key reads nothing.
-    pub(crate) fn read<'de, D: Deserializer<'de>>(
-        &mut self,
-        key: &str,
-        value: D,
-    ) -> Result<(), D::Error> {
+    fn read<'de, D: Deserializer<'de>>(&mut self, key: &str, value: D) -> Result<(), D::Error> {
         let field = match key {
             "required" => &mut self.required,
             "disallowed" => &mut self.disallowed,
@@ -52,16 +51,20 @@ impl RawConfig {
     }
 
     /// Each key, with whether the config has it.
-    pub(crate) fn keys_present(&self) -> [(&'static str, bool); 3] {
-        [
+    fn keys_present(&self) -> Vec<(&'static str, bool)> {
+        vec![
             ("required", self.required.is_some()),
             ("disallowed", self.disallowed.is_some()),
             ("sequence", self.sequence.is_some()),
         ]
     }
 
+    fn schema_properties(generator: &mut SchemaGenerator) -> serde_json::Map<String, Value> {
+        own_properties::<Self>(generator)
+    }
+
     /// A `tool-calls` config: SPEC section 7's rules on which keys go where.
-    pub(crate) fn check(
+    fn check(
         self,
         expect: Option<Expectations>,
         file: &SuiteFile,
@@ -149,7 +152,9 @@ impl RawConfig {
             index,
         })
     }
+}
 
+impl RawConfig {
     /// The keys that `disallowed` and `sequence` entries do not take.
     fn check_unpositioned(
         &self,

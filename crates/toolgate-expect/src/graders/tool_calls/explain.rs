@@ -1,6 +1,5 @@
 //! What the `tool-calls` grader says about a test, for the reports.
 
-use crate::gate::Target;
 use crate::graders::Block;
 use crate::run::RunInfo;
 use crate::section::{Line, ListedRun, Piece, Row, Section, Tone, nonzero};
@@ -96,7 +95,7 @@ impl ToolCallsOutcome {
             ))],
             facts,
             gate_note: self.gate_note(run_count as u64),
-            explained: &[Target::ToolCallsPassRate],
+            explained: &[super::PASS_RATE],
         }
     }
 

@@ -10,7 +10,10 @@ use crate::run::RunInfo;
 use super::{Miss, NearMiss, RunToolCalls, ToolCallsGrader, ToolCallsOutcome, ToolMatch};
 
 /// The grader's run-sized list.
-const RUNS: usize = 4;
+const RUNS: usize = 0;
+
+/// How many run-sized lists the grader's object holds.
+pub(crate) const LISTS: usize = 1;
 
 /// The entries, described, that the grader's run entries name.
 #[derive(Debug, Clone, Default)]

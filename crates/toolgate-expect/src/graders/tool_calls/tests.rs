@@ -22,6 +22,7 @@ fn grader(config: &str) -> ToolCallsGrader {
         .parse()
         .unwrap_or_else(|error| panic!("{error:?}"));
     suite.tests[0]
+        .graders
         .tool_calls
         .clone()
         .expect("a tool-calls grader")

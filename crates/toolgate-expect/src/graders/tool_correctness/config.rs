@@ -4,16 +4,18 @@
 
 use std::fmt;
 
-use schemars::{JsonSchema, json_schema};
+use schemars::{JsonSchema, SchemaGenerator, json_schema};
 use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde_json::Value;
 use toolgate_core::{Member, Percent};
 
 use crate::error::{Problem, custom};
 use crate::expect::{self, Expectations, Threshold};
 use crate::gate::Gate;
 use crate::graders::Block;
+use crate::graders::config::{GraderConfig, own_properties};
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::ToolMatcher;
@@ -31,9 +33,11 @@ pub(crate) struct RawConfig {
     threshold: Option<Threshold>,
 }
 
-impl RawConfig {
+impl GraderConfig for RawConfig {
+    type Grader = ToolCorrectnessGrader;
+
     /// Its keys, in the order the schema lists them.
-    pub(crate) const KEYS: &[&str] = &[
+    const KEYS: &[&str] = &[
         "expected_tools",
         "exact_match",
         "check_ordering",
@@ -41,11 +45,7 @@ impl RawConfig {
     ];
 
     /// Reads the value of `key`, one of [`Self::KEYS`]; any other key reads nothing.
-    pub(crate) fn read<'de, D: Deserializer<'de>>(
-        &mut self,
-        key: &str,
-        value: D,
-    ) -> Result<(), D::Error> {
+    fn read<'de, D: Deserializer<'de>>(&mut self, key: &str, value: D) -> Result<(), D::Error> {
         match key {
             "expected_tools" => self.expected_tools = Deserialize::deserialize(value)?,
             "exact_match" => self.exact_match = Deserialize::deserialize(value)?,
@@ -57,8 +57,8 @@ impl RawConfig {
     }
 
     /// Each key, with whether the config has it.
-    pub(crate) fn keys_present(&self) -> [(&'static str, bool); 4] {
-        [
+    fn keys_present(&self) -> Vec<(&'static str, bool)> {
+        vec![
             ("expected_tools", self.expected_tools.is_some()),
             ("exact_match", self.exact_match.is_some()),
             ("check_ordering", self.check_ordering.is_some()),
@@ -66,11 +66,16 @@ impl RawConfig {
         ]
     }
 
+    fn schema_properties(generator: &mut SchemaGenerator) -> serde_json::Map<String, Value> {
+        own_properties::<Self>(generator)
+    }
+
     /// A `tool-correctness` config (SPEC section 8).
-    pub(crate) fn check(
+    fn check(
         self,
         expect: Option<Expectations>,
         file: &SuiteFile,
+        _index: usize,
         path: &[PathSeg<'_>],
         classes: TestClasses<'_>,
         problems: &mut Vec<Problem>,

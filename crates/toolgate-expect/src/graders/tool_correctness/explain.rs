@@ -1,6 +1,5 @@
 //! What the `tool-correctness` grader says about a test, for the reports.
 
-use crate::gate::Target;
 use crate::graders::Block;
 use crate::run::RunInfo;
 use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone, called, joined};
@@ -46,7 +45,7 @@ impl ToolCorrectnessOutcome {
             ))],
             facts,
             gate_note: Some(self.gate_note(run_count as u64)),
-            explained: &[Target::ToolCorrectnessScore],
+            explained: &[super::SCORE],
         }
     }
 

@@ -1,13 +1,18 @@
 //! The `tool-correctness` grader as the evaluation sees it (its `Grader`): grading a run,
 //! its sums over runs, its outcome and its metric, and its pairing limit.
 
+use std::io;
+
 use toolgate_core::{PairingTooLarge, Percent, check_pairing_size, check_sequence_size};
 use toolgate_trace::Run;
 
-use crate::gate::{Gate, Target};
+use crate::gate::{Gate, Op, Target};
 use crate::graders::tool_calls::MissingArgument;
-use crate::graders::{Block, Grader, LimitWords};
-use crate::run::{Detail, RunSource};
+use crate::graders::{Block, Grader, GraderRecheck, GraderReport, LimitWords, Verdicts};
+use crate::json_part::{Entries, JsonPart};
+use crate::recheck::Metrics;
+use crate::run::{Detail, RunInfo, RunSource};
+use crate::section::Section;
 
 use super::{RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome};
 
@@ -18,10 +23,25 @@ pub(crate) struct CorrectnessSums {
     exact: u64,
 }
 
-impl Grader for ToolCorrectnessGrader {
+impl Verdicts for ToolCorrectnessGrader {
     type Run = RunCorrectness;
-    type Sums = CorrectnessSums;
     type Outcome = ToolCorrectnessOutcome;
+}
+
+impl Grader for ToolCorrectnessGrader {
+    type Config = super::config::RawConfig;
+    const TARGETS: &'static [Target] = &[super::SCORE];
+
+    fn default_gate() -> Gate {
+        Gate {
+            target: super::SCORE,
+            op: Op::Ge,
+            value: Percent::new(50).unwrap_or(Percent::ZERO),
+            line: None,
+        }
+    }
+
+    type Sums = CorrectnessSums;
 
     fn grade(
         &self,
@@ -58,7 +78,7 @@ impl Grader for ToolCorrectnessGrader {
     }
 
     fn metrics(outcome: &ToolCorrectnessOutcome) -> Vec<(Target, Percent)> {
-        vec![(Target::ToolCorrectnessScore, outcome.score)]
+        vec![(super::SCORE, outcome.score)]
     }
 
     fn gates(&self) -> &[Gate] {
@@ -85,5 +105,51 @@ impl Grader for ToolCorrectnessGrader {
             block: Block::ToolCorrectness,
             key: "expected_tools",
         })
+    }
+}
+
+impl GraderReport for ToolCorrectnessGrader {
+    type Names = super::json::CorrectnessNames;
+    const JSON_LISTS: usize = super::json::LISTS;
+
+    fn names(&self) -> Self::Names {
+        self.json_names()
+    }
+
+    fn outcome_names(outcome: &ToolCorrectnessOutcome) -> Self::Names {
+        outcome.json_names()
+    }
+
+    fn listed(outcome: &ToolCorrectnessOutcome) -> &[RunCorrectness] {
+        &outcome.runs
+    }
+
+    fn section(outcome: &ToolCorrectnessOutcome, runs: &[RunInfo], run_count: usize) -> Section {
+        outcome.section(runs, run_count)
+    }
+
+    fn json_part(outcome: &ToolCorrectnessOutcome) -> JsonPart {
+        outcome.json_part()
+    }
+
+    fn write_entries(
+        names: &Self::Names,
+        info: &RunInfo,
+        run: &RunCorrectness,
+        entries: &mut Entries<'_>,
+    ) -> io::Result<()> {
+        super::json::write_entries(names, info, run, entries)
+    }
+}
+
+impl GraderRecheck for ToolCorrectnessGrader {
+    type View = super::recheck::CorrectnessView;
+
+    fn listed_runs(view: &Self::View) -> u64 {
+        view.runs.listed
+    }
+
+    fn add_up(view: &Self::View, metrics: &Metrics<'_>) -> Result<(), String> {
+        super::recheck::add_up(view, metrics)
     }
 }

@@ -10,7 +10,10 @@ use crate::run::RunInfo;
 use super::{RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome};
 
 /// The grader's run-sized list.
-const RUNS: usize = 5;
+const RUNS: usize = 0;
+
+/// How many run-sized lists the grader's object holds.
+pub(crate) const LISTS: usize = 1;
 
 /// The expected tools, as written, that the grader's run entries name.
 #[derive(Debug, Clone, Default)]
