@@ -1,5 +1,5 @@
 //! The limits on pairing calls (`toolgate_core::check_pairing_size`), checked before a run
-//! reaches a grader that pairs (each grader states its own, `Test::past_limits`), and
+//! reaches a grader that pairs (each grader states its own, `Graders::past_limits`), and
 //! before `toolgate accuracy` scores its input.
 
 use std::collections::BTreeMap;

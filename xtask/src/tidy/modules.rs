@@ -2,7 +2,7 @@
 //! - the top-level modules of a crate do not import each other in a circle;
 //! - the report, run and CLI crates name no grader kind: they render what every grader
 //!   fills in (`toolgate_expect::Section`, `JsonPart`) and ask the test for what differs by
-//!   kind (`Test::past_limits`), so a new grader kind never touches them.
+//!   kind (`Graders::past_limits`), so a new grader kind never touches them.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
