@@ -98,6 +98,19 @@ pub struct Gate {
     pub line: Option<usize>,
 }
 
+impl Gate {
+    /// The default gate `target >= value` of a kind, written nowhere (its line is set where
+    /// the block is read).
+    pub(crate) fn at_least(target: Target, value: u8) -> Self {
+        Self {
+            target,
+            op: Op::Ge,
+            value: Percent::new(value).unwrap_or(Percent::FULL),
+            line: None,
+        }
+    }
+}
+
 impl fmt::Display for Gate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {} {}", self.target, self.op, self.value)

@@ -124,6 +124,66 @@ pub(crate) trait GraderRecheck {
     fn add_up(view: &Self::View, metrics: &Metrics<'_>) -> Result<(), String>;
 }
 
+/// Implements [`GraderReport`] and [`GraderRecheck`] for a kind whose modules hold them as
+/// the kinds do: `json.rs` with its names type, `LISTS`, the grader's and the outcome's
+/// `json_names`, the outcome's `json_part` and a `write_entries` function; `explain.rs` with
+/// the outcome's `section`; `recheck.rs` with its view type and an `add_up` function.
+macro_rules! report_and_recheck {
+    ($grader:ty, outcome $outcome:ty, names $names:ty, view $view:ty) => {
+        impl $crate::graders::GraderReport for $grader {
+            type Names = $names;
+            const JSON_LISTS: usize = super::json::LISTS;
+
+            fn names(&self) -> $names {
+                self.json_names()
+            }
+
+            fn outcome_names(outcome: &$outcome) -> $names {
+                outcome.json_names()
+            }
+
+            fn listed(outcome: &$outcome) -> &[<Self as $crate::graders::Verdicts>::Run] {
+                &outcome.runs
+            }
+
+            fn section(
+                outcome: &$outcome,
+                runs: &[$crate::run::RunInfo],
+                run_count: usize,
+            ) -> $crate::section::Section {
+                outcome.section(runs, run_count)
+            }
+
+            fn json_part(outcome: &$outcome) -> $crate::json_part::JsonPart {
+                outcome.json_part()
+            }
+
+            fn write_entries(
+                names: &$names,
+                info: &$crate::run::RunInfo,
+                run: &<Self as $crate::graders::Verdicts>::Run,
+                entries: &mut $crate::json_part::Entries<'_>,
+            ) -> std::io::Result<()> {
+                super::json::write_entries(names, info, run, entries)
+            }
+        }
+
+        impl $crate::graders::GraderRecheck for $grader {
+            type View = $view;
+
+            fn listed_runs(view: &$view) -> u64 {
+                view.runs.listed
+            }
+
+            fn add_up(view: &$view, metrics: &$crate::recheck::Metrics<'_>) -> Result<(), String> {
+                super::recheck::add_up(view, metrics)
+            }
+        }
+    };
+}
+
+pub(crate) use report_and_recheck;
+
 /// How the problem about runs too long for a grader's pairing words it: "too many calls to
 /// `verb` with `expected` `noun`", placed on the grader's `key`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

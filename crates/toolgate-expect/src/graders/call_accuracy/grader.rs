@@ -1,18 +1,13 @@
 //! The `call-accuracy` grader as the evaluation sees it (its `Grader`): grading a run, its
 //! sums over runs, its outcome and its metrics, and its pairing limit.
 
-use std::io;
-
 use toolgate_core::{AccuracyCounts, PairingTooLarge, Percent, check_pairing_size};
 use toolgate_trace::Run;
 
-use crate::gate::{Gate, Op, Target};
+use crate::gate::{Gate, Target};
 use crate::graders::tool_calls::MissingArgument;
-use crate::graders::{Block, Grader, GraderRecheck, GraderReport, LimitWords, Verdicts};
-use crate::json_part::{Entries, JsonPart};
-use crate::recheck::Metrics;
-use crate::run::{Detail, RunInfo, RunSource};
-use crate::section::Section;
+use crate::graders::{Block, Grader, LimitWords, Verdicts, report_and_recheck};
+use crate::run::{Detail, RunSource};
 
 use super::{ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
 
@@ -36,12 +31,7 @@ impl Grader for CallAccuracyGrader {
         &[super::PRECISION, super::RECALL, super::F1, super::ARGUMENTS];
 
     fn default_gate() -> Gate {
-        Gate {
-            target: super::F1,
-            op: Op::Ge,
-            value: Percent::new(50).unwrap_or(Percent::ZERO),
-            line: None,
-        }
+        Gate::at_least(super::F1, 50)
     }
 
     type Sums = AccuracySums;
@@ -111,48 +101,4 @@ impl Grader for CallAccuracyGrader {
     }
 }
 
-impl GraderReport for CallAccuracyGrader {
-    type Names = super::json::AccuracyNames;
-    const JSON_LISTS: usize = super::json::LISTS;
-
-    fn names(&self) -> Self::Names {
-        self.json_names()
-    }
-
-    fn outcome_names(outcome: &CallAccuracyOutcome) -> Self::Names {
-        outcome.json_names()
-    }
-
-    fn listed(outcome: &CallAccuracyOutcome) -> &[RunAccuracy] {
-        &outcome.runs
-    }
-
-    fn section(outcome: &CallAccuracyOutcome, runs: &[RunInfo], run_count: usize) -> Section {
-        outcome.section(runs, run_count)
-    }
-
-    fn json_part(outcome: &CallAccuracyOutcome) -> JsonPart {
-        outcome.json_part()
-    }
-
-    fn write_entries(
-        names: &Self::Names,
-        info: &RunInfo,
-        run: &RunAccuracy,
-        entries: &mut Entries<'_>,
-    ) -> io::Result<()> {
-        super::json::write_entries(names, info, run, entries)
-    }
-}
-
-impl GraderRecheck for CallAccuracyGrader {
-    type View = super::recheck::AccuracyView;
-
-    fn listed_runs(view: &Self::View) -> u64 {
-        view.runs.listed
-    }
-
-    fn add_up(view: &Self::View, metrics: &Metrics<'_>) -> Result<(), String> {
-        super::recheck::add_up(view, metrics)
-    }
-}
+report_and_recheck!(CallAccuracyGrader, outcome CallAccuracyOutcome, names super::json::AccuracyNames, view super::recheck::AccuracyView);

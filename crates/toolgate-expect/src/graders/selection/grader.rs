@@ -1,19 +1,14 @@
 //! The equal-function-set block as the evaluation sees it (its `Grader`): grading a run,
 //! its sums over runs, its outcome and its metrics.
 
-use std::io;
-
 use toolgate_core::{Counts, Percent};
 use toolgate_trace::Run;
 
-use crate::gate::{Gate, Op, Target};
+use crate::gate::{Gate, Target};
 use crate::graders::config::NotInGraders;
 use crate::graders::tool_calls::MissingArgument;
-use crate::graders::{Grader, GraderRecheck, GraderReport, Verdicts};
-use crate::json_part::{Entries, JsonPart};
-use crate::recheck::Metrics;
-use crate::run::{Detail, RunInfo, RunSource};
-use crate::section::Section;
+use crate::graders::{Grader, Verdicts, report_and_recheck};
+use crate::run::{Detail, RunSource};
 
 use super::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome, select};
 
@@ -34,12 +29,7 @@ impl Grader for EqualFunctionSets {
     const TARGETS: &'static [Target] = &[super::PRECISION, super::RECALL, super::F1];
 
     fn default_gate() -> Gate {
-        Gate {
-            target: super::F1,
-            op: Op::Ge,
-            value: Percent::new(50).unwrap_or(Percent::ZERO),
-            line: None,
-        }
+        Gate::at_least(super::F1, 50)
     }
 
     type Sums = SelectionSums;
@@ -110,48 +100,4 @@ impl Grader for EqualFunctionSets {
     }
 }
 
-impl GraderReport for EqualFunctionSets {
-    type Names = super::json::SelectionNames;
-    const JSON_LISTS: usize = super::json::LISTS;
-
-    fn names(&self) -> Self::Names {
-        self.json_names()
-    }
-
-    fn outcome_names(outcome: &SelectionOutcome) -> Self::Names {
-        outcome.json_names()
-    }
-
-    fn listed(outcome: &SelectionOutcome) -> &[RunSelectionOutcome] {
-        &outcome.runs
-    }
-
-    fn section(outcome: &SelectionOutcome, runs: &[RunInfo], run_count: usize) -> Section {
-        outcome.section(runs, run_count)
-    }
-
-    fn json_part(outcome: &SelectionOutcome) -> JsonPart {
-        outcome.json_part()
-    }
-
-    fn write_entries(
-        names: &Self::Names,
-        info: &RunInfo,
-        run: &RunSelectionOutcome,
-        entries: &mut Entries<'_>,
-    ) -> io::Result<()> {
-        super::json::write_entries(names, info, run, entries)
-    }
-}
-
-impl GraderRecheck for EqualFunctionSets {
-    type View = super::recheck::SelectionView;
-
-    fn listed_runs(view: &Self::View) -> u64 {
-        view.runs.listed
-    }
-
-    fn add_up(view: &Self::View, metrics: &Metrics<'_>) -> Result<(), String> {
-        super::recheck::add_up(view, metrics)
-    }
-}
+report_and_recheck!(EqualFunctionSets, outcome SelectionOutcome, names super::json::SelectionNames, view super::recheck::SelectionView);

@@ -1,17 +1,12 @@
 //! The `tool-calls` grader as the evaluation sees it (its `Grader`): grading a run, its
 //! sums over runs, its outcome and its metric.
 
-use std::io;
-
 use toolgate_core::Percent;
 use toolgate_trace::Run;
 
-use crate::gate::{Gate, Op, Target};
-use crate::graders::{Grader, GraderRecheck, GraderReport, Verdicts};
-use crate::json_part::{Entries, JsonPart};
-use crate::recheck::Metrics;
-use crate::run::{Detail, RunInfo, RunSource};
-use crate::section::Section;
+use crate::gate::{Gate, Target};
+use crate::graders::{Grader, Verdicts, report_and_recheck};
+use crate::run::{Detail, RunSource};
 
 use super::{MissingArgument, RunToolCalls, ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals};
 
@@ -25,12 +20,7 @@ impl Grader for ToolCallsGrader {
     const TARGETS: &'static [Target] = &[super::PASS_RATE];
 
     fn default_gate() -> Gate {
-        Gate {
-            target: super::PASS_RATE,
-            op: Op::Ge,
-            value: Percent::FULL,
-            line: None,
-        }
+        Gate::at_least(super::PASS_RATE, 100)
     }
 
     type Sums = ToolCallsTotals;
@@ -77,48 +67,4 @@ impl Grader for ToolCallsGrader {
     }
 }
 
-impl GraderReport for ToolCallsGrader {
-    type Names = super::json::ToolCallsNames;
-    const JSON_LISTS: usize = super::json::LISTS;
-
-    fn names(&self) -> Self::Names {
-        self.json_names()
-    }
-
-    fn outcome_names(outcome: &ToolCallsOutcome) -> Self::Names {
-        outcome.json_names()
-    }
-
-    fn listed(outcome: &ToolCallsOutcome) -> &[RunToolCalls] {
-        &outcome.runs
-    }
-
-    fn section(outcome: &ToolCallsOutcome, runs: &[RunInfo], run_count: usize) -> Section {
-        outcome.section(runs, run_count)
-    }
-
-    fn json_part(outcome: &ToolCallsOutcome) -> JsonPart {
-        outcome.json_part()
-    }
-
-    fn write_entries(
-        names: &Self::Names,
-        info: &RunInfo,
-        run: &RunToolCalls,
-        entries: &mut Entries<'_>,
-    ) -> io::Result<()> {
-        super::json::write_entries(names, info, run, entries)
-    }
-}
-
-impl GraderRecheck for ToolCallsGrader {
-    type View = super::recheck::ToolCallsView;
-
-    fn listed_runs(view: &Self::View) -> u64 {
-        view.runs.listed
-    }
-
-    fn add_up(view: &Self::View, metrics: &Metrics<'_>) -> Result<(), String> {
-        super::recheck::add_up(view, metrics)
-    }
-}
+report_and_recheck!(ToolCallsGrader, outcome ToolCallsOutcome, names super::json::ToolCallsNames, view super::recheck::ToolCallsView);

@@ -1,18 +1,13 @@
 //! The `tool-correctness` grader as the evaluation sees it (its `Grader`): grading a run,
 //! its sums over runs, its outcome and its metric, and its pairing limit.
 
-use std::io;
-
 use toolgate_core::{PairingTooLarge, Percent, check_pairing_size, check_sequence_size};
 use toolgate_trace::Run;
 
-use crate::gate::{Gate, Op, Target};
+use crate::gate::{Gate, Target};
 use crate::graders::tool_calls::MissingArgument;
-use crate::graders::{Block, Grader, GraderRecheck, GraderReport, LimitWords, Verdicts};
-use crate::json_part::{Entries, JsonPart};
-use crate::recheck::Metrics;
-use crate::run::{Detail, RunInfo, RunSource};
-use crate::section::Section;
+use crate::graders::{Block, Grader, LimitWords, Verdicts, report_and_recheck};
+use crate::run::{Detail, RunSource};
 
 use super::{RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome};
 
@@ -33,12 +28,7 @@ impl Grader for ToolCorrectnessGrader {
     const TARGETS: &'static [Target] = &[super::SCORE];
 
     fn default_gate() -> Gate {
-        Gate {
-            target: super::SCORE,
-            op: Op::Ge,
-            value: Percent::new(50).unwrap_or(Percent::ZERO),
-            line: None,
-        }
+        Gate::at_least(super::SCORE, 50)
     }
 
     type Sums = CorrectnessSums;
@@ -108,48 +98,4 @@ impl Grader for ToolCorrectnessGrader {
     }
 }
 
-impl GraderReport for ToolCorrectnessGrader {
-    type Names = super::json::CorrectnessNames;
-    const JSON_LISTS: usize = super::json::LISTS;
-
-    fn names(&self) -> Self::Names {
-        self.json_names()
-    }
-
-    fn outcome_names(outcome: &ToolCorrectnessOutcome) -> Self::Names {
-        outcome.json_names()
-    }
-
-    fn listed(outcome: &ToolCorrectnessOutcome) -> &[RunCorrectness] {
-        &outcome.runs
-    }
-
-    fn section(outcome: &ToolCorrectnessOutcome, runs: &[RunInfo], run_count: usize) -> Section {
-        outcome.section(runs, run_count)
-    }
-
-    fn json_part(outcome: &ToolCorrectnessOutcome) -> JsonPart {
-        outcome.json_part()
-    }
-
-    fn write_entries(
-        names: &Self::Names,
-        info: &RunInfo,
-        run: &RunCorrectness,
-        entries: &mut Entries<'_>,
-    ) -> io::Result<()> {
-        super::json::write_entries(names, info, run, entries)
-    }
-}
-
-impl GraderRecheck for ToolCorrectnessGrader {
-    type View = super::recheck::CorrectnessView;
-
-    fn listed_runs(view: &Self::View) -> u64 {
-        view.runs.listed
-    }
-
-    fn add_up(view: &Self::View, metrics: &Metrics<'_>) -> Result<(), String> {
-        super::recheck::add_up(view, metrics)
-    }
-}
+report_and_recheck!(ToolCorrectnessGrader, outcome ToolCorrectnessOutcome, names super::json::CorrectnessNames, view super::recheck::CorrectnessView);
