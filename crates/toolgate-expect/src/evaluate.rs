@@ -28,6 +28,8 @@ pub struct TestOutcome {
     pub run_count: usize,
     /// How many of them have findings.
     pub runs_with_findings: usize,
+    /// How many of them passed: every gate held on the run's own metrics (SPEC section 14).
+    pub passed_runs: usize,
     /// The listed runs, in run order.
     pub runs: Vec<RunInfo>,
     /// Each grader's findings, for the graders the test has.
@@ -131,6 +133,11 @@ macro_rules! per_kind {
                     ),)*
                 }
             }
+
+            /// Whether every gate of every grader of `test` holds on this run alone.
+            fn passes(&self, test: &Test) -> bool {
+                true $(&& passes(test.graders.$field.as_ref(), self.$field.as_ref()))*
+            }
         }
 
         /// Each grader's findings over a test's runs, for the graders the test has.
@@ -206,6 +213,14 @@ fn findings<G: Grader>(run: Option<&G::Run>) -> bool {
     run.is_some_and(G::has_findings)
 }
 
+/// Whether `grader`'s gates hold on `run` alone, when the test has the grader.
+fn passes<G: Grader>(grader: Option<&G>, run: Option<&G::Run>) -> bool {
+    match (grader, run) {
+        (Some(grader), Some(run)) => grader.run_passes(run),
+        _ => true,
+    }
+}
+
 /// A grader of the test being evaluated, with its sums so far.
 #[derive(Debug)]
 struct Slot<'t, G: Grader> {
@@ -257,6 +272,7 @@ pub struct TestEvaluator<'t> {
     test: &'t Test,
     run_count: usize,
     runs_with_findings: usize,
+    passed_runs: usize,
     /// The first [`LISTED_RUNS`] runs.
     first: Vec<RunOutcome>,
     /// Later runs with findings, while fewer than [`LISTED_RUNS`] runs with findings are kept.
@@ -272,6 +288,7 @@ impl<'t> TestEvaluator<'t> {
             test,
             run_count: 0,
             runs_with_findings: 0,
+            passed_runs: 0,
             first: Vec::new(),
             flagged: Vec::new(),
             slots: Slots::new(test),
@@ -305,6 +322,7 @@ impl<'t> TestEvaluator<'t> {
         // The rule that chose the detail the run was graded to: a run a report may list.
         let listable = Detail::for_run(self.run_count, self.runs_with_findings) == Detail::Full;
         self.slots.add(&outcome.graders);
+        self.passed_runs += usize::from(outcome.info.passed);
         for missing in outcome.missing.drain(..) {
             self.missing.push(missing);
         }
@@ -357,6 +375,7 @@ impl<'t> TestEvaluator<'t> {
             agent: self.test.agent.clone(),
             run_count: self.run_count,
             runs_with_findings: self.runs_with_findings,
+            passed_runs: self.passed_runs,
             runs: infos,
             graders,
             metrics,
@@ -389,6 +408,7 @@ pub fn grade_run_as(
             source,
             calls: run.calls.len(),
             format: run.format,
+            passed: graders.passes(test),
         },
         graders,
         missing,

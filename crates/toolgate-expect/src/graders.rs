@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use toolgate_core::{PairingTooLarge, Percent};
 use toolgate_trace::Run;
 
-use crate::gate::{Gate, Target};
+use crate::gate::{Gate, Target, gate_outcome};
 use crate::graders::config::GraderConfig;
 use crate::graders::tool_calls::MissingArgument;
 use crate::json_part::{Entries, JsonPart};
@@ -72,6 +72,16 @@ pub(crate) trait Grader: Verdicts {
     fn metrics(outcome: &Self::Outcome) -> Vec<(Target, Percent)>;
     /// The gates on those metrics: the suite's, or the default one.
     fn gates(&self) -> &[Gate];
+    /// Whether every gate of the grader holds on the metrics of `run` alone (SPEC section
+    /// 14): the metrics of the outcome of a test with that one run.
+    fn run_passes(&self, run: &Self::Run) -> bool {
+        let mut sums = self.sums();
+        Self::add(&mut sums, run);
+        let metrics = Self::metrics(&self.outcome(Vec::new(), sums, 1));
+        self.gates()
+            .iter()
+            .all(|gate| gate_outcome(*gate, &metrics).passed)
+    }
     /// For a grader that pairs a run's calls with an expected list: the size limit of the
     /// pairing that `run` passes, if it passes one (checked before the run is graded).
     fn past_limit(&self, _run: &Run) -> Option<PairingTooLarge> {

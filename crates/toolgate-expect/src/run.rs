@@ -34,6 +34,9 @@ pub struct RunInfo {
     pub calls: usize,
     /// The trace format it was read from (`toolgate`, `claude-code`, ...).
     pub format: &'static str,
+    /// The run's verdict: whether every gate of the test holds on the metrics of this run
+    /// alone (SPEC section 14).
+    pub passed: bool,
 }
 
 impl fmt::Display for RunInfo {

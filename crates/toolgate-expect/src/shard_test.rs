@@ -13,7 +13,28 @@ use toolgate_core::Percent;
 
 use crate::gate::Op;
 use crate::graders::{GraderRecheck, registry};
-use crate::recheck::{Listed, Metrics};
+use crate::recheck::{Fold, Metrics, Runs, same};
+
+/// A run's entry in a test's `sources`: its verdict (SPEC section 14).
+#[derive(Debug, Deserialize)]
+struct SourceView {
+    passed: Option<bool>,
+}
+
+/// The sources of a test, folded: how many runs passed.
+#[derive(Debug, Default)]
+struct SourceFold {
+    passed: u64,
+}
+
+impl Fold for SourceFold {
+    type Run = SourceView;
+
+    fn add(&mut self, _index: u64, run: SourceView) -> Result<(), String> {
+        self.passed += u64::from(run.passed == Some(true));
+        Ok(())
+    }
+}
 
 /// Builds, from the registry, the test as `merge` reads it (each kind's object read by its
 /// kind's view) and the check of each kind's object.
@@ -27,7 +48,8 @@ macro_rules! shard_kinds {
             agent: Option<String>,
             passed: bool,
             runs: usize,
-            sources: Listed,
+            passed_runs: Option<u64>,
+            sources: Runs<SourceFold>,
             metrics: BTreeMap<String, u8>,
             gates: Vec<ShardGate>,
             $($field: Option<<$grader as GraderRecheck>::View>,)*
@@ -111,7 +133,11 @@ impl ShardTest {
     /// metric, and the test's verdict what its gates say.
     pub fn add_up(&self) -> Result<(), String> {
         let metrics = Metrics(&self.metrics);
-        self.same_runs("sources", self.sources.0)?;
+        self.sources.first_problem()?;
+        self.same_runs("sources", self.sources.listed)?;
+        if let Some(passed_runs) = self.passed_runs {
+            same("passed_runs", passed_runs, self.sources.fold.passed)?;
+        }
         self.add_up_kinds(&metrics)?;
         apply_gates(self)
     }

@@ -68,6 +68,7 @@ struct Test<'a> {
     agent: Option<&'a str>,
     passed: bool,
     runs: usize,
+    passed_runs: usize,
     sources: Listed<'a>,
     metrics: BTreeMap<&'static str, u8>,
     gates: Vec<Gate>,
@@ -132,6 +133,7 @@ struct RunOrigin<'a> {
     line: Option<usize>,
     format: &'a str,
     calls: usize,
+    passed: bool,
 }
 
 #[derive(Serialize)]
@@ -311,6 +313,7 @@ impl Spills {
                 line: info.source.line,
                 format: info.format,
                 calls: info.calls,
+                passed: info.passed,
             },
         )?;
         let line = std::mem::take(&mut self.line);
@@ -393,6 +396,7 @@ fn test<'a>(
         agent: test.agent.as_deref(),
         passed: test.passed,
         runs: test.run_count,
+        passed_runs: test.passed_runs,
         sources: Listed {
             reader: &readers[SOURCES],
             count: counts[SOURCES],

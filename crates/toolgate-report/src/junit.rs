@@ -56,6 +56,13 @@ fn test_case(test: &TestOutcome, suite_name: &str) -> TestCase {
             .iter()
             .map(|(target, value)| Property::new(target.as_str(), value.value().to_string())),
     );
+    // With several runs, how many passed every gate on their own (SPEC section 14).
+    if test.run_count > 1 {
+        case.add_properties([
+            Property::new("runs", test.run_count.to_string()),
+            Property::new("runs.passed", test.passed_runs.to_string()),
+        ]);
+    }
     case
 }
 

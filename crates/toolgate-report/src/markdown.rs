@@ -54,11 +54,20 @@ fn render_tests_table(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result
             "| {} | {} | {} | {} |",
             cell(&code(&test.name)),
             verdict(test.passed),
-            test.run_count,
+            runs_cell(test),
             cell(&metrics.join(", "))
         )?;
     }
     Ok(())
+}
+
+/// The number of runs; with several, how many passed every gate on their own (SPEC 14).
+fn runs_cell(test: &TestOutcome) -> String {
+    if test.run_count > 1 {
+        format!("{} of {} passed", test.passed_runs, test.run_count)
+    } else {
+        test.run_count.to_string()
+    }
 }
 
 fn render_gates_table(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result<()> {
@@ -98,6 +107,22 @@ fn render_failed_test(test: &TestOutcome, out: &mut dyn Write) -> io::Result<()>
     if let Some(note) = listing_note(test) {
         writeln!(out)?;
         writeln!(out, "_{note}_")?;
+    }
+    let failed_runs: Vec<String> = test
+        .runs
+        .iter()
+        .filter(|info| !info.passed)
+        .map(|info| format!("run {} {}", info.number, code(&info.to_string())))
+        .collect();
+    if test.run_count > 1 && !failed_runs.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Runs that failed on their own ({} of {} passed): {}",
+            test.passed_runs,
+            test.run_count,
+            failed_runs.join(", ")
+        )?;
     }
     for section in test.sections() {
         let lines: Vec<String> = test

@@ -87,6 +87,7 @@ fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io
     for section in test.sections() {
         render_section(test, &section, painter, out)?;
     }
+    write_run_verdicts(test, painter, out)?;
     writeln!(out, "  gates")?;
     for gate in &test.gates {
         write_gate(
@@ -98,6 +99,37 @@ fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io
         )?;
     }
     Ok(())
+}
+
+/// For a test of several runs, how many passed every gate on their own metrics, and each
+/// listed run's verdict (SPEC section 14). A test of one run has its verdict in its header.
+fn write_run_verdicts(
+    test: &TestOutcome,
+    painter: &Painter,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if test.run_count < 2 {
+        return Ok(());
+    }
+    writeln!(out, "  {}", runs_passed(test))?;
+    for info in &test.runs {
+        writeln!(
+            out,
+            "    {} run {}  {}",
+            painter.verdict(info.passed),
+            info.number,
+            Shown(info)
+        )?;
+    }
+    Ok(())
+}
+
+/// "runs: 2 of 3 passed every gate on their own".
+pub(crate) fn runs_passed(test: &TestOutcome) -> String {
+    format!(
+        "runs: {} of {} passed every gate on their own",
+        test.passed_runs, test.run_count
+    )
 }
 
 /// A grader's listing: its heading, when it has one, each listed run with its rows (keys

@@ -213,6 +213,8 @@ fn shard_report(k: usize) -> serde_json::Value {
 /// A run's entry repeated: the test then has two runs.
 fn two_runs(test: &mut serde_json::Value) {
     test["runs"] = 2.into();
+    let passed = test["passed_runs"].as_u64().unwrap();
+    test["passed_runs"] = (passed * 2).into();
     for list in ["sources", "/equal_function_sets/runs", "/tool_calls/runs"] {
         let pointer = if list.starts_with('/') {
             list.to_owned()
@@ -277,6 +279,7 @@ fn write_large_shard(path: &Path, runs: u64) {
         "/equal_function_sets/false_positives",
         "/equal_function_sets/false_negatives",
         "/tool_calls/passed_runs",
+        "/passed_runs",
     ] {
         let value = test.pointer_mut(count).unwrap();
         *value = (value.as_u64().unwrap() * runs).into();

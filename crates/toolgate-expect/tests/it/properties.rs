@@ -104,6 +104,7 @@ proptest! {
         prop_assert_eq!(&a.metrics, &b.metrics);
         prop_assert_eq!(&a.gates, &b.gates);
         prop_assert_eq!(a.passed, b.passed);
+        prop_assert_eq!(a.passed_runs, b.passed_runs);
         for (target, percent) in &a.metrics {
             prop_assert!(percent.value() <= 100, "{target:?} = {percent}");
         }
@@ -130,5 +131,24 @@ proptest! {
             };
             prop_assert_eq!(tally(x), tally(y));
         }
+    }
+
+    /// A run's verdict is the test's verdict over that run alone (SPEC section 14): each
+    /// run of a test passes exactly when the test of that one run passes, and the test
+    /// counts the runs that pass.
+    #[test]
+    fn a_run_passes_when_the_test_of_it_alone_passes(
+        runs in prop::collection::vec(run(), 1..=5),
+    ) {
+        let test = test_of(SUITE);
+        let outcome = evaluate(&test, &runs);
+        let mut passed = 0;
+        for (run, info) in runs.iter().zip(&outcome.runs) {
+            let alone = evaluate(&test, std::slice::from_ref(run));
+            prop_assert_eq!(info.passed, alone.passed);
+            prop_assert_eq!(alone.passed_runs, usize::from(alone.passed));
+            passed += usize::from(alone.passed);
+        }
+        prop_assert_eq!(outcome.passed_runs, passed);
     }
 }
