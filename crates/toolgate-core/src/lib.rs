@@ -54,6 +54,7 @@ mod id;
 pub mod lookup;
 mod matching;
 mod percent;
+pub mod reliability;
 mod selection;
 
 pub use crate::class::{Class, ClassIndex, ClassName, ClassSet, ClassSetError};

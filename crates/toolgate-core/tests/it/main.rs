@@ -3,3 +3,4 @@
 mod embedding;
 mod properties;
 mod reference;
+mod reliability;
