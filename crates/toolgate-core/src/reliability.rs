@@ -473,5 +473,10 @@ fn percent(value: i32) -> Percent {
     Percent::new(u8::try_from(value.clamp(0, 100)).unwrap_or(100)).unwrap_or(Percent::FULL)
 }
 
+/// The Rust examples of `docs/reliability.md`, run as doctests so the page cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/reliability.md")]
+struct ReliabilityPage;
+
 #[cfg(test)]
 mod tests;

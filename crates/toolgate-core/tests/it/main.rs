@@ -4,3 +4,4 @@ mod embedding;
 mod properties;
 mod reference;
 mod reliability;
+mod reliability_laws;

@@ -2,7 +2,7 @@
 //! `tests/reliability/reference.py` (its README says how it is computed), every figure of
 //! every row.
 
-use toolgate_core::reliability::{Confidence, difference_interval, reliability};
+use toolgate_core::reliability::{Confidence, difference_interval, reliability, wilson_interval};
 
 const REFERENCE: &str = include_str!("../reliability/reference.tsv");
 const NEWCOMBE: &str = include_str!("../reliability/newcombe.tsv");
@@ -65,4 +65,58 @@ fn every_difference_interval_matches_the_reference() {
         checked += 1;
     }
     assert_eq!(checked, 3 * 19 * 19);
+}
+
+const PAGE: &str = include_str!("../../../../docs/reliability.md");
+
+/// "a to b" as the two bounds.
+fn bounds(cell: &str) -> (u64, u64) {
+    let (lower, upper) = cell.split_once(" to ").unwrap_or(("", ""));
+    (number(lower), number(upper))
+}
+
+#[test]
+fn the_page_s_tables_of_runs_match_the_library() {
+    let section = PAGE
+        .split("## How many runs to record")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .unwrap_or_default();
+    // The tables in order: 95 %, then 90 %; a row is one whose first cell is a number.
+    let mut tables: Vec<Vec<Vec<&str>>> = Vec::new();
+    let mut in_table = false;
+    for line in section.lines() {
+        let is_row = line.starts_with('|');
+        if is_row && !in_table {
+            tables.push(Vec::new());
+        }
+        in_table = is_row;
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        if is_row && cells[0].parse::<u64>().is_ok() {
+            tables.last_mut().unwrap().push(cells);
+        }
+    }
+    assert_eq!(tables.len(), 2);
+    for (table, confidence) in tables
+        .iter()
+        .zip([Confidence::NinetyFive, Confidence::Ninety])
+    {
+        assert!(table.len() >= 6);
+        for row in table {
+            let n = number(row[0]);
+            let half = wilson_interval(n, n / 2, confidence).unwrap();
+            let ninety = wilson_interval(n, n * 9 / 10, confidence).unwrap();
+            let lu = |i: toolgate_core::reliability::Interval| {
+                (u64::from(i.lower.value()), u64::from(i.upper.value()))
+            };
+            assert_eq!(bounds(row[1]), lu(half), "{row:?}");
+            assert_eq!(number(row[2]), lu(half).1 - lu(half).0, "{row:?}");
+            assert_eq!(bounds(row[3]), lu(ninety), "{row:?}");
+            assert_eq!(number(row[4]), lu(ninety).1 - lu(ninety).0, "{row:?}");
+            if let Some(all_pass) = row.get(5) {
+                let lower = wilson_interval(n, n, confidence).unwrap().lower;
+                assert_eq!(number(all_pass), u64::from(lower.value()), "{row:?}");
+            }
+        }
+    }
 }
