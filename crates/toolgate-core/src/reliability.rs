@@ -279,9 +279,14 @@ pub fn pass_rate(runs: u64, passed: u64) -> Result<Percent, ReliabilityError> {
 /// ```
 pub fn pass_at_k(runs: u64, passed: u64, k: u64) -> Result<Percent, ReliabilityError> {
     check_k(runs, passed, k)?;
-    let (numerator, denominator) = binomial_ratio(runs - passed, runs, k);
-    // ⌊100·(1 − x)⌋ with x = numerator / denominator.
-    Ok(percent_floor(&(&denominator - &numerator), &denominator))
+    // ⌊100·(1 − x)⌋ for the ratio x of drawing only failed runs.
+    Ok(match BinomialRatio::new(runs - passed, runs, k) {
+        BinomialRatio::Zero => Percent::FULL,
+        BinomialRatio::BelowOnePercent => percent(99),
+        BinomialRatio::Exact(numerator, denominator) => {
+            percent_floor(&(&denominator - &numerator), &denominator)
+        }
+    })
 }
 
 /// `reliability.pass_hat_k`: ⌊100·C(c, k)/C(n, k)⌋, the chance that all of k runs drawn
@@ -294,8 +299,10 @@ pub fn pass_at_k(runs: u64, passed: u64, k: u64) -> Result<Percent, ReliabilityE
 /// ```
 pub fn pass_hat_k(runs: u64, passed: u64, k: u64) -> Result<Percent, ReliabilityError> {
     check_k(runs, passed, k)?;
-    let (numerator, denominator) = binomial_ratio(passed, runs, k);
-    Ok(percent_floor(&numerator, &denominator))
+    Ok(match BinomialRatio::new(passed, runs, k) {
+        BinomialRatio::Zero | BinomialRatio::BelowOnePercent => Percent::ZERO,
+        BinomialRatio::Exact(numerator, denominator) => percent_floor(&numerator, &denominator),
+    })
 }
 
 /// pass^k for k = 1 to min(n, 10), in order of k: how reliability decays as more runs must
@@ -387,21 +394,93 @@ fn check_k(runs: u64, passed: u64, k: u64) -> Result<(), ReliabilityError> {
     Ok(())
 }
 
-/// C(a, k) / C(n, k) as a numerator and a positive denominator, for a ≤ n and 1 ≤ k ≤ n.
+/// C(a, k)/C(n, k) for a ≤ n and 1 ≤ k ≤ n, as far as a whole percent needs it.
+#[derive(Debug)]
+enum BinomialRatio {
+    /// a < k: no k of the a can be drawn.
+    Zero,
+    /// Positive but below 1/100, known from an upper bound without the exact products.
+    BelowOnePercent,
+    /// The exact ratio, numerator over a positive denominator.
+    Exact(BigUint, BigUint),
+}
+
+impl BinomialRatio {
+    fn new(a: u64, n: u64, k: u64) -> Self {
+        match Factors::new(a, n, k) {
+            None => Self::Zero,
+            Some(factors) if factors.below_one_percent() => Self::BelowOnePercent,
+            Some(factors) => {
+                let (numerator, denominator) = factors.exact();
+                Self::Exact(numerator, denominator)
+            }
+        }
+    }
+}
+
+/// C(a, k)/C(n, k) as a product of `count` factors (numerator + j)/(denominator + j), each
+/// below 1 (a < n) or none at all (a = n).
 ///
 /// The ratio is ∏_{i<k} (a − i)/(n − i). When k > n − a the two ranges overlap and cancel
-/// to ∏_{j<n−a} (a − k + 1 + j)/(a + 1 + j), so the products have min(k, n − a) factors,
-/// never a factorial of n.
-fn binomial_ratio(a: u64, n: u64, k: u64) -> (BigUint, BigUint) {
-    if a < k {
-        return (BigUint::ZERO, BigUint::from(1u32));
+/// to ∏_{j<n−a} (a − k + 1 + j)/(a + 1 + j), so there are min(k, n − a) factors, never a
+/// factorial of n.
+#[derive(Debug, Clone, Copy)]
+struct Factors {
+    numerator: u64,
+    denominator: u64,
+    count: u64,
+}
+
+impl Factors {
+    /// `None` when a < k (the ratio is 0).
+    fn new(a: u64, n: u64, k: u64) -> Option<Self> {
+        let numerator = (a + 1).checked_sub(k).filter(|&low| low > 0)?;
+        Some(if k <= n - a {
+            // a − k + 1 ..= a over n − k + 1 ..= n.
+            Self {
+                numerator,
+                denominator: n - k + 1,
+                count: k,
+            }
+        } else {
+            // a − k + 1 ..= n − k over a + 1 ..= n.
+            Self {
+                numerator,
+                denominator: a + 1,
+                count: n - a,
+            }
+        })
     }
-    if k <= n - a {
-        // a − k + 1 ..= a over n − k + 1 ..= n.
-        (range_product(a - k + 1, a), range_product(n - k + 1, n))
-    } else {
-        // a − k + 1 ..= n − k over a + 1 ..= n.
-        (range_product(a - k + 1, n - k), range_product(a + 1, n))
+
+    /// Whether the ratio is below 1/100, from an upper bound kept in fixed point with 64
+    /// fractional bits and rounded up at every factor, so that it never falls below the
+    /// exact value. It stops at the first factor that takes the bound below 1/100, which is
+    /// soon when the ratio is small; a ratio of at least 1/100 has few factors (k·(n − a) is
+    /// at most about 4.6·n then), so the exact products that follow stay small.
+    fn below_one_percent(self) -> bool {
+        let one = 1u128 << 64;
+        let mut bound = one;
+        for j in 0..self.count {
+            // bound ≤ 2⁶⁴ and each factor's terms are below 2⁶⁴: the product fits.
+            bound =
+                (bound * u128::from(self.numerator + j)).div_ceil(u128::from(self.denominator + j));
+            if bound * 100 < one {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The exact numerator and denominator.
+    fn exact(self) -> (BigUint, BigUint) {
+        let last = self.count.saturating_sub(1);
+        if self.count == 0 {
+            return (BigUint::from(1u32), BigUint::from(1u32));
+        }
+        (
+            range_product(self.numerator, self.numerator + last),
+            range_product(self.denominator, self.denominator + last),
+        )
     }
 }
 

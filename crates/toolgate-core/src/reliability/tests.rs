@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use num_bigint::{BigInt, BigUint};
 
 use super::exact::{sign_of_root_sum, sign_of_two_root_sum};
-use super::{binomial_ratio, first_true, last_true, range_product};
+use super::{BinomialRatio, Factors, first_true, last_true, range_product};
 
 #[test]
 fn bisections_find_the_edge_of_a_prefix_or_a_suffix() {
@@ -42,18 +42,50 @@ fn binomial_ratios_in_both_forms_agree_with_the_definition() {
             range_product(n - k + 1, n) / range_product(1, k)
         }
     };
-    for n in 1..=12u64 {
+    for n in 1..=14u64 {
         for a in 0..=n {
             for k in 1..=n {
-                let (numerator, denominator) = binomial_ratio(a, n, k);
-                assert_eq!(
-                    numerator * binomial(n, k),
-                    binomial(a, k) * denominator,
-                    "C({a},{k})/C({n},{k})"
-                );
+                let exact = binomial(a, k) * BigUint::from(100u32) < binomial(n, k);
+                match (Factors::new(a, n, k), BinomialRatio::new(a, n, k)) {
+                    (None, BinomialRatio::Zero) => assert!(a < k),
+                    (Some(factors), ratio) => {
+                        let (numerator, denominator) = factors.exact();
+                        assert_eq!(
+                            &numerator * binomial(n, k),
+                            binomial(a, k) * &denominator,
+                            "C({a},{k})/C({n},{k})"
+                        );
+                        // The bound's verdict is the exact one whenever it answers.
+                        let below = matches!(ratio, BinomialRatio::BelowOnePercent);
+                        assert!(!below || exact, "C({a},{k})/C({n},{k})");
+                        assert_eq!(factors.count, k.min(n - a));
+                    }
+                    (None, ratio) => panic!("C({a},{k})/C({n},{k}): {ratio:?}"),
+                }
             }
         }
     }
+}
+
+#[test]
+fn the_bound_answers_for_small_ratios_and_stays_out_of_the_way_otherwise() {
+    // C(500 000, 500 000)/C(10⁶, 500 000) is astronomically small: the bound sees it at
+    // once, where the exact products would hold millions of bits.
+    assert!(matches!(
+        BinomialRatio::new(500_000, 1_000_000, 500_000),
+        BinomialRatio::BelowOnePercent
+    ));
+    // 99 of 100 runs, k = 50: exactly 1/2, never below 1/100.
+    let ratio = BinomialRatio::new(99, 100, 50);
+    let BinomialRatio::Exact(numerator, denominator) = ratio else {
+        panic!("{ratio:?}")
+    };
+    assert_eq!(numerator * 2u32, denominator);
+    // Exactly 1/100: C(99, 99)/C(100, 99); not below.
+    assert!(matches!(
+        BinomialRatio::new(99, 100, 99),
+        BinomialRatio::Exact(..)
+    ));
 }
 
 #[track_caller]
