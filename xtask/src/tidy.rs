@@ -57,6 +57,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("xtask", &[]),
 ];
 
+/// The crates whose outside dependencies (normal ones, from crates.io) are listed, and the
+/// list. An embedder takes `toolgate-core` alone, so what it pulls in is chosen one crate at
+/// a time: `num-bigint`, for the exact binomials and roots of the reliability statistics
+/// (docs/ARCHITECTURE.md). The other crates' dependencies are the workspace manifest's.
+const EXTERNAL: &[(&str, &[&str])] = &[("toolgate-core", &["num-bigint"])];
+
 /// What each crate's sources (tests aside) may reach (docs/ARCHITECTURE.md): the libraries
 /// nothing, `toolgate-run` files, the command line the whole process. The Python binding
 /// reaches nothing itself: it hands options to `toolgate-run` and its console script to
@@ -113,17 +119,35 @@ fn layering(root: &Path, problems: &mut Vec<String>) -> Result<(), String> {
         };
         for dep in &package.dependencies {
             let dep_name = dep.name.as_str();
-            if dep.kind == DependencyKind::Normal
-                && members.contains(dep_name)
-                && !permitted.contains(dep_name)
-            {
-                problems.push(format!(
-                    "`{name}` depends on `{dep_name}`, which the layering does not allow"
-                ));
+            if dep.kind != DependencyKind::Normal {
+                continue;
+            }
+            if members.contains(dep_name) {
+                if !permitted.contains(dep_name) {
+                    problems.push(format!(
+                        "`{name}` depends on `{dep_name}`, which the layering does not allow"
+                    ));
+                }
+            } else {
+                problems.extend(outside_problem(name, dep_name));
             }
         }
     }
     Ok(())
+}
+
+/// The problem with `name` depending on the outside crate `dep`, if `name` has a list of
+/// outside dependencies ([`EXTERNAL`]) and `dep` is not on it.
+fn outside_problem(name: &str, dep: &str) -> Option<String> {
+    let (_, list) = EXTERNAL
+        .iter()
+        .find(|(crate_name, _)| *crate_name == name)?;
+    (!list.contains(&dep)).then(|| {
+        format!(
+            "`{name}` depends on `{dep}`, which is not in its list of outside dependencies \
+             (EXTERNAL in xtask/src/tidy.rs)"
+        )
+    })
 }
 
 fn conventions(root: &Path, problems: &mut Vec<String>) -> Result<(), String> {
@@ -270,13 +294,21 @@ fn rel(root: &Path, path: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{ALLOWED, REACH, Reach, overreach, profile_problems};
+    use super::{ALLOWED, REACH, Reach, outside_problem, overreach, profile_problems};
 
     #[test]
     fn workspace_is_tidy() {
         if let Err(problems) = super::check(&crate::root()) {
             panic!("{problems}");
         }
+    }
+
+    #[test]
+    fn core_may_take_num_bigint_and_nothing_else() {
+        assert_eq!(outside_problem("toolgate-core", "num-bigint"), None);
+        assert!(outside_problem("toolgate-core", "serde").is_some_and(|p| p.contains("`serde`")));
+        // Crates without a list take what the workspace manifest declares.
+        assert_eq!(outside_problem("toolgate-expect", "serde"), None);
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! rounded down once from the exact counts.
 //!
 //! This crate is what `toolgate check` runs underneath, usable on its own: plain data in,
-//! plain data out, no files, no YAML, no dependencies. Besides equal-function sets it holds
+//! plain data out, no files, no YAML, and one dependency (`num-bigint`, for exact big
+//! binomials). Besides equal-function sets it holds
 //! the plain algorithms of the other graders: [`maximum_matching`] (the multiset match of
 //! expected tools), [`longest_common_subsequence`] (ordered tool correctness) and
 //! [`pair_calls`] (call accuracy), each over your lists and a closure that says what
@@ -46,6 +47,21 @@
 //! ```
 //!
 //! The rules, and where they differ from the seed document, are in `docs/scoring.md`.
+//!
+//! # Repeated runs
+//!
+//! [`reliability`] turns counts of runs (n recorded, c passed) into the exact figures of a
+//! `reliability:` block: pass rate, pass@k, pass^k, the Wilson interval and Newcombe's
+//! interval for a change between two sets of runs (`docs/reliability.md`).
+//!
+//! ```
+//! use toolgate_core::reliability::{reliability, Confidence};
+//!
+//! // 20 runs that all passed support "at least 83 %", not "100 %", at 95 % confidence.
+//! let r = reliability(20, 20, 1, Confidence::NinetyFive)?;
+//! assert_eq!((r.interval.lower.value(), r.interval.upper.value()), (83, 100));
+//! # Ok::<(), toolgate_core::reliability::ReliabilityError>(())
+//! ```
 
 #![deny(clippy::float_arithmetic)]
 
@@ -54,6 +70,9 @@ mod id;
 pub mod lookup;
 mod matching;
 mod percent;
+// A public module rather than names in the `pub use` block: `reliability::pass_rate` and
+// `reliability::Interval` say what they are about, and the block stays about scoring calls.
+pub mod reliability;
 mod selection;
 
 pub use crate::class::{Class, ClassIndex, ClassName, ClassSet, ClassSetError};

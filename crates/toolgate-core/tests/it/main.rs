@@ -3,3 +3,5 @@
 mod embedding;
 mod properties;
 mod reference;
+mod reliability;
+mod reliability_laws;
