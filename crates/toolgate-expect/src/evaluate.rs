@@ -1,12 +1,14 @@
 //! Evaluating a test: score its runs one at a time, then gate the aggregate.
 
 use toolgate_core::Percent;
+use toolgate_core::reliability::ReliabilityError;
 use toolgate_trace::Run;
 
 use crate::gate::{GateOutcome, Target, gate_outcome};
 use crate::graders::tool_calls::{MissingArgument, MissingArguments};
 use crate::graders::{Grader, GraderReport, Verdicts, registry};
 use crate::model::Test;
+use crate::reliability::ReliabilityOutcome;
 use crate::run::{Detail, LISTED_RUNS, RunInfo, RunSource};
 use crate::section::Section;
 
@@ -34,6 +36,8 @@ pub struct TestOutcome {
     pub runs: Vec<RunInfo>,
     /// Each grader's findings, for the graders the test has.
     pub graders: Outcomes,
+    /// The `reliability:` block's figures, when the test has the block.
+    pub reliability: Option<ReliabilityOutcome>,
     /// Every metric the test produced, in report order.
     pub metrics: Vec<(Target, Percent)>,
     /// Every gate, in suite order.
@@ -51,8 +55,22 @@ impl TestOutcome {
     /// What each of the test's graders says about it, in report order (the registry's):
     /// the shape every report renders.
     pub fn sections(&self) -> Vec<Section> {
-        self.graders.sections(&self.runs, self.run_count)
+        let mut sections = self.graders.sections(&self.runs, self.run_count);
+        sections.extend(self.reliability.as_ref().map(ReliabilityOutcome::section));
+        sections
     }
+}
+
+/// Why a test's runs give no outcome: a configuration error that only its runs reveal.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Unscorable {
+    /// Calls that a `command` or `path` matcher could not judge, because they lack that
+    /// argument.
+    MissingArguments(MissingArguments),
+    /// The `reliability:` block's figures cannot be computed from the runs: its `k` is above
+    /// their number (see [`run_count_problems`](crate::run_count_problems)).
+    Reliability(ReliabilityError),
 }
 
 /// The results of a whole suite, in suite order.
@@ -353,9 +371,9 @@ impl<'t> TestEvaluator<'t> {
 
     /// The test's outcome; or, when a `command`/`path` matcher met calls without that
     /// argument, those calls (a configuration error: nothing is scored then).
-    pub fn finish(self) -> Result<TestOutcome, MissingArguments> {
+    pub fn finish(self) -> Result<TestOutcome, Unscorable> {
         if !self.missing.is_empty() {
-            return Err(self.missing);
+            return Err(Unscorable::MissingArguments(self.missing));
         }
         let runs = self.run_count as u64;
         let mut metrics = Vec::new();
@@ -369,6 +387,18 @@ impl<'t> TestEvaluator<'t> {
         let graders = self
             .slots
             .finish(listed_grades, runs, &mut metrics, &mut gates);
+        let reliability = match &self.test.reliability {
+            Some(block) => {
+                let outcome = block
+                    .outcome(runs, self.passed_runs as u64)
+                    .map_err(Unscorable::Reliability)?;
+                let values = outcome.metrics();
+                gates.extend(block.gates.iter().map(|gate| outcome.judge(*gate, &values)));
+                metrics.extend(values);
+                Some(outcome)
+            }
+            None => None,
+        };
         let passed = gates.iter().all(|g| g.passed);
         Ok(TestOutcome {
             name: self.test.name.clone(),
@@ -378,6 +408,7 @@ impl<'t> TestEvaluator<'t> {
             passed_runs: self.passed_runs,
             runs: infos,
             graders,
+            reliability,
             metrics,
             gates,
             passed,

@@ -26,8 +26,32 @@ pub(crate) fn gates(
     path: &[PathSeg<'_>],
     problems: &mut Vec<Problem>,
 ) -> Vec<Gate> {
+    gates_or(
+        file,
+        expect,
+        block_key,
+        targets,
+        Some(default),
+        path,
+        problems,
+    )
+}
+
+/// [`gates`], for a block whose default, when its list is empty, may be no gate at all.
+pub(crate) fn gates_or(
+    file: &SuiteFile,
+    expect: Option<Expectations>,
+    block_key: &str,
+    targets: &[Target],
+    default: Option<Gate>,
+    path: &[PathSeg<'_>],
+    problems: &mut Vec<Problem>,
+) -> Vec<Gate> {
     let entries = expect.map(|e| e.0).unwrap_or_default();
     if entries.is_empty() {
+        let Some(default) = default else {
+            return Vec::new();
+        };
         // A default gate is written nowhere; it points at its block's key
         // (`equal_function_sets:`, or a grader's `config:`).
         let mut block_path = path[..path.len().saturating_sub(1)].to_vec();

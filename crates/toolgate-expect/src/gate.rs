@@ -118,7 +118,7 @@ impl fmt::Display for Gate {
 }
 
 /// One gate and its verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GateOutcome {
     /// The gate.
     pub gate: Gate,
@@ -126,6 +126,9 @@ pub struct GateOutcome {
     pub actual: Percent,
     /// Whether the gate holds.
     pub passed: bool,
+    /// A remark on a verdict that stands: an inconclusive `reliability.pass_rate` gate,
+    /// whose value lies inside the pass rate's interval (SPEC section 14).
+    pub note: Option<String>,
 }
 
 pub(crate) fn gate_outcome(gate: Gate, values: &[(Target, Percent)]) -> GateOutcome {
@@ -138,5 +141,6 @@ pub(crate) fn gate_outcome(gate: Gate, values: &[(Target, Percent)]) -> GateOutc
         gate,
         actual,
         passed: gate.op.holds(actual, gate.value),
+        note: None,
     }
 }

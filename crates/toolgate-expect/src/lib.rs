@@ -15,6 +15,7 @@ mod matchers;
 mod model;
 mod parse;
 mod recheck;
+mod reliability;
 mod run;
 mod schema;
 mod section;
@@ -26,8 +27,8 @@ mod yaml_depth;
 
 pub use crate::error::{Problem, SuiteError, SuiteSource};
 pub use crate::evaluate::{
-    Outcomes, RunGrades, RunOutcome, SuiteOutcome, TestEvaluator, TestOutcome, grade_run,
-    grade_run_as,
+    Outcomes, RunGrades, RunOutcome, SuiteOutcome, TestEvaluator, TestOutcome, Unscorable,
+    grade_run, grade_run_as,
 };
 pub use crate::gate::{Gate, GateOutcome, Op, Target};
 pub use crate::graders::call_accuracy::{
@@ -46,7 +47,8 @@ pub use crate::graders::{Block, Graders, JSON_LISTS, LimitWords, Verdicts};
 pub use crate::json_part::{Entries, EntrySink, JsonField, JsonPart};
 pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
 pub use crate::model::{Shard, ShardError, Suite, Test, TracePattern, slug};
-pub use crate::parse::{missing_argument_problems, suite_schema};
+pub use crate::parse::{missing_argument_problems, run_count_problems, suite_schema};
+pub use crate::reliability::{ReliabilityBlock, ReliabilityOutcome};
 pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource};
 pub use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone};
 pub use crate::shard_test::{KeptTest, ShardGate, ShardTest};

@@ -5,6 +5,7 @@ use std::fmt;
 use toolgate_trace::Naming;
 
 use crate::graders::Graders;
+use crate::reliability::ReliabilityBlock;
 
 /// A parsed and checked suite file.
 #[derive(Debug, Clone)]
@@ -30,6 +31,8 @@ pub struct Test {
     pub naming: Option<Naming>,
     /// Its graders, the equal-function-set block among them.
     pub graders: Graders,
+    /// Its `reliability:` block, when it has one: figures over its runs' verdicts.
+    pub reliability: Option<ReliabilityBlock>,
     /// Position of the test in the suite (0-based), for pointing back into the file.
     pub index: usize,
 }

@@ -21,6 +21,7 @@ use crate::graders::config::RawGrader;
 use crate::graders::selection::config::RawEfs;
 use crate::graders::tool_calls::MissingArguments;
 use crate::model::{Suite, Test, TracePattern};
+use crate::reliability::RawReliability;
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, at_most, join};
 use crate::tool_matcher::config::TestClasses;
@@ -191,20 +192,15 @@ impl SuiteFile {
             classes,
             problems,
         );
-        let traces = raw.traces.map(|traces| match traces {
-            RawTraces::One(pattern) => vec![TracePattern {
-                pattern,
-                index: None,
-            }],
-            RawTraces::Many(patterns) => patterns
-                .into_iter()
-                .enumerate()
-                .map(|(i, pattern)| TracePattern {
-                    pattern,
-                    index: Some(i),
-                })
-                .collect(),
+        let reliability = raw.reliability.and_then(|block| {
+            block.check(
+                self,
+                &join(&path, &[PathSeg::Key("reliability")]),
+                raw.runs.map(|r| r.0),
+                problems,
+            )
         });
+        let traces = raw.traces.map(RawTraces::patterns);
         Test {
             name: raw.name,
             agent: raw.agent,
@@ -216,7 +212,28 @@ impl SuiteFile {
                 graders.equal_function_sets = equal_function_sets;
                 graders
             },
+            reliability,
             index,
+        }
+    }
+}
+
+impl RawTraces {
+    /// The entries of `traces:`, each with its position in the list when it is one.
+    fn patterns(self) -> Vec<TracePattern> {
+        match self {
+            Self::One(pattern) => vec![TracePattern {
+                pattern,
+                index: None,
+            }],
+            Self::Many(patterns) => patterns
+                .into_iter()
+                .enumerate()
+                .map(|(i, pattern)| TracePattern {
+                    pattern,
+                    index: Some(i),
+                })
+                .collect(),
         }
     }
 }
@@ -252,6 +269,7 @@ struct RawTest {
     naming: Option<RawNaming>,
     equal_function_sets: Option<RawEfs>,
     graders: Option<Vec<RawGrader>>,
+    reliability: Option<RawReliability>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -421,8 +439,12 @@ pub fn suite_schema() -> serde_json::Value {
             .into(),
     );
     let mut schema = schema.to_value();
-    // An expectation's target is one of the registered graders' metrics.
-    let targets: Vec<&str> = graders::all_targets().map(Target::as_str).collect();
+    // An expectation's target is one of the registered graders' metrics, or the
+    // reliability block's.
+    let targets: Vec<&str> = graders::all_targets()
+        .chain(crate::reliability::TARGETS.iter().copied())
+        .map(Target::as_str)
+        .collect();
     if let Some(expectation) = schema.pointer_mut("/$defs/Expectation")
         && let Some(object) = expectation.as_object_mut()
     {
@@ -452,6 +474,16 @@ described!(RawNaming, "Naming", |generator| {
         "oneOf": [ { "type": "string", "enum": Naming::NAMES }, object ]
     })
 });
+
+/// The problems of `test` that its number of runs, `runs`, reveals: a `reliability` block's
+/// `k` above them. Check them before [`TestEvaluator::finish`](crate::TestEvaluator::finish).
+pub fn run_count_problems(test: &Test, runs: usize, file: &SuiteFile) -> Vec<Problem> {
+    test.reliability
+        .as_ref()
+        .and_then(|block| block.run_count_problem(test.index, runs, file))
+        .into_iter()
+        .collect()
+}
 
 /// One problem per matcher that met calls without its argument, naming every such call,
 /// placed on the matcher's key in `file`.

@@ -14,6 +14,7 @@ use toolgate_core::Percent;
 use crate::gate::Op;
 use crate::graders::{GraderRecheck, registry};
 use crate::recheck::{Fold, Metrics, Runs, same};
+use crate::reliability::ReliabilityView;
 
 /// A run's entry in a test's `sources`: its verdict (SPEC section 14).
 #[derive(Debug, Deserialize)]
@@ -53,6 +54,7 @@ macro_rules! shard_kinds {
             metrics: BTreeMap<String, u8>,
             gates: Vec<ShardGate>,
             $($field: Option<<$grader as GraderRecheck>::View>,)*
+            reliability: Option<ReliabilityView>,
         }
 
         impl ShardTest {
@@ -139,6 +141,9 @@ impl ShardTest {
             same("passed_runs", passed_runs, self.sources.fold.passed)?;
         }
         self.add_up_kinds(&metrics)?;
+        if let Some(reliability) = &self.reliability {
+            reliability.add_up(self.runs as u64, self.passed_runs, &metrics)?;
+        }
         apply_gates(self)
     }
 

@@ -7,6 +7,7 @@ use crate::evaluate::{RunOutcome, TestOutcome};
 use crate::graders::{Block, GraderReport, registry};
 use crate::json_part::{Entries, JsonPart};
 use crate::model::Test;
+use crate::reliability::ReliabilityOutcome;
 use crate::run::RunInfo;
 
 /// Writes one grader's entries for a run, its lists numbered from its kind's base.
@@ -113,6 +114,7 @@ macro_rules! json_kinds {
                             .numbered_from(Block::$variant.list_base())
                     }));
                 )*
+                parts.extend(self.reliability.as_ref().map(ReliabilityOutcome::json_part));
                 parts
             }
         }

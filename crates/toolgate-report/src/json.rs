@@ -71,7 +71,7 @@ struct Test<'a> {
     passed_runs: usize,
     sources: Listed<'a>,
     metrics: BTreeMap<&'static str, u8>,
-    gates: Vec<Gate>,
+    gates: Vec<Gate<'a>>,
     #[serde(flatten)]
     graders: Parts<'a>,
 }
@@ -137,13 +137,16 @@ struct RunOrigin<'a> {
 }
 
 #[derive(Serialize)]
-struct Gate {
+struct Gate<'a> {
     target: &'static str,
     op: &'static str,
     value: u8,
     actual: u8,
     passed: bool,
     line: Option<usize>,
+    /// A remark on a verdict that stands (an inconclusive reliability gate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
 }
 
 /// Writes the JSON report of a suite's outcome, pretty-printed, with a trailing newline.
@@ -416,6 +419,7 @@ fn test<'a>(
                 actual: g.actual.value(),
                 passed: g.passed,
                 line: g.gate.line,
+                note: g.note.as_deref(),
             })
             .collect(),
         graders: Parts {

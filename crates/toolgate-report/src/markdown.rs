@@ -25,6 +25,20 @@ pub fn render_markdown(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Resul
     if outcome.tests.is_empty() {
         return Ok(());
     }
+    let inconclusive: Vec<String> = outcome
+        .tests
+        .iter()
+        .filter(|test| test.gates.iter().any(|gate| gate.note.is_some()))
+        .map(|test| code(&test.name))
+        .collect();
+    if !inconclusive.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Inconclusive: {} (a gate lies inside its interval; more runs would settle it)",
+            inconclusive.join(", ")
+        )?;
+    }
     render_tests_table(outcome, out)?;
     render_gates_table(outcome, out)?;
     if outcome.tests.iter().any(|t| !t.passed) {
@@ -84,7 +98,10 @@ fn render_gates_table(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result
                 cell(&code(&test.name)),
                 cell(&code(&gate.gate.to_string())),
                 gate.actual,
-                verdict(gate.passed)
+                match &gate.note {
+                    Some(note) => format!("{} ({})", verdict(gate.passed), cell(note)),
+                    None => verdict(gate.passed).to_string(),
+                }
             )?;
         }
     }

@@ -31,8 +31,32 @@ pub fn render_text(
     for note in &outcome.notes {
         writeln!(out, "note: {note}")?;
     }
+    if let Some(line) = inconclusive_tests(outcome) {
+        if outcome.notes.is_empty() {
+            writeln!(out)?;
+        }
+        writeln!(out, "{line}")?;
+    }
     let passed = outcome.tests.iter().filter(|t| t.passed).count();
     write_footer(&painter, outcome.tests.len(), passed, out)
+}
+
+/// "inconclusive: `a`, `b` (a `reliability.pass_rate` gate lies inside its interval; more
+/// runs would settle it)": the tests with a gate whose verdict stands but that more runs
+/// could change, when there are any.
+pub(crate) fn inconclusive_tests(outcome: &SuiteOutcome) -> Option<String> {
+    let names: Vec<String> = outcome
+        .tests
+        .iter()
+        .filter(|test| test.gates.iter().any(|gate| gate.note.is_some()))
+        .map(|test| format!("`{}`", escape_terminal(&test.name)))
+        .collect();
+    (!names.is_empty()).then(|| {
+        format!(
+            "inconclusive: {} (a gate lies inside its interval; more runs would settle it)",
+            names.join(", ")
+        )
+    })
 }
 
 /// The last line: the suite's verdict and how many tests passed, after a blank line.
@@ -97,6 +121,9 @@ fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io
             gate.actual.value(),
             out,
         )?;
+        if let Some(note) = &gate.note {
+            writeln!(out, "      {note}")?;
+        }
     }
     Ok(())
 }

@@ -10,8 +10,8 @@ use std::sync::mpsc::sync_channel;
 
 use toolgate_expect::{
     Detail, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg, Problem, RunOutcome,
-    RunSource, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, grade_run_as,
-    missing_argument_problems,
+    RunSource, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, Unscorable, grade_run_as,
+    missing_argument_problems, run_count_problems,
 };
 use toolgate_report::{
     JsonRuns, ShardOrigin, TextOptions, render_github, render_json_runs, render_junit,
@@ -134,7 +134,11 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
         check_count(test, &evaluator, &searched, &file)?;
         match evaluator.finish() {
             Ok(test_outcome) => outcome.tests.push(test_outcome),
-            Err(found) => missing.push((test, found)),
+            Err(Unscorable::MissingArguments(found)) => missing.push((test, found)),
+            Err(error) => {
+                // `check_count` refuses every count the figures cannot be computed from.
+                return Err(Error::Message(format!("test `{}`: {error:?}", test.name)));
+            }
         }
     }
     refuse_missing_arguments(&missing, &file)?;
@@ -572,6 +576,10 @@ fn check_count(
                 .at(file.span(&[test_path[0], test_path[1], PathSeg::Key("runs")])),
             ])));
         }
+    }
+    let problems = run_count_problems(test, count, file);
+    if !problems.is_empty() {
+        return Err(Error::Suite(file.error(problems)));
     }
     Ok(())
 }

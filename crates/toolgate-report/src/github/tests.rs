@@ -229,6 +229,7 @@ fn check_shortfall(op: Op, value: u8, actual: u8, expected: u16) {
         gate,
         actual: percent(actual),
         passed: op.holds(percent(actual), percent(value)),
+        note: None,
     };
     assert_eq!(shortfall(&outcome), expected);
 }

@@ -327,14 +327,26 @@ fn check_properties(runs: &[&[&str]], test: &str, expected: &[(&str, &str)]) {
     ("tool_selection.precision", "37"),
     ("tool_selection.recall", "75"),
     ("tool_selection.f1", "50"),
+    ("runs", "2"),
+    ("runs.passed", "0"),
 ])]
-#[case::tool_calls(MIXED, "runs the tests", &[("tool_calls.pass_rate", "50")])]
-#[case::tool_correctness(MIXED, "uses the expected tools", &[("tool_correctness.score", "75")])]
+#[case::tool_calls(MIXED, "runs the tests", &[
+    ("tool_calls.pass_rate", "50"),
+    ("runs", "2"),
+    ("runs.passed", "1"),
+])]
+#[case::tool_correctness(MIXED, "uses the expected tools", &[
+    ("tool_correctness.score", "75"),
+    ("runs", "2"),
+    ("runs.passed", "1"),
+])]
 #[case::call_accuracy(MIXED, "books with the right arguments", &[
     ("call_accuracy.precision", "12"),
     ("call_accuracy.recall", "25"),
     ("call_accuracy.f1", "16"),
     ("call_accuracy.arguments", "25"),
+    ("runs", "2"),
+    ("runs.passed", "0"),
 ])]
 #[case::passed(CLEAN, "searches", &[
     ("tool_selection.precision", "33"),
