@@ -25,6 +25,16 @@ use crate::recheck::Metrics;
 use crate::run::{Detail, RunInfo, RunSource};
 use crate::section::Section;
 
+/// The metrics of the outcome of a test whose one run is `run`.
+pub(crate) fn metrics_alone<G: Grader + ?Sized>(
+    grader: &G,
+    run: &G::Run,
+) -> Vec<(Target, Percent)> {
+    let mut sums = grader.sums();
+    G::add(&mut sums, run);
+    G::metrics(&grader.outcome(Vec::new(), sums, 1))
+}
+
 /// The types of what a grader kind says: its verdict on one run, and its outcome over a
 /// test's runs (the fields of [`RunGrades`](crate::RunGrades) and
 /// [`Outcomes`](crate::Outcomes)).
@@ -72,12 +82,17 @@ pub(crate) trait Grader: Verdicts {
     fn metrics(outcome: &Self::Outcome) -> Vec<(Target, Percent)>;
     /// The gates on those metrics: the suite's, or the default one.
     fn gates(&self) -> &[Gate];
+    /// The metrics of `run` alone: those of the outcome of a test of that one run
+    /// ([`metrics_alone`]). A kind whose outcome is costly to build (it names its expected
+    /// calls) computes the same from the run directly; `graders/tests.rs` checks that each
+    /// kind's equals [`metrics_alone`].
+    fn run_metrics(&self, run: &Self::Run) -> Vec<(Target, Percent)> {
+        metrics_alone(self, run)
+    }
     /// Whether every gate of the grader holds on the metrics of `run` alone (SPEC section
-    /// 14): the metrics of the outcome of a test with that one run.
+    /// 14).
     fn run_passes(&self, run: &Self::Run) -> bool {
-        let mut sums = self.sums();
-        Self::add(&mut sums, run);
-        let metrics = Self::metrics(&self.outcome(Vec::new(), sums, 1));
+        let metrics = self.run_metrics(run);
         self.gates()
             .iter()
             .all(|gate| gate_outcome(*gate, &metrics).passed)
@@ -231,6 +246,9 @@ macro_rules! registry {
 }
 
 pub(crate) use registry;
+
+#[cfg(test)]
+mod tests;
 
 /// Builds [`Block`] and the test's [`Graders`] from the registry.
 macro_rules! blocks {

@@ -85,6 +85,17 @@ impl Grader for CallAccuracyGrader {
         &self.gates
     }
 
+    /// The run's counts' metrics and its arguments' share, as the outcome's are its sums'.
+    fn run_metrics(&self, run: &RunAccuracy) -> Vec<(Target, Percent)> {
+        let m = run.counts.metrics();
+        vec![
+            (super::PRECISION, m.precision),
+            (super::RECALL, m.recall),
+            (super::F1, m.f1),
+            (super::ARGUMENTS, run.arguments.percent()),
+        ]
+    }
+
     fn past_limit(&self, run: &Run) -> Option<PairingTooLarge> {
         check_pairing_size(self.expected.len(), run.calls.len()).err()
     }

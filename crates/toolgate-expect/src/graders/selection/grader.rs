@@ -98,6 +98,16 @@ impl Grader for EqualFunctionSets {
     fn gates(&self) -> &[Gate] {
         &self.gates
     }
+
+    /// The run's counts' metrics, as the outcome's are its summed counts'.
+    fn run_metrics(&self, run: &RunSelectionOutcome) -> Vec<(Target, Percent)> {
+        let m = run.counts.metrics();
+        vec![
+            (super::PRECISION, m.precision),
+            (super::RECALL, m.recall),
+            (super::F1, m.f1),
+        ]
+    }
 }
 
 report_and_recheck!(EqualFunctionSets, outcome SelectionOutcome, names super::json::SelectionNames, view super::recheck::SelectionView);

@@ -65,6 +65,14 @@ impl Grader for ToolCallsGrader {
     fn gates(&self) -> &[Gate] {
         &self.gates
     }
+
+    /// A share of one run: 100 when it passed, 0 when not.
+    fn run_metrics(&self, run: &RunToolCalls) -> Vec<(Target, Percent)> {
+        vec![(
+            super::PASS_RATE,
+            Percent::floor_of(u64::from(run.passed), 1),
+        )]
+    }
 }
 
 report_and_recheck!(ToolCallsGrader, outcome ToolCallsOutcome, names super::json::ToolCallsNames, view super::recheck::ToolCallsView);

@@ -75,6 +75,16 @@ impl Grader for ToolCorrectnessGrader {
         &self.gates
     }
 
+    /// The score of one run, from its matched tools and whether it was exact.
+    fn run_metrics(&self, run: &RunCorrectness) -> Vec<(Target, Percent)> {
+        let matched = run.matched.iter().flatten().count() as u64;
+        let exact = self
+            .exact_match
+            .then_some(u64::from(run.exact == Some(true)));
+        let score = ToolCorrectnessOutcome::score_of(matched, self.expected.len() as u64, exact, 1);
+        vec![(super::SCORE, score)]
+    }
+
     /// The ordered modes pair by a longest common subsequence, whose table grows as the
     /// pairs alone; the others match as a multiset, under both limits.
     fn past_limit(&self, run: &Run) -> Option<PairingTooLarge> {
