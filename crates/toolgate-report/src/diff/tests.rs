@@ -1,0 +1,1 @@
+//! The diff of two reports: reading, comparing, and each output.
