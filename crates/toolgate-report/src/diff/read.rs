@@ -246,14 +246,9 @@ impl<'de> Visitor<'de> for TestsSeed<'_> {
         let mut tests = Vec::new();
         let mut names = BTreeSet::new();
         let mut duplicate = None;
-        loop {
-            // `serde_json` has looked at the test's first byte when it is asked for it.
-            let start = self.0.read.get();
-            let Some(test) = seq.next_element_seed(TestSeed)? else {
-                break;
-            };
+        while let Some((start, test)) = seq.next_element_seed(TestSeed(self.0.read))? {
             if !names.insert(test.name.clone()) && duplicate.is_none() {
-                duplicate = Some((test.name.clone(), start.saturating_sub(1)));
+                duplicate = Some((test.name.clone(), start));
             }
             tests.push(test);
         }
@@ -261,16 +256,22 @@ impl<'de> Visitor<'de> for TestsSeed<'_> {
     }
 }
 
-/// One test.
-struct TestSeed;
+/// One test, and where it starts: `serde_json` has looked at its first byte when it is
+/// asked for it.
+struct TestSeed<'c>(&'c Cell<u64>);
 
-impl<'de> DeserializeSeed<'de> for TestSeed {
-    type Value = TestRead;
+impl<'de> DeserializeSeed<'de> for TestSeed<'_> {
+    type Value = (u64, TestRead);
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<TestRead, D::Error> {
-        deserializer.deserialize_map(self)
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        let start = self.0.get().saturating_sub(1);
+        let test = deserializer.deserialize_map(TestVisitor)?;
+        Ok((start, test))
     }
 }
+
+/// The fields of one test.
+struct TestVisitor;
 
 /// A `sources` entry: where a run came from.
 #[derive(Deserialize)]
@@ -283,7 +284,7 @@ struct SourceEntry {
     passed: Option<bool>,
 }
 
-impl<'de> Visitor<'de> for TestSeed {
+impl<'de> Visitor<'de> for TestVisitor {
     type Value = TestRead;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
