@@ -31,7 +31,9 @@ fn golden_fixtures() {
         settings.bind(|| {
             if case.starts_with("bad-") {
                 check_invalid(dir, &args);
-            } else if args.first().map(String::as_str) == Some("diff") {
+            } else if args.first().map(String::as_str) == Some("diff")
+                && !args.iter().any(|arg| arg == "-h" || arg == "--help")
+            {
                 check_diff(dir, &args);
             } else if args.first().map(String::as_str) == Some("check")
                 && !args.iter().any(|arg| arg == "-h" || arg == "--help")
