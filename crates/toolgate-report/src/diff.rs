@@ -564,24 +564,36 @@ fn compare_gates(base: &[GateRead], head: &[GateRead]) -> Vec<GateDiff> {
 
 /// Lines up the runs of both reports by source and line: a source and line listed twice is
 /// lined up in order, the first with the first.
+///
+/// The base's runs are sorted by place (a stable sort, so equal places keep their order), and
+/// each place remembers how many of its runs are taken: two words per base run, and a binary
+/// search per head run.
 fn compare_runs(base: &[read::RunRead], head: &[read::RunRead]) -> RunsDiff {
-    let mut by_place: BTreeMap<(&str, Option<u64>), VecDeque<usize>> = BTreeMap::new();
-    for (index, run) in base.iter().enumerate() {
-        by_place
-            .entry((&run.source, run.line))
-            .or_default()
-            .push_back(index);
-    }
+    let mut sorted: Vec<usize> = (0..base.len()).collect();
+    sorted.sort_by(|&a, &b| {
+        let (a, b) = (&base[a], &base[b]);
+        (&*a.source, a.line).cmp(&(&*b.source, b.line))
+    });
+    // For the first position of each place in `sorted`: the position of its next untaken run.
+    let mut next: Vec<usize> = (0..sorted.len()).collect();
     let mut diff = RunsDiff::default();
     let mut now_pass = Vec::new();
     for run in head {
-        let Some(other) = by_place
-            .get_mut(&(&*run.source, run.line))
-            .and_then(VecDeque::pop_front)
-            .and_then(|index| base.get(index))
-        else {
+        let key = (&*run.source, run.line);
+        let first = sorted.partition_point(|&index| {
+            let other = &base[index];
+            (&*other.source, other.line) < key
+        });
+        let Some(at) = next.get(first).copied() else {
             continue;
         };
+        let Some(other) = sorted.get(at).map(|&index| &base[index]) else {
+            continue;
+        };
+        if (&*other.source, other.line) != key {
+            continue;
+        }
+        next[first] = at + 1;
         diff.lined_up += 1;
         let (Some(was), Some(is)) = (other.verdict, run.verdict) else {
             continue;

@@ -2,7 +2,11 @@
 //! reports with hostile test names.
 
 use std::fs;
+use std::io::{BufWriter, Write};
 use std::path::Path;
+use std::process::Command;
+
+use serde_json::{Value, json};
 
 use crate::support::toolgate;
 
@@ -130,4 +134,98 @@ fn hostile_test_names_stay_inert_in_every_output() {
             assert!(run.stdout.contains("&lt;img"), "the summary holds the name");
         }
     }
+}
+
+/// The data segment `diff` runs under in [`diff_memory_does_not_grow_with_the_reports`]:
+/// less than either report it reads, and under a third of both. A debug build with an empty
+/// diff needs about 8 MiB.
+const DIFF_DATA_LIMIT_KIB: u64 = 32 * 1024;
+
+/// Writes a report whose one test has `runs` runs, each listed in `sources` and in a
+/// grader's `runs` with its verdict (every seventh fails in `base`, every fifth in `head`)
+/// and about 2 KB of findings, written one run at a time.
+fn write_large_report(path: &Path, runs: usize, fails_every: usize) {
+    let report: Value = serde_json::from_str(
+        &fs::read_to_string(fixtures().join("diff-regression/head.json")).unwrap(),
+    )
+    .unwrap();
+    let mut test = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "tests before pushing")
+        .unwrap()
+        .clone();
+    test["runs"] = runs.into();
+    let grader = test
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(_, value)| value.get("runs").is_some_and(Value::is_array))
+        .map(|(key, _)| key.clone())
+        .unwrap();
+    test["sources"] = json!(["@sources@"]);
+    test[&grader]["runs"] = json!(["@runs@"]);
+    let whole =
+        json!({"version": 1, "passed": false, "summary": report["summary"], "tests": [test]});
+    let text = serde_json::to_string_pretty(&whole).unwrap();
+    let (before, rest) = text.split_once("\"@sources@\"").unwrap();
+    let (between, after) = rest.split_once("\"@runs@\"").unwrap();
+    let mut out = BufWriter::new(fs::File::create(path).unwrap());
+    out.write_all(before.as_bytes()).unwrap();
+    for run in 1..=runs {
+        let comma = if run > 1 { "," } else { "" };
+        let entry = json!({"run": run, "source": "traces/runs.jsonl", "line": run,
+                           "format": "toolgate", "calls": 2});
+        write!(out, "{comma}{entry}").unwrap();
+    }
+    out.write_all(between.as_bytes()).unwrap();
+    let finding = "x".repeat(2000);
+    for run in 1..=runs {
+        let comma = if run > 1 { "," } else { "" };
+        let entry = json!({"run": run, "source": "traces/runs.jsonl", "line": run,
+                           "passed": run % fails_every != 0, "unmet_required": [finding]});
+        write!(out, "{comma}{entry}").unwrap();
+    }
+    out.write_all(after.as_bytes()).unwrap();
+    out.flush().unwrap();
+}
+
+/// `diff` keeps a few words per run, never a report: two reports of 20,000 runs (about
+/// 44 MB each) are compared under the shell's `ulimit -d` of [`DIFF_DATA_LIMIT_KIB`]. The
+/// limit is a bound, not a measurement; the test asserts no time and no exact figure.
+#[test]
+fn diff_memory_does_not_grow_with_the_reports() {
+    let temp = tempfile::tempdir().unwrap();
+    let runs = 20_000;
+    write_large_report(&temp.path().join("base.json"), runs, 7);
+    write_large_report(&temp.path().join("head.json"), runs, 5);
+    let size = fs::metadata(temp.path().join("base.json")).unwrap().len();
+    assert!(
+        size > DIFF_DATA_LIMIT_KIB * 1024,
+        "each report is larger than the limit"
+    );
+    let output = Command::new("sh")
+        .args([
+            "-c",
+            &format!("ulimit -d {DIFF_DATA_LIMIT_KIB} && exec \"$0\" \"$@\""),
+            env!("CARGO_BIN_EXE_toolgate"),
+            "diff",
+            "base.json",
+            "head.json",
+            "--format",
+            "json",
+        ])
+        .current_dir(temp.path())
+        .env_clear()
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let diff: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let test = &diff["tests"][0];
+    assert_eq!(test["runs"]["lined_up"], json!(runs));
+    // Runs 7k fail in base, runs 5k in head: those of one and not the other changed.
+    let changed = (1..=runs).filter(|r| (r % 7 == 0) != (r % 5 == 0)).count();
+    assert_eq!(test["runs"]["changed"].as_array().unwrap().len(), changed);
 }

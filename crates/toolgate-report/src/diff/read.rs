@@ -273,15 +273,111 @@ impl<'de> DeserializeSeed<'de> for TestSeed<'_> {
 /// The fields of one test.
 struct TestVisitor;
 
-/// A `sources` entry: where a run came from.
-#[derive(Deserialize)]
-struct SourceEntry {
-    run: usize,
-    source: String,
-    line: Option<u64>,
-    /// A verdict of the run's own, when the report gives one here.
-    #[serde(default)]
-    passed: Option<bool>,
+/// The `sources` list: each run's number, source and line, and a verdict of its own when the
+/// report gives one there. Runs read from one file share its name, compared as it is read
+/// and not copied again.
+struct SourcesSeed;
+
+impl<'de> DeserializeSeed<'de> for SourcesSeed {
+    type Value = Vec<RunRead>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<RunRead>, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for SourcesSeed {
+    type Value = Vec<RunRead>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of run sources")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<RunRead>, A::Error> {
+        let mut sources = Vec::new();
+        let mut last: Option<Rc<str>> = None;
+        while let Some(source) = seq.next_element_seed(SourceSeed { last: &mut last })? {
+            sources.push(source);
+        }
+        Ok(sources)
+    }
+}
+
+/// One `sources` entry; `last` is the file name of the entry before.
+struct SourceSeed<'l> {
+    last: &'l mut Option<Rc<str>>,
+}
+
+impl<'de> DeserializeSeed<'de> for SourceSeed<'_> {
+    type Value = RunRead;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<RunRead, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for SourceSeed<'_> {
+    type Value = RunRead;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a run's source: `run`, `source` and `line`")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RunRead, A::Error> {
+        let (mut run, mut source, mut line, mut passed) = (None, None, None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "run" => run = Some(map.next_value::<usize>()?),
+                "source" => {
+                    source = Some(map.next_value_seed(SharedName {
+                        last: &mut *self.last,
+                    })?);
+                }
+                "line" => line = Some(map.next_value::<Option<u64>>()?),
+                "passed" => passed = map.next_value::<Option<bool>>()?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        // The verdict the entry gives, until the graders' are known.
+        Ok(RunRead {
+            run: run.ok_or_else(|| de::Error::missing_field("run"))?,
+            source: source.ok_or_else(|| de::Error::missing_field("source"))?,
+            line: line.ok_or_else(|| de::Error::missing_field("line"))?,
+            verdict: passed,
+        })
+    }
+}
+
+/// A file name, shared with the entry before when it is the same.
+struct SharedName<'l> {
+    last: &'l mut Option<Rc<str>>,
+}
+
+impl<'de> DeserializeSeed<'de> for SharedName<'_> {
+    type Value = Rc<str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Rc<str>, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for SharedName<'_> {
+    type Value = Rc<str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a file name")
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<Rc<str>, E> {
+        if let Some(same) = self.last.as_ref().filter(|last| ***last == *name) {
+            return Ok(Rc::clone(same));
+        }
+        let name: Rc<str> = Rc::from(name);
+        *self.last = Some(Rc::clone(&name));
+        Ok(name)
+    }
 }
 
 impl<'de> Visitor<'de> for TestVisitor {
@@ -297,7 +393,7 @@ impl<'de> Visitor<'de> for TestVisitor {
         let mut runs = None;
         let mut metrics = None;
         let mut gates = None;
-        let mut sources: Option<Vec<SourceEntry>> = None;
+        let mut sources: Option<Vec<RunRead>> = None;
         // Per run number, whether every grader entry that says passed.
         let mut verdicts: BTreeMap<usize, bool> = BTreeMap::new();
         while let Some(key) = map.next_key::<String>()? {
@@ -307,7 +403,7 @@ impl<'de> Visitor<'de> for TestVisitor {
                 "runs" => runs = Some(map.next_value::<usize>()?),
                 "metrics" => metrics = Some(map.next_value::<BTreeMap<String, u8>>()?),
                 "gates" => gates = Some(map.next_value::<Vec<GateRead>>()?),
-                "sources" => sources = Some(map.next_value()?),
+                "sources" => sources = Some(map.next_value_seed(SourcesSeed)?),
                 "agent" => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -318,25 +414,11 @@ impl<'de> Visitor<'de> for TestVisitor {
             }
         }
         let name = name.ok_or_else(|| de::Error::missing_field("name"))?;
-        let mut last: Option<Rc<str>> = None;
-        let listed = sources
-            .unwrap_or_default()
-            .into_iter()
-            .map(|entry| {
-                // Runs read from one file share its name.
-                let source = match &last {
-                    Some(same) if **same == *entry.source => Rc::clone(same),
-                    _ => Rc::from(entry.source),
-                };
-                last = Some(Rc::clone(&source));
-                RunRead {
-                    run: entry.run,
-                    source,
-                    line: entry.line,
-                    verdict: run_verdict(entry.passed, verdicts.get(&entry.run).copied()),
-                }
-            })
-            .collect();
+        let mut listed = sources.unwrap_or_default();
+        listed.shrink_to_fit();
+        for run in &mut listed {
+            run.verdict = run_verdict(run.verdict, verdicts.get(&run.run).copied());
+        }
         Ok(TestRead {
             passed: passed.ok_or_else(|| de::Error::missing_field("passed"))?,
             runs: runs.unwrap_or_default(),
