@@ -317,6 +317,7 @@ pub fn diff_reports<R: Read + Seek>(
 ) -> Result<Diff, SuiteError> {
     let base_read = read_checked(&mut base, None)?;
     let head_read = read_checked(&mut head, Some(&base.name))?;
+    let tests_at = head_read.tests_at;
     let diff = compare(&base.name, base_read, &head.name, head_read);
     if diff.tests.is_empty() {
         let problem = Problem::new(
@@ -334,17 +335,9 @@ pub fn diff_reports<R: Read + Seek>(
             "compare two reports of the same suite, e.g. main's report and this branch's, \
              both written by `toolgate check --format json`",
         );
-        let at = head_tests_at(&mut head);
-        return Err(fail(&head.name, &mut head.reader, problem, at));
+        return Err(fail(&head.name, &mut head.reader, problem, tests_at));
     }
     Ok(diff)
-}
-
-/// Where the head report's `tests` key is, read again for the diagnostic.
-fn head_tests_at<R: Read + Seek>(head: &mut ReportFile<R>) -> Option<At> {
-    read_report(&mut head.reader)
-        .ok()
-        .and_then(|read| read.tests_at)
 }
 
 /// Reads one report and refuses what cannot be compared. `base` is the base report's name,
