@@ -1,5 +1,5 @@
 //! `toolgate diff` on the command line: its outputs to files, the formats it refuses, and
-//! reports with hostile test names.
+//! reports with hostile test and metric names.
 
 use std::fs;
 use std::io::{BufWriter, Write};
@@ -86,7 +86,7 @@ fn an_output_may_not_replace_a_report_it_reads() {
 }
 
 #[test]
-fn hostile_test_names_stay_inert_in_every_output() {
+fn hostile_names_stay_inert_in_every_output() {
     let hostile = "x\n::error::pwned | </code></summary><img src=x> @everyone `tick`";
     let temp = tempfile::tempdir().unwrap();
     let dir = fixtures().join("diff-regression");
@@ -97,6 +97,8 @@ fn hostile_test_names_stay_inert_in_every_output() {
             &format!("\"name\": {}", serde_json::to_string(hostile).unwrap()),
         );
         assert_ne!(renamed, text);
+        // Metric names and gate targets come from the file too.
+        let renamed = renamed.replace("\"tool_selection.f1\"", r#""f1\u001b[2J\n::error::metric""#);
         fs::write(temp.path().join(format!("{side}.json")), renamed).unwrap();
     }
     for format in ["text", "markdown", "github"] {
@@ -126,6 +128,14 @@ fn hostile_test_names_stay_inert_in_every_output() {
             }
         }
         assert!(!run.stdout.contains("x\n::"), "{format}");
+        assert!(
+            !run.stdout.contains('\u{1b}'),
+            "{format}: no terminal escape"
+        );
+        assert!(
+            run.stdout.contains(r"f1\u{1b}[2J\n::error::metric"),
+            "{format}"
+        );
         assert!(
             run.stdout.contains(r"x\n::error::pwned"),
             "{format}: shown, escaped"
@@ -168,8 +178,8 @@ fn write_large_report(path: &Path, runs: usize, fails_every: usize) {
     test[&grader]["runs"] = json!(["@runs@"]);
     let whole =
         json!({"version": 1, "passed": false, "summary": report["summary"], "tests": [test]});
-    let text = serde_json::to_string_pretty(&whole).unwrap();
-    let (before, rest) = text.split_once("\"@sources@\"").unwrap();
+    let pretty = serde_json::to_string_pretty(&whole).unwrap();
+    let (before, rest) = pretty.split_once("\"@sources@\"").unwrap();
     let (between, after) = rest.split_once("\"@runs@\"").unwrap();
     let mut out = BufWriter::new(fs::File::create(path).unwrap());
     out.write_all(before.as_bytes()).unwrap();

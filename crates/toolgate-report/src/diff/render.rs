@@ -70,6 +70,11 @@ fn plain(text: &str) -> String {
     text.to_owned()
 }
 
+/// Text from the report's file, for a terminal.
+fn shown(text: &str) -> String {
+    escape_terminal(text).into_owned()
+}
+
 fn run_text(run: &RunChange) -> String {
     let line = run.line.map(|l| format!(":{l}")).unwrap_or_default();
     let runs = if run.base_run == run.head_run {
@@ -126,10 +131,12 @@ pub fn render_diff_text(diff: &Diff, options: TextOptions, out: &mut dyn Write) 
                 plural(test.runs, "run", "runs")
             )?;
             for gate in test.gates.iter().filter(|g| !g.passed) {
+                let written = format!("{} {} {}", gate.target, gate.op, gate.value);
                 writeln!(
                     out,
-                    "  failing: {} {} {} (actual {})",
-                    gate.target, gate.op, gate.value, gate.actual
+                    "  failing: {} (actual {})",
+                    escape_terminal(&written),
+                    gate.actual
                 )?;
             }
         }
@@ -161,13 +168,22 @@ fn text_test(test: &TestDiff, painter: &Painter, out: &mut dyn Write) -> io::Res
         plural(test.base.runs, "run", "runs"),
         plural(test.head.runs, "run", "runs"),
     )?;
-    let moved: Vec<&MetricDiff> = test.metrics.iter().filter(|m| m.moved()).collect();
-    let width = moved.iter().map(|m| m.name.len()).max().unwrap_or(0);
-    for metric in moved {
+    // Metric names come from the report's file: shown inert, as any text read from a file.
+    let moved: Vec<(String, &MetricDiff)> = test
+        .metrics
+        .iter()
+        .filter(|m| m.moved())
+        .map(|m| (escape_terminal(&m.name).into_owned(), m))
+        .collect();
+    let width = moved
+        .iter()
+        .map(|(name, _)| name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (name, metric) in moved {
         writeln!(
             out,
-            "  {:<width$}  {:>3} -> {:>3}  {}",
-            metric.name,
+            "  {name:<width$}  {:>3} -> {:>3}  {}",
             value_text(metric.base),
             value_text(metric.head),
             change_text(metric)
@@ -178,7 +194,7 @@ fn text_test(test: &TestDiff, painter: &Painter, out: &mut dyn Write) -> io::Res
         .iter()
         .filter(|g| g.change() != GateChange::Unchanged)
     {
-        writeln!(out, "  gate {}", gate_text(gate, plain))?;
+        writeln!(out, "  gate {}", gate_text(gate, shown))?;
     }
     text_runs(test, out)
 }
