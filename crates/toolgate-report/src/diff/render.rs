@@ -282,14 +282,21 @@ fn pass_rate_text(rates: PassRates) -> String {
 /// `<summary>`, escaped as HTML inside `<code>`, so a test name cannot reshape the comment
 /// or mention anyone.
 pub fn render_diff_markdown(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
-    let regressed =
-        diff.count(TestDiff::regressed) + diff.added.iter().filter(|t| fails_a_gate(t)).count();
     if diff.regressed() {
-        writeln!(
-            out,
-            "## toolgate diff: {} regressed",
-            plural(regressed, "test", "tests")
-        )?;
+        let regressed = diff.count(TestDiff::regressed);
+        let added = diff.added.iter().filter(|t| fails_a_gate(t)).count();
+        let mut parts = Vec::new();
+        if regressed > 0 {
+            parts.push(format!("{} regressed", plural(regressed, "test", "tests")));
+        }
+        if added > 0 {
+            parts.push(if added == 1 {
+                "1 added test fails".to_owned()
+            } else {
+                format!("{added} added tests fail")
+            });
+        }
+        writeln!(out, "## toolgate diff: {}", parts.join(", "))?;
     } else {
         writeln!(out, "## toolgate diff: no regression")?;
     }
