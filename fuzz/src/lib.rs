@@ -83,6 +83,31 @@ pub fn merge(data: &[u8]) {
     }
 }
 
+/// Compares the two reports held in `data`, split at its first NUL byte (without one, the
+/// report with itself), each read in memory as `toolgate diff` reads a file, and renders the
+/// diff in every format; or renders its diagnostic.
+pub fn diff(data: &[u8]) {
+    let (base, head) = match data.iter().position(|&byte| byte == 0) {
+        Some(at) => (&data[..at], &data[at + 1..]),
+        None => (data, data),
+    };
+    let file = |name: &str, bytes: &[u8]| toolgate_report::ReportFile {
+        name: name.to_owned(),
+        reader: Cursor::new(bytes.to_vec()),
+    };
+    match toolgate_report::diff_reports(file("base.json", base), file("head.json", head)) {
+        Ok(diff) => {
+            let mut out = Vec::new();
+            let options = toolgate_report::TextOptions::with_color(true);
+            let _ = toolgate_report::render_diff_text(&diff, options, &mut out);
+            let _ = toolgate_report::render_diff_json(&diff, &mut out);
+            let _ = toolgate_report::render_diff_markdown(&diff, &mut out);
+            let _ = toolgate_report::render_diff_github(&diff, &mut out);
+        }
+        Err(error) => render(&error),
+    }
+}
+
 /// Renders a diagnostic as `toolgate` prints it (see the CLI's `diagnostic.rs`): spans that
 /// point outside their source would show here.
 fn render(diagnostic: &dyn Diagnostic) {

@@ -9,6 +9,8 @@
 //! - `detect`: every other `.json` and `.jsonl` file of a fixture (the trace files);
 //! - `merge`: for each fixture whose name holds `merge`, its `.json` files (the shard
 //!   reports) in path order, joined by a NUL byte, which the target splits on;
+//! - `diff`: for each fixture whose name holds `diff`, the reports its `args` names, the
+//!   first and second joined by a NUL byte, which the target splits on;
 //! - `format_<name>`: the trace files of the fixtures named `format-<name>-*` (or
 //!   `bad-format-<name>-*`), and for `format_toolgate` those of the fixtures that name no
 //!   format, which are in toolgate's own format.
@@ -67,6 +69,13 @@ pub(crate) fn build(root: &Path) -> Result<(), String> {
                 target_seeds.insert(hash_name(&joined), joined);
             }
         }
+        if name.contains("diff")
+            && let Some(seed) = diff_seed(&fixture)
+            && (seed.len() as u64) <= MAX_SEED
+            && let Some(target_seeds) = seeds.get_mut("diff")
+        {
+            target_seeds.insert(hash_name(&seed), seed);
+        }
         for file in files {
             let size = fs::metadata(&file)
                 .map_err(|e| format!("cannot read {}: {e}", file.display()))?
@@ -113,6 +122,20 @@ pub(crate) fn build(root: &Path) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The two reports a `diff` fixture's `args` names (`diff BASE HEAD`), joined by a NUL
+/// byte; `None` when either cannot be read (a fixture of a missing file).
+fn diff_seed(fixture: &Path) -> Option<Vec<u8>> {
+    let args = fs::read_to_string(fixture.join("args")).ok()?;
+    let reports: Vec<&str> = args.lines().skip(1).take(2).collect();
+    let [base, head] = reports.as_slice() else {
+        return None;
+    };
+    let mut seed = fs::read(fixture.join(base)).ok()?;
+    seed.push(0);
+    seed.extend(fs::read(fixture.join(head)).ok()?);
+    Some(seed)
 }
 
 /// The `[[bin]]` names of the fuzz crate's manifest.

@@ -91,6 +91,8 @@ fn snapshots() -> Result<(), String> {
     }
     say(&format!("removed {removed} snapshot files; regenerating"));
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let written = write_diff_reports(&root, &fixtures, &cargo)?;
+    say(&format!("wrote {written} reports of `diff` fixtures"));
     let status = Command::new(cargo)
         .current_dir(&root)
         .args([
@@ -120,6 +122,49 @@ fn snapshots() -> Result<(), String> {
     } else {
         Err("git status failed".to_owned())
     }
+}
+
+/// Writes again the reports that `diff` fixtures compare: `<case>/base.json` and
+/// `<case>/head.json` are what `toolgate check --format json` prints in `<case>/base/` and
+/// `<case>/head/`, so a change to the JSON report reaches them too (the golden test checks
+/// they are current).
+fn write_diff_reports(root: &Path, fixtures: &Path, cargo: &str) -> Result<usize, String> {
+    let status = Command::new(cargo)
+        .current_dir(root)
+        .args(["build", "--package", "toolgate-cli", "--bin", "toolgate"])
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err("cannot build toolgate".to_owned());
+    }
+    let toolgate = target().join("debug").join("toolgate");
+    let mut written = 0;
+    for case in read_dir(fixtures)? {
+        for side in ["base", "head"] {
+            let dir = case.join(side);
+            if !dir.join("toolgate.yaml").is_file() {
+                continue;
+            }
+            let output = Command::new(&toolgate)
+                .current_dir(&dir)
+                .args(["check", "--format", "json"])
+                .env_clear()
+                .output()
+                .map_err(|e| format!("cannot run toolgate: {e}"))?;
+            if !matches!(output.status.code(), Some(0 | 1)) {
+                return Err(format!(
+                    "toolgate check failed in {}: {}",
+                    dir.display(),
+                    String::from_utf8_lossy(&output.stderr)
+                ));
+            }
+            let report = case.join(format!("{side}.json"));
+            fs::write(&report, &output.stdout)
+                .map_err(|e| format!("cannot write {}: {e}", report.display()))?;
+            written += 1;
+        }
+    }
+    Ok(written)
 }
 
 fn read_dir(dir: &Path) -> Result<Vec<PathBuf>, String> {

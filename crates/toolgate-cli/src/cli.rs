@@ -44,6 +44,14 @@ pub(crate) enum Command {
     /// Takes one report per shard, re-applies the suite's gates, and gives the same report
     /// and exit code as one unsharded `check` (docs/ci.md).
     Merge(MergeArgs),
+    /// Compare two JSON reports of one suite: what got better, what got worse.
+    ///
+    /// Matches tests by name and shows each metric's base and head value and their
+    /// difference, the gates that changed verdict, the tests added and removed, and the runs
+    /// (same source and line) whose verdict changed. Exit codes: 0 no gate newly fails and no
+    /// metric fell, 1 something regressed, 2 invalid input (docs/baselines.md).
+    #[command(after_long_help = DIFF_EXAMPLES)]
+    Diff(DiffArgs),
     /// Compare a list of expected calls with the calls made, arguments included, and print
     /// the accuracy as JSON.
     ///
@@ -61,6 +69,7 @@ Examples:
   toolgate check                          Check ./toolgate.yaml against its traces
   toolgate check ci/toolgate.yaml -k search
   toolgate convert session.jsonl          Show the calls toolgate reads from a trace
+  toolgate diff main.json head.json       Compare two JSON reports: better or worse
 
 Documentation: docs/suite.md (the suite), docs/reports.md (reports and exit codes),
 docs/ci.md (CI), docs/python.md (the Python package) in the repository.";
@@ -76,6 +85,15 @@ Examples:
 
 Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid suite, trace or usage,
 4 `--test` or `-k` selected no test. See docs/reports.md and docs/ci.md.";
+
+const DIFF_EXAMPLES: &str = "\
+Examples:
+  toolgate diff main.json head.json                     The text diff
+  toolgate diff main.json head.json -f markdown -o comment.md
+  toolgate diff main.json head.json -f github           Annotations for regressions
+
+Exit codes: 0 no gate newly fails and no metric fell, 1 something regressed, 2 invalid
+input (not toolgate reports, different versions, no test in common). See docs/baselines.md.";
 
 const ACCURACY_EXAMPLES: &str = "\
 Examples:
@@ -146,6 +164,32 @@ pub(crate) struct MergeArgs {
     ///
     /// Written atomically: a failed run never leaves half a file. Without any `--format`,
     /// the file's extension names the format (`.json`, `.txt`).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DiffArgs {
+    /// The base report: the one to compare with, e.g. main's `toolgate check --format json`
+    #[arg(value_name = "BASE")]
+    pub(crate) base: PathBuf,
+
+    /// The head report: the change's, of the same suite
+    #[arg(value_name = "HEAD")]
+    pub(crate) head: PathBuf,
+
+    /// An output format: `text`, `json`, `markdown` or `github`; repeat it for several
+    /// [default: text]
+    ///
+    /// `markdown` is a pull-request comment; `github` writes annotations for regressions, then
+    /// the text. Each `--output` writes the `--format` just before it.
+    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = diff_formats())]
+    pub(crate) format: Vec<Format>,
+
+    /// Write the output of the `--format` before it to FILE [default: standard output]
+    ///
+    /// Written atomically. Without any `--format`, the file's extension names the format
+    /// (`.json`, `.md`, `.txt`).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
 }
@@ -350,6 +394,7 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
     let Some(check) = matches
         .subcommand_matches("check")
         .or_else(|| matches.subcommand_matches("merge"))
+        .or_else(|| matches.subcommand_matches("diff"))
     else {
         return Ok(Vec::new());
     };
@@ -379,6 +424,7 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
         .collect();
     if formats.is_empty() {
         let merge = matches.subcommand_name() == Some("merge");
+        let diff = matches.subcommand_name() == Some("diff");
         if outputs.is_empty() {
             return Ok(vec![ReportTarget {
                 format: Format::Text,
@@ -392,6 +438,7 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
             .map(|(_, path)| {
                 Format::from_extension(&path)
                     .filter(|format| !merge || matches!(format, Format::Text | Format::Json))
+                    .filter(|format| !diff || *format != Format::Junit)
                     .map(|format| ReportTarget {
                         format,
                         path: Some(path.clone()),
@@ -403,6 +450,8 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
                             path.display(),
                             if merge {
                                 "`.json` or `.txt`"
+                            } else if diff {
+                                "`.json`, `.md` or `.txt`"
                             } else {
                                 "`.json`, `.xml`, `.md` or `.txt`"
                             }
@@ -447,6 +496,18 @@ fn merge_formats() -> impl TypedValueParser<Value = Format> {
             Format::Json
         } else {
             Format::Text
+        }
+    })
+}
+
+/// The formats `diff` writes: all but JUnit, which has no place for a comparison.
+fn diff_formats() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(["text", "json", "markdown", "github"]).map(|name| {
+        match name.as_str() {
+            "json" => Format::Json,
+            "markdown" => Format::Markdown,
+            "github" => Format::Github,
+            _ => Format::Text,
         }
     })
 }

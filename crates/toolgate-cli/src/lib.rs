@@ -18,6 +18,7 @@ mod cli;
 mod console;
 mod convert;
 mod diagnostic;
+mod diff;
 mod exit;
 mod init;
 mod merge;
@@ -81,6 +82,7 @@ where
         let inputs = match &cli.command {
             Command::Check(args) => vec![args.suite.clone()],
             Command::Merge(args) => args.reports.clone(),
+            Command::Diff(args) => vec![args.base.clone(), args.head.clone()],
             _ => Vec::new(),
         };
         if let Err(error) = toolgate_run::check_targets(files, &inputs) {
@@ -96,6 +98,7 @@ where
         Command::Accuracy(args) => accuracy::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Merge(args) => merge::run(args, &targets, color_for(cli.color, &io::stdout())),
+        Command::Diff(args) => diff::run(args, &targets, color_for(cli.color, &io::stdout())),
         Command::Init => init::run(),
         Command::Schema => Ok(Output {
             stdout: schema_text().into(),

@@ -56,7 +56,7 @@ pub(crate) fn run(
 
 /// A shard report's file, to be read as a stream and then again at each test's place. A
 /// file that cannot seek (a pipe, `<(...)`) is copied to a temporary file first.
-fn open(path: &Path) -> io::Result<File> {
+pub(crate) fn open(path: &Path) -> io::Result<File> {
     let mut file = File::open(path)?;
     if file.metadata()?.is_file() {
         return Ok(file);

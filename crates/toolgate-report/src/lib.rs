@@ -1,11 +1,12 @@
 //! The reports of toolgate: a text report for people, a versioned JSON report for
 //! machines, JUnit XML for CI test reporters, GitHub Actions workflow commands, and a
 //! Markdown summary for pull requests and job summaries, all written into a caller's
-//! `io::Write`.
+//! `io::Write`; and the comparison of two JSON reports (`diff`), in the same formats.
 //!
 //! All are functions of what they are given: no clock, no absolute path, no environment, so
 //! the same outcome always gives the same bytes.
 
+mod diff;
 mod escape;
 mod github;
 mod json;
@@ -18,6 +19,10 @@ mod seed_accuracy;
 mod text;
 mod transcode;
 
+pub use crate::diff::{
+    DIFF_JSON_VERSION, Diff, ReportFile, diff_reports, render_diff_github, render_diff_json,
+    render_diff_markdown, render_diff_text,
+};
 pub use crate::escape::escape_terminal;
 pub use crate::github::render_github;
 pub use crate::json::{

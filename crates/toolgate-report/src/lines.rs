@@ -156,8 +156,8 @@ impl TextOptions {
     }
 }
 
-const PASS: Style = AnsiColor::Green.on_default().bold();
-const FAIL: Style = AnsiColor::Red.on_default().bold();
+pub(crate) const PASS: Style = AnsiColor::Green.on_default().bold();
+pub(crate) const FAIL: Style = AnsiColor::Red.on_default().bold();
 const DIM: Style = Style::new().dimmed();
 pub(crate) const BOLD: Style = Style::new().bold();
 

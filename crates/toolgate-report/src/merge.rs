@@ -16,8 +16,8 @@
 //! diagnostic reads the lines it shows again from the file (`source.rs`). What merging holds
 //! is about one run's entry, and a few words per test.
 
-mod read;
-mod source;
+pub(crate) mod read;
+pub(crate) mod source;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

@@ -31,6 +31,10 @@ fn golden_fixtures() {
         settings.bind(|| {
             if case.starts_with("bad-") {
                 check_invalid(dir, &args);
+            } else if args.first().map(String::as_str) == Some("diff")
+                && !args.iter().any(|arg| arg == "-h" || arg == "--help")
+            {
+                check_diff(dir, &args);
             } else if args.first().map(String::as_str) == Some("check")
                 && !args.iter().any(|arg| arg == "-h" || arg == "--help")
             {
@@ -60,6 +64,45 @@ fn check_scored(dir: &Path, args: &[String]) {
             let parsed: serde_json::Value =
                 serde_json::from_str(&run.stdout).expect("the JSON report parses");
             assert_eq!(parsed["passed"], serde_json::Value::Bool(run.code == 0));
+        }
+        insta::assert_snapshot!(format, run.show(&run.stdout));
+    }
+}
+
+/// A `diff` case compares two reports: each output format is snapshotted, as for `check`,
+/// and exits 0 or 1. Where the case holds the suites the reports were written from
+/// (`base/` and `head/`), the reports are checked to be what `check --format json` writes
+/// there today, so a change to the JSON report cannot leave them stale.
+fn check_diff(dir: &Path, args: &[String]) {
+    for side in ["base", "head"] {
+        if dir.join(side).join("toolgate.yaml").is_file() {
+            let written = toolgate(&dir.join(side), &["check", "--format", "json"]);
+            let committed = fs::read_to_string(dir.join(format!("{side}.json")))
+                .expect("the fixture holds the report of its suite");
+            assert_eq!(
+                written.stdout,
+                committed,
+                "{}: {side}.json is stale; write it again with the commands of the README",
+                dir.display()
+            );
+        }
+    }
+    for format in ["text", "json", "markdown", "github"] {
+        let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
+        full.extend(["--format", format]);
+        let run = toolgate(dir, &full);
+        assert!(
+            run.code == 0 || run.code == 1,
+            "{}: exit code {}\n{}",
+            dir.display(),
+            run.code,
+            run.stderr
+        );
+        assert_eq!(run.stderr, "", "{}: nothing on stderr", dir.display());
+        if format == "json" {
+            let parsed: serde_json::Value =
+                serde_json::from_str(&run.stdout).expect("the JSON diff parses");
+            assert_eq!(parsed["regressed"], serde_json::Value::Bool(run.code == 1));
         }
         insta::assert_snapshot!(format, run.show(&run.stdout));
     }

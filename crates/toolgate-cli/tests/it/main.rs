@@ -9,6 +9,7 @@
 mod cli;
 mod delivery;
 mod determinism;
+mod diff;
 mod golden;
 mod hostile;
 mod numbers;

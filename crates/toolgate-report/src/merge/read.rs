@@ -20,7 +20,7 @@ use toolgate_expect::{KeptTest as Kept, Problem, ShardTest as TestView};
 use super::source::At;
 
 /// The buffer a shard's file is read through: `serde_json` reads a reader byte by byte.
-pub(super) const BUFFER_BYTES: usize = 64 << 10;
+pub(crate) const BUFFER_BYTES: usize = 64 << 10;
 
 /// What the first pass keeps of a shard report.
 #[derive(Debug)]
@@ -131,9 +131,9 @@ pub(super) fn read_test<R: Read + Seek>(
 
 /// A reader that counts the bytes read through it: `serde_json` takes them one at a time and
 /// looks one ahead at most, so the count places what it reads.
-struct Counting<'c, R> {
-    inner: R,
-    read: &'c Cell<u64>,
+pub(crate) struct Counting<'c, R> {
+    pub(crate) inner: R,
+    pub(crate) read: &'c Cell<u64>,
 }
 
 impl<R: Read> Read for Counting<'_, R> {

@@ -22,7 +22,7 @@ const SCAN_BYTES: usize = 64 << 10;
 
 /// Where in a file a problem is.
 #[derive(Debug, Clone, Copy)]
-pub(super) enum At {
+pub(crate) enum At {
     /// These bytes.
     Span(u64, usize),
     /// The character at this byte offset, or the end of the file.
@@ -30,7 +30,7 @@ pub(super) enum At {
 }
 
 /// The diagnostic of `problem` in the shard `name`, placed at `at`, in bytes of its file.
-pub(super) fn fail<R: Read + Seek>(
+pub(crate) fn fail<R: Read + Seek>(
     name: &str,
     reader: &mut R,
     problem: Problem,
@@ -48,7 +48,7 @@ pub(super) fn fail<R: Read + Seek>(
 
 /// The byte offset of a 1-based line and a 1-based byte column (as `serde_json` reports
 /// them) of the text at `from..to` of the file, clamped into that text.
-pub(super) fn offset_of<R: Read + Seek>(
+pub(crate) fn offset_of<R: Read + Seek>(
     reader: &mut R,
     from: u64,
     to: u64,

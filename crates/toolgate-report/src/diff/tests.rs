@@ -1,0 +1,387 @@
+//! The diff of two reports: reading what a report says of its runs, the laws of the
+//! comparison (a report with itself, the two swapped, no re-scoring), and the outputs.
+
+use std::collections::BTreeMap;
+use std::io::Cursor;
+
+use proptest::prelude::*;
+use rstest::rstest;
+use serde_json::{Value, json};
+
+use super::read::run_verdict;
+use super::{
+    Diff, GateChange, PassRateInterval, ReportFile, diff_reports, render_diff_json,
+    render_diff_text,
+};
+use crate::lines::TextOptions;
+
+fn file(name: &str, text: &str) -> ReportFile<Cursor<Vec<u8>>> {
+    ReportFile {
+        name: name.to_owned(),
+        reader: Cursor::new(text.as_bytes().to_vec()),
+    }
+}
+
+fn diff(base: &Value, head: &Value) -> Result<Diff, toolgate_expect::SuiteError> {
+    diff_reports(
+        file("base.json", &base.to_string()),
+        file("head.json", &head.to_string()),
+    )
+}
+
+fn text(diff: &Diff) -> String {
+    let mut out = Vec::new();
+    render_diff_text(diff, TextOptions::with_color(false), &mut out).expect("renders");
+    String::from_utf8(out).expect("UTF-8")
+}
+
+/// A report of one test, whose grader objects are `graders` and whose runs are `sources`.
+fn report(sources: &Value, graders: &Value) -> Value {
+    let mut test = json!({
+        "name": "t",
+        "agent": null,
+        "passed": true,
+        "runs": sources.as_array().map_or(0, Vec::len),
+        "sources": sources,
+        "metrics": {"m.score": 50},
+        "gates": [],
+    });
+    if let (Some(test), Some(graders)) = (test.as_object_mut(), graders.as_object()) {
+        test.extend(graders.clone());
+    }
+    json!({"version": 1, "passed": true, "summary": {}, "tests": [test]})
+}
+
+#[rstest]
+#[case::none_says(None, None, None)]
+#[case::a_grader_says(None, Some(false), Some(false))]
+#[case::the_run_says(Some(true), None, Some(true))]
+#[case::both_must_pass(Some(true), Some(false), Some(false))]
+#[case::both_pass(Some(true), Some(true), Some(true))]
+fn a_runs_verdict_is_every_pass_said_of_it(
+    #[case] own: Option<bool>,
+    #[case] graders: Option<bool>,
+    #[case] expected: Option<bool>,
+) {
+    assert_eq!(run_verdict(own, graders), expected);
+}
+
+#[track_caller]
+fn check_verdicts(graders: &Value, expected: &[Option<bool>]) {
+    let sources = json!([
+        {"run": 1, "source": "a.jsonl", "line": 1, "format": "toolgate", "calls": 1},
+        {"run": 2, "source": "a.jsonl", "line": 2, "format": "toolgate", "calls": 1},
+    ]);
+    let base = report(&sources, &json!({}));
+    let head = report(&sources, graders);
+    let diff = diff(&base, &head).expect("the reports compare");
+    let read = super::read::read_report(&mut Cursor::new(head.to_string().into_bytes()))
+        .expect("the report reads");
+    let verdicts: Vec<Option<bool>> = read.tests[0].listed.iter().map(|r| r.verdict).collect();
+    assert_eq!(verdicts, expected);
+    assert_eq!(diff.tests[0].runs.lined_up, 2);
+}
+
+#[rstest]
+#[case::no_grader_says(json!({"g": {"runs": [{"run": 1, "score": 3}]}}), &[None, None])]
+#[case::one_grader(
+    json!({"g": {"runs": [{"run": 1, "passed": true}, {"run": 2, "passed": false}]}}),
+    &[Some(true), Some(false)]
+)]
+#[case::two_graders_must_both_pass(
+    json!({
+        "g": {"runs": [{"run": 1, "passed": true}, {"run": 2, "passed": true}]},
+        "h": {"passed_runs": 1, "runs": [{"run": 2, "passed": false}]}
+    }),
+    &[Some(true), Some(false)]
+)]
+#[case::other_shapes_are_skipped(
+    json!({
+        "g": {"runs": [{"run": 1, "passed": true, "nested": {"runs": [{"run": 2, "passed": false}]}}]},
+        "h": [1, "two", null, {"runs": 3}],
+        "i": "text",
+        "j": {"runs": "not a list", "list": [{"run": 2, "passed": false}]}
+    }),
+    &[Some(true), None]
+)]
+fn the_verdicts_come_from_the_graders_run_entries(
+    #[case] graders: Value,
+    #[case] expected: &[Option<bool>],
+) {
+    check_verdicts(&graders, expected);
+}
+
+#[test]
+fn runs_line_up_by_source_and_line_not_by_number() {
+    let source = |run: usize, line: usize| json!({"run": run, "source": "a.jsonl", "line": line, "format": "toolgate", "calls": 1});
+    let verdicts = |list: &[(usize, bool)]| json!({"g": {"runs": list.iter().map(|(run, passed)| json!({"run": run, "passed": passed})).collect::<Vec<_>>()}});
+    // Base lists lines 1, 2, 3; head lists lines 3, 2, 9 as its runs 1, 2, 3.
+    let base = report(
+        &json!([source(1, 1), source(2, 2), source(3, 3)]),
+        &verdicts(&[(1, true), (2, true), (3, true)]),
+    );
+    let head = report(
+        &json!([source(1, 3), source(2, 2), source(3, 9)]),
+        &verdicts(&[(1, false), (2, true), (3, false)]),
+    );
+    let diff = diff(&base, &head).expect("the reports compare");
+    let runs = &diff.tests[0].runs;
+    assert_eq!(
+        (runs.lined_up, runs.judged, runs.base_only, runs.head_only),
+        (2, 2, 1, 1)
+    );
+    assert_eq!(runs.changed.len(), 1);
+    let change = &runs.changed[0];
+    assert_eq!(
+        (change.base_run, change.head_run, change.line),
+        (3, 1, Some(3))
+    );
+    assert!(!change.passes_now);
+}
+
+#[test]
+fn the_pass_rate_interval_slot_is_rendered_when_filled() {
+    let sources = json!([
+        {"run": 1, "source": "a.json", "line": null, "format": "toolgate", "calls": 1},
+        {"run": 2, "source": "b.json", "line": null, "format": "toolgate", "calls": 1},
+    ]);
+    let graders = json!({"g": {"runs": [{"run": 1, "passed": true}, {"run": 2, "passed": false}]}});
+    let report = report(&sources, &graders);
+    let mut diff = diff(&report, &report).expect("the reports compare");
+    let rates = diff.tests[0]
+        .pass_rate
+        .as_mut()
+        .expect("both sides have a tally");
+    assert_eq!((rates.base.passed, rates.base.runs), (1, 2));
+    // Until issue 20 and `toolgate_core::reliability` fill it in, the hook gives nothing.
+    assert_eq!(rates.interval, None);
+    rates.interval = Some(PassRateInterval {
+        lower: -12,
+        upper: -3,
+    });
+    diff.tests[0].metrics[0].head = Some(40);
+    let shown = text(&diff);
+    assert!(
+        shown
+            .contains("1 of 2 -> 1 of 2; 95% interval of the change -12 to -3 points, significant"),
+        "{shown}"
+    );
+    let mut json_out = Vec::new();
+    render_diff_json(&diff, &mut json_out).expect("renders");
+    let parsed: Value = serde_json::from_slice(&json_out).expect("JSON");
+    assert_eq!(
+        parsed["tests"][0]["pass_rate"]["interval"],
+        json!({"lower": -12, "upper": -3, "significant": true})
+    );
+}
+
+/// A generated test: a name from a small pool (so that two reports share some), metrics,
+/// gates on them, and listed runs with verdicts.
+#[derive(Debug, Clone)]
+struct GenTest {
+    name: usize,
+    metrics: BTreeMap<usize, u8>,
+    gates: Vec<(usize, usize, u8, bool)>,
+    runs: Vec<(usize, Option<usize>, Option<bool>)>,
+}
+
+const METRICS: &[&str] = &["a.f1", "a.recall", "b.pass_rate", "c.score"];
+const OPS: &[&str] = &[">=", ">", "<=", "<", "==", "!="];
+const SOURCES: &[&str] = &["traces/x.json", "traces/y.jsonl", "traces/z.json"];
+
+fn gen_test() -> impl Strategy<Value = GenTest> {
+    (
+        0..6_usize,
+        prop::collection::btree_map(0..METRICS.len(), 0..=100_u8, 0..4),
+        prop::collection::vec(
+            (0..METRICS.len(), 0..OPS.len(), 0..=100_u8, any::<bool>()),
+            0..4,
+        ),
+        prop::collection::vec(
+            (
+                0..SOURCES.len(),
+                prop::option::of(1..4_usize),
+                prop::option::of(any::<bool>()),
+            ),
+            0..6,
+        ),
+    )
+        .prop_map(|(name, metrics, gates, runs)| GenTest {
+            name,
+            metrics,
+            gates,
+            runs,
+        })
+}
+
+fn gen_report() -> impl Strategy<Value = Value> {
+    prop::collection::vec(gen_test(), 1..6).prop_map(|tests| {
+        let mut seen = std::collections::BTreeSet::new();
+        let tests: Vec<Value> = tests
+            .into_iter()
+            .filter(|t| seen.insert(t.name))
+            .map(|t| {
+                let metrics: serde_json::Map<String, Value> = t
+                    .metrics
+                    .iter()
+                    .map(|(m, v)| (METRICS[*m].to_owned(), json!(v)))
+                    .collect();
+                let gates: Vec<Value> = t
+                    .gates
+                    .iter()
+                    .map(|(m, op, value, passed)| {
+                        json!({"target": METRICS[*m], "op": OPS[*op], "value": value,
+                               "actual": t.metrics.get(m).copied().unwrap_or(0),
+                               "passed": passed, "line": null})
+                    })
+                    .collect();
+                let sources: Vec<Value> = t
+                    .runs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (s, line, _))| {
+                        json!({"run": i + 1, "source": SOURCES[*s], "line": line,
+                               "format": "toolgate", "calls": 1})
+                    })
+                    .collect();
+                let entries: Vec<Value> = t
+                    .runs
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, (_, _, passed))| {
+                        passed.map(|p| json!({"run": i + 1, "passed": p}))
+                    })
+                    .collect();
+                json!({
+                    "name": format!("test {}", t.name),
+                    "agent": null,
+                    "passed": t.gates.iter().all(|g| g.3),
+                    "runs": t.runs.len(),
+                    "sources": sources,
+                    "metrics": metrics,
+                    "gates": gates,
+                    "grader": {"score": 1, "runs": entries},
+                })
+            })
+            .collect();
+        json!({"version": 1, "passed": true, "summary": {}, "tests": tests})
+    })
+}
+
+fn names(tests: &[super::read::TestRead]) -> Vec<&str> {
+    let mut names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+    names.sort_unstable();
+    names
+}
+
+proptest! {
+    #[test]
+    fn a_report_with_itself_shows_no_change(report in gen_report()) {
+        let diff = diff(&report, &report).expect("a report compares with itself");
+        prop_assert!(!diff.regressed());
+        prop_assert!(diff.added.is_empty() && diff.removed.is_empty());
+        for test in &diff.tests {
+            prop_assert!(!test.moved() && !test.regressed() && !test.improved());
+            prop_assert!(test.metrics.iter().all(|m| m.change() == Some(0)));
+            prop_assert!(test.gates.iter().all(|g| g.change() == GateChange::Unchanged));
+            prop_assert!(test.runs.changed.is_empty());
+            prop_assert_eq!(test.runs.base_only + test.runs.head_only, 0);
+        }
+        prop_assert!(text(&diff).contains("\nOK "));
+    }
+
+    #[test]
+    fn swapping_the_reports_swaps_every_sign(a in gen_report(), b in gen_report()) {
+        let (Ok(forward), Ok(backward)) = (diff(&a, &b), diff(&b, &a)) else {
+            // Refused both ways alike: no test in common.
+            prop_assert!(diff(&a, &b).is_err() && diff(&b, &a).is_err());
+            return Ok(());
+        };
+        prop_assert_eq!(names(&forward.added), names(&backward.removed));
+        prop_assert_eq!(names(&forward.removed), names(&backward.added));
+        prop_assert_eq!(forward.tests.len(), backward.tests.len());
+        for test in &forward.tests {
+            let other = backward.tests.iter().find(|t| t.name == test.name);
+            let other = other.expect("a test in both, both ways");
+            prop_assert_eq!(test.metrics.len(), other.metrics.len());
+            for (m, o) in test.metrics.iter().zip(&other.metrics) {
+                prop_assert_eq!(&m.name, &o.name);
+                prop_assert_eq!((m.base, m.head), (o.head, o.base));
+                prop_assert_eq!(m.change(), o.change().map(|c| -c));
+            }
+            for gate in &test.gates {
+                let swapped = gate.change();
+                let found = other.gates.iter().any(|o| {
+                    o.target == gate.target && o.op == gate.op
+                        && (o.base, o.head) == (gate.head, gate.base)
+                });
+                prop_assert!(found, "{:?} has no swapped counterpart", gate);
+                let back = other.gates.iter().find(|o| {
+                    o.target == gate.target && o.op == gate.op
+                        && (o.base, o.head) == (gate.head, gate.base)
+                }).map(super::GateDiff::change);
+                let expected = match swapped {
+                    GateChange::NewlyFailing if gate.base.is_some() => GateChange::NewlyPassing,
+                    GateChange::NewlyFailing | GateChange::Added => GateChange::Removed,
+                    GateChange::NewlyPassing => GateChange::NewlyFailing,
+                    GateChange::Unchanged => GateChange::Unchanged,
+                    GateChange::Removed if gate.base.is_some_and(|g| !g.passed) => GateChange::NewlyFailing,
+                    GateChange::Removed => GateChange::Added,
+                };
+                prop_assert_eq!(back, Some(expected));
+            }
+            let key = |r: &super::RunChange, swap: bool| {
+                let (b, h) = if swap { (r.head_run, r.base_run) } else { (r.base_run, r.head_run) };
+                (r.source.to_string(), r.line, b, h, r.passes_now != swap)
+            };
+            let mut there: Vec<_> = test.runs.changed.iter().map(|r| key(r, false)).collect();
+            let mut back: Vec<_> = other.runs.changed.iter().map(|r| key(r, true)).collect();
+            there.sort();
+            back.sort();
+            prop_assert_eq!(there, back);
+            prop_assert_eq!(
+                (test.runs.lined_up, test.runs.base_only, test.runs.head_only),
+                (other.runs.lined_up, other.runs.head_only, other.runs.base_only)
+            );
+        }
+    }
+
+    #[test]
+    fn the_numbers_are_the_reports_own(a in gen_report(), b in gen_report()) {
+        let Ok(diff) = diff(&a, &b) else { return Ok(()); };
+        let find = |report: &Value, name: &str| {
+            report["tests"].as_array().and_then(|tests| {
+                tests.iter().find(|t| t["name"] == json!(name)).cloned()
+            })
+        };
+        for test in &diff.tests {
+            let (base, head) = (find(&a, &test.name), find(&b, &test.name));
+            let (Some(base), Some(head)) = (base, head) else {
+                prop_assert!(false, "{} is in both reports", test.name);
+                return Ok(());
+            };
+            for metric in &test.metrics {
+                prop_assert_eq!(metric.base.map(|v| json!(v)), base["metrics"].get(&metric.name).cloned());
+                prop_assert_eq!(metric.head.map(|v| json!(v)), head["metrics"].get(&metric.name).cloned());
+            }
+            let sides = |report: &Value| -> Vec<(String, String, u8, u8, bool)> {
+                report["gates"].as_array().into_iter().flatten().map(|g| (
+                    g["target"].as_str().unwrap_or_default().to_owned(),
+                    g["op"].as_str().unwrap_or_default().to_owned(),
+                    u8::try_from(g["value"].as_u64().unwrap_or_default()).unwrap_or_default(),
+                    u8::try_from(g["actual"].as_u64().unwrap_or_default()).unwrap_or_default(),
+                    g["passed"].as_bool().unwrap_or_default(),
+                )).collect()
+            };
+            let mut from_diff_base: Vec<_> = test.gates.iter().filter_map(|g| g.base.map(|s| (g.target.clone(), g.op.clone(), s.value, s.actual, s.passed))).collect();
+            let mut from_diff_head: Vec<_> = test.gates.iter().filter_map(|g| g.head.map(|s| (g.target.clone(), g.op.clone(), s.value, s.actual, s.passed))).collect();
+            let (mut in_base, mut in_head) = (sides(&base), sides(&head));
+            for list in [&mut from_diff_base, &mut from_diff_head, &mut in_base, &mut in_head] {
+                list.sort();
+            }
+            prop_assert_eq!(from_diff_base, in_base);
+            prop_assert_eq!(from_diff_head, in_head);
+            prop_assert_eq!((test.base.passed, test.head.passed), (base["passed"] == json!(true), head["passed"] == json!(true)));
+        }
+    }
+}
