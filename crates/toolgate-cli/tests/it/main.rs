@@ -12,6 +12,7 @@ mod determinism;
 mod golden;
 mod hostile;
 mod numbers;
+mod reliability;
 mod robustness;
 mod safe_output;
 mod selection;
