@@ -170,3 +170,38 @@ fn every_reliability_fixture_matches_the_reference() {
     );
     assert_eq!(tests_checked, 11);
 }
+
+const PAGE: &str = include_str!("../../../../docs/reliability.md");
+
+/// The body of the first fenced block of `language` after `heading` in the page.
+fn fenced(heading: &str, language: &str) -> &'static str {
+    let section = PAGE.split(heading).nth(1).expect("the page's section");
+    let open = format!("```{language}\n");
+    let body = section.split(&open).nth(1).expect("a fenced block");
+    body.split("\n```").next().expect("a closed block")
+}
+
+/// The suite, the text report and the JSON object that `docs/reliability.md` shows are those
+/// of `fixtures/reliability-five-runs-four-pass`, so the page cannot drift from the tool.
+#[test]
+fn the_page_s_excerpts_are_the_fixture_s() {
+    let dir = fixtures().join("reliability-five-runs-four-pass");
+    let suite = fs::read_to_string(dir.join("toolgate.yaml")).unwrap();
+    let without_comments: Vec<&str> = suite
+        .lines()
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .collect();
+    let shown = fenced("## In a suite: the `reliability:` block", "yaml");
+    assert_eq!(shown, without_comments.join("\n"));
+
+    let run = toolgate(&dir, &["check", "toolgate.yaml"]);
+    assert_eq!(run.code, 1);
+    let shown = fenced("### In the reports", "text");
+    assert_eq!(format!("{shown}\n"), run.stdout);
+
+    let run = toolgate(&dir, &["check", "toolgate.yaml", "--format", "json"]);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let shown: Value =
+        serde_json::from_str(&format!("{{{}}}", fenced("### In the reports", "json"))).unwrap();
+    assert_eq!(shown["reliability"], report["tests"][0]["reliability"]);
+}
