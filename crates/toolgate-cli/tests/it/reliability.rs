@@ -92,7 +92,11 @@ fn check_test(fixture: &str, test: &Value) {
     let n = sources.len() as u64;
     let c = sources.iter().filter(|s| s["passed"] == true).count() as u64;
     assert_eq!(count(&block["runs"]), n, "{name}: n is the runs listed");
-    assert_eq!(count(&block["passed"]), c, "{name}: c is the runs that passed");
+    assert_eq!(
+        count(&block["passed"]),
+        c,
+        "{name}: c is the runs that passed"
+    );
     assert_eq!(count(&test["passed_runs"]), c, "{name}: passed_runs");
     let (k, confidence) = (count(&block["k"]), count(&block["confidence"]));
     let Some(row) = reference_row(confidence, n, c, k) else {
