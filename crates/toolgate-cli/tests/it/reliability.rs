@@ -26,7 +26,8 @@ fn reference_row(confidence: u64, n: u64, c: u64, k: u64) -> Option<Row> {
     let number = |field: &str| -> u64 {
         field
             .parse()
-            .unwrap_or_else(|_| panic!("not a count in reference.tsv: {field}"))
+            .map_err(|_| format!("not a count in reference.tsv: {field}"))
+            .unwrap()
     };
     REFERENCE.lines().skip(1).find_map(|line| {
         let fields: Vec<&str> = line.split('\t').collect();
@@ -80,7 +81,8 @@ fn json_report(dir: &Path) -> Value {
 fn count(value: &Value) -> u64 {
     value
         .as_u64()
-        .unwrap_or_else(|| panic!("not a count: {value}"))
+        .ok_or_else(|| format!("not a count: {value}"))
+        .unwrap()
 }
 
 /// Checks one test's `reliability` object against the reference; its n and c are counted
@@ -99,12 +101,14 @@ fn check_test(fixture: &str, test: &Value) {
     );
     assert_eq!(count(&test["passed_runs"]), c, "{name}: passed_runs");
     let (k, confidence) = (count(&block["k"]), count(&block["confidence"]));
-    let Some(row) = reference_row(confidence, n, c, k) else {
-        panic!(
-            "{name}: no row for confidence {confidence}, n {n}, c {c}, k {k} in reference.tsv; \
-             add it to reference.py's grid and run the script"
-        );
-    };
+    let row = reference_row(confidence, n, c, k)
+        .ok_or_else(|| {
+            format!(
+                "{name}: no row for confidence {confidence}, n {n}, c {c}, k {k} in \
+                 reference.tsv; add it to reference.py's grid and run the script"
+            )
+        })
+        .unwrap();
     let stated = [
         "pass_rate",
         "pass_at_k",
