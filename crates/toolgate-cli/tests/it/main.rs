@@ -13,6 +13,7 @@ mod diff;
 mod golden;
 mod hostile;
 mod numbers;
+mod reliability;
 mod robustness;
 mod safe_output;
 mod selection;

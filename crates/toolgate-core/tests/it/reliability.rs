@@ -46,7 +46,7 @@ fn every_single_sample_figure_matches_the_reference() {
         checked += 1;
     }
     // The grid of the script: no row may silently disappear.
-    assert_eq!(checked, 438);
+    assert_eq!(checked, 474);
 }
 
 #[test]

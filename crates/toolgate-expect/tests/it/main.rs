@@ -9,3 +9,4 @@
 
 mod laziness;
 mod properties;
+mod reliability;
