@@ -269,6 +269,8 @@ struct RawTest {
     naming: Option<RawNaming>,
     equal_function_sets: Option<RawEfs>,
     graders: Option<Vec<RawGrader>>,
+    // An empty `reliability:` asks for the defaults: present, it is a block.
+    #[serde(default, deserialize_with = "RawReliability::present")]
     reliability: Option<RawReliability>,
 }
 

@@ -16,7 +16,7 @@ use toolgate_core::reliability::{self as stats, Confidence, Reliability, Reliabi
 
 use crate::error::{Problem, custom};
 use crate::expect::{self, Expectations};
-use crate::gate::{Gate, GateOutcome, Target, gate_outcome};
+use crate::gate::{Gate, GateOutcome, Op, Target, gate_outcome};
 use crate::json_part::JsonPart;
 use crate::recheck::{Metrics, same, same_percent};
 use crate::schema::described;
@@ -102,6 +102,37 @@ fn k_above_runs(k: u64, runs: u64) -> Problem {
     ))
 }
 
+/// The note on a gate `target op value` that the runs behind `figures` do not settle: a
+/// gate on `reliability.pass_rate` whose claim the interval neither supports nor refutes.
+///
+/// The bounds are rounded outwards (lower down, upper up), so with L and U the exact bounds:
+/// `>= v` is settled true when v <= L (v <= lower) and settled false when U < v
+/// (upper < v); it is inconclusive when lower < v <= upper. Likewise `> v` when
+/// lower <= v < upper, `<= v` when lower <= v < upper, `< v` when lower < v <= upper, and
+/// `==` and `!=` when lower <= v <= upper. So 20 runs out of 20 (interval 83 to 100) do not
+/// settle `>= 100`: the rate may be as low as 83.
+pub(crate) fn inconclusive_note(
+    figures: &Reliability,
+    target: &str,
+    op: Op,
+    value: Percent,
+) -> Option<String> {
+    let (lower, upper) = (figures.interval.lower, figures.interval.upper);
+    let open = match op {
+        Op::Ge | Op::Lt => lower < value && value <= upper,
+        Op::Gt | Op::Le => lower <= value && value < upper,
+        Op::Eq | Op::Ne => lower <= value && value <= upper,
+    };
+    (target == PASS_RATE.as_str() && open).then(|| {
+        format!(
+            "inconclusive: {value} lies inside the {}% interval {lower} to {upper}; about {} \
+             runs would settle it",
+            figures.confidence.percent(),
+            figures.runs_to_resolve
+        )
+    })
+}
+
 impl ReliabilityOutcome {
     /// The block's metrics, in report order.
     pub(crate) fn metrics(&self) -> Vec<(Target, Percent)> {
@@ -116,21 +147,10 @@ impl ReliabilityOutcome {
     }
 
     /// A gate's verdict, with the inconclusive mark on a gate on `reliability.pass_rate`
-    /// whose value lies inside the interval (its verdict stands).
+    /// that its runs do not settle (its verdict stands; see [`inconclusive_note`]).
     pub(crate) fn judge(&self, gate: Gate, metrics: &[(Target, Percent)]) -> GateOutcome {
         let mut outcome = gate_outcome(gate, metrics);
-        if gate.target == PASS_RATE && self.figures.interval.is_inconclusive(gate.value) {
-            let f = &self.figures;
-            outcome.note = Some(format!(
-                "inconclusive: {} lies inside the {}% interval {} to {}; about {} runs would \
-                 settle it",
-                gate.value,
-                f.confidence.percent(),
-                f.interval.lower,
-                f.interval.upper,
-                f.runs_to_resolve
-            ));
-        }
+        outcome.note = inconclusive_note(&self.figures, gate.target.as_str(), gate.op, gate.value);
         outcome
     }
 
@@ -216,7 +236,7 @@ impl ReliabilityView {
         runs: u64,
         passed: Option<u64>,
         metrics: &Metrics<'_>,
-    ) -> Result<(), String> {
+    ) -> Result<Reliability, String> {
         same("reliability.runs", self.runs, runs)?;
         if let Some(passed) = passed {
             same("reliability.passed", self.passed, passed)?;
@@ -249,7 +269,7 @@ impl ReliabilityView {
         for (target, value) in outcome.metrics() {
             metrics.check(target.as_str(), value)?;
         }
-        Ok(())
+        Ok(outcome.figures)
     }
 }
 
@@ -257,7 +277,7 @@ impl ReliabilityView {
 // The block as the suite writes it. (Plain comments on the derived types: schemars would
 // put a doc comment into `toolgate schema`.)
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawReliability {
     k: Option<RawK>,
@@ -266,6 +286,16 @@ pub(crate) struct RawReliability {
 }
 
 impl RawReliability {
+    /// The block of a test that writes `reliability:`, with nothing after it too (the
+    /// defaults: k 1, 95 %, no gate).
+    pub(crate) fn present<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Self>, D::Error> {
+        Ok(Some(
+            Option::<Self>::deserialize(deserializer)?.unwrap_or_default(),
+        ))
+    }
+
     /// The block at `path` (the test's `reliability:`), checked, for a test that says it
     /// has `runs` runs; `None` when it has problems.
     pub(crate) fn check(

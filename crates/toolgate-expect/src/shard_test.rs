@@ -14,7 +14,8 @@ use toolgate_core::Percent;
 use crate::gate::Op;
 use crate::graders::{GraderRecheck, registry};
 use crate::recheck::{Fold, Metrics, Runs, same};
-use crate::reliability::ReliabilityView;
+use crate::reliability::{ReliabilityView, inconclusive_note};
+use toolgate_core::reliability::Reliability;
 
 /// A run's entry in a test's `sources`: its verdict (SPEC section 14).
 #[derive(Debug, Deserialize)]
@@ -127,6 +128,8 @@ pub struct ShardGate {
     pub actual: u8,
     /// The gate's verdict.
     pub passed: bool,
+    /// A remark on the verdict: an inconclusive reliability gate.
+    pub note: Option<String>,
 }
 
 impl ShardTest {
@@ -141,10 +144,12 @@ impl ShardTest {
             same("passed_runs", passed_runs, self.sources.fold.passed)?;
         }
         self.add_up_kinds(&metrics)?;
-        if let Some(reliability) = &self.reliability {
-            reliability.add_up(self.runs as u64, self.passed_runs, &metrics)?;
-        }
-        apply_gates(self)
+        let figures = self
+            .reliability
+            .as_ref()
+            .map(|reliability| reliability.add_up(self.runs as u64, self.passed_runs, &metrics))
+            .transpose()?;
+        apply_gates(self, figures.as_ref())
     }
 
     /// A list of `block` holds `listed` runs: as many as `runs` says.
@@ -160,7 +165,7 @@ impl ShardTest {
 }
 
 /// Applies each gate again to its metric, and the test's verdict to its gates.
-fn apply_gates(view: &ShardTest) -> Result<(), String> {
+fn apply_gates(view: &ShardTest, figures: Option<&Reliability>) -> Result<(), String> {
     let mut all = true;
     for gate in &view.gates {
         let label = format!("gate `{} {} {}`", gate.target, gate.op, gate.value);
@@ -186,6 +191,14 @@ fn apply_gates(view: &ShardTest) -> Result<(), String> {
                 "{label} says {} but {actual} {} {value} is {passed}",
                 verdict(gate.passed),
                 gate.op
+            ));
+        }
+        let note = figures.and_then(|figures| inconclusive_note(figures, &gate.target, op, value));
+        if note != gate.note {
+            return Err(format!(
+                "{label} is noted {:?} but its runs give {:?}",
+                gate.note.as_deref().unwrap_or("nothing"),
+                note.as_deref().unwrap_or("nothing")
             ));
         }
         all &= passed;

@@ -31,8 +31,11 @@ use self::read::{
     BUFFER_BYTES, ReadError, ShardHeader, ShardRead, inconsistent_test, read_shard, read_test,
 };
 use self::source::{At, fail, offset_of};
+use crate::escape::escape_terminal;
 use crate::json::{JSON_VERSION, Summary};
-use crate::text::{Painter, TextOptions, write_footer, write_gate, write_header};
+use crate::text::{
+    Painter, TextOptions, inconclusive_line, write_footer, write_gate, write_header,
+};
 use crate::transcode::JsonRead;
 
 /// One shard report: its name, for diagnostics, and its bytes, read from the start twice
@@ -433,7 +436,19 @@ pub fn render_merged_text<R>(
         for gate in &view.gates {
             let text = format!("{} {} {}", gate.target, gate.op, gate.value);
             write_gate(&painter, gate.passed, &text, gate.actual, out)?;
+            if let Some(note) = &gate.note {
+                writeln!(out, "      {}", escape_terminal(note))?;
+            }
         }
+    }
+    let inconclusive = merged
+        .tests
+        .iter()
+        .filter(|test| test.kept.gates.iter().any(|gate| gate.note.is_some()))
+        .map(|test| test.kept.name.as_str());
+    if let Some(line) = inconclusive_line(inconclusive) {
+        writeln!(out)?;
+        writeln!(out, "{line}")?;
     }
     let passed = merged.tests.iter().filter(|t| t.kept.passed).count();
     write_footer(&painter, merged.tests.len(), passed, out)

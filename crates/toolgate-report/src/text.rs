@@ -45,11 +45,19 @@ pub fn render_text(
 /// runs would settle it)": the tests with a gate whose verdict stands but that more runs
 /// could change, when there are any.
 pub(crate) fn inconclusive_tests(outcome: &SuiteOutcome) -> Option<String> {
-    let names: Vec<String> = outcome
-        .tests
-        .iter()
-        .filter(|test| test.gates.iter().any(|gate| gate.note.is_some()))
-        .map(|test| format!("`{}`", escape_terminal(&test.name)))
+    inconclusive_line(
+        outcome
+            .tests
+            .iter()
+            .filter(|test| test.gates.iter().any(|gate| gate.note.is_some()))
+            .map(|test| test.name.as_str()),
+    )
+}
+
+/// The line naming `names`, the tests with an inconclusive gate, when there are any.
+pub(crate) fn inconclusive_line<'a>(names: impl Iterator<Item = &'a str>) -> Option<String> {
+    let names: Vec<String> = names
+        .map(|name| format!("`{}`", escape_terminal(name)))
         .collect();
     (!names.is_empty()).then(|| {
         format!(
