@@ -167,18 +167,18 @@ pub fn longest_common_subsequence_of_spans(
     // fits[i * b + j]: whether item i matches the span of b from j; asked once per pair.
     let mut fits = vec![false; a * b];
     for i in 0..a {
-        let w = width(i).max(1);
+        let span = width(i).max(1);
         for j in 0..b {
-            fits[i * b + j] = j + w <= b && matches(i, j);
+            fits[i * b + j] = j + span <= b && matches(i, j);
         }
     }
     let mut lengths = vec![0_u32; (a + 1) * row];
     for i in (0..a).rev() {
-        let w = width(i).max(1);
+        let span = width(i).max(1);
         for j in (0..b).rev() {
             let skip = lengths[(i + 1) * row + j].max(lengths[i * row + j + 1]);
             lengths[i * row + j] = if fits[i * b + j] {
-                skip.max(lengths[(i + 1) * row + j + w] + 1)
+                skip.max(lengths[(i + 1) * row + j + span] + 1)
             } else {
                 skip
             };
@@ -187,11 +187,11 @@ pub fn longest_common_subsequence_of_spans(
     let mut pairs = Vec::new();
     let (mut i, mut j) = (0, 0);
     while i < a && j < b {
-        let w = width(i).max(1);
-        if fits[i * b + j] && lengths[i * row + j] == lengths[(i + 1) * row + j + w] + 1 {
+        let span = width(i).max(1);
+        if fits[i * b + j] && lengths[i * row + j] == lengths[(i + 1) * row + j + span] + 1 {
             pairs.push((i, j));
             i += 1;
-            j += w;
+            j += span;
         } else if lengths[i * row + j + 1] >= lengths[(i + 1) * row + j] {
             j += 1;
         } else {

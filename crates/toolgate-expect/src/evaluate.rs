@@ -13,6 +13,7 @@ use crate::graders::tool_calls::{
 use crate::graders::tool_correctness::{
     RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome,
 };
+use crate::graders::trajectory::{RunTrajectory, TrajectoryGrader, TrajectoryOutcome};
 use crate::model::Test;
 use crate::run::{Detail, LISTED_RUNS, RunInfo, RunSource};
 use crate::section::Section;
@@ -45,6 +46,8 @@ pub struct TestOutcome {
     pub tool_correctness: Option<ToolCorrectnessOutcome>,
     /// The `call-accuracy` grader's findings, when the test has the grader.
     pub call_accuracy: Option<CallAccuracyOutcome>,
+    /// The `trajectory` grader's findings, when the test has the grader.
+    pub trajectory: Option<TrajectoryOutcome>,
     /// Every metric the test produced, in report order.
     pub metrics: Vec<(Target, Percent)>,
     /// Every gate, in suite order.
@@ -72,6 +75,7 @@ impl TestOutcome {
                 .map(|t| t.section(runs, count)),
         );
         sections.extend(self.call_accuracy.as_ref().map(|a| a.section(runs, count)));
+        sections.extend(self.trajectory.as_ref().map(|t| t.section(runs, count)));
         sections
     }
 }
@@ -107,6 +111,8 @@ pub struct RunOutcome {
     pub tool_correctness: Option<RunCorrectness>,
     /// The `call-accuracy` grader's verdict.
     pub call_accuracy: Option<RunAccuracy>,
+    /// The `trajectory` grader's verdict.
+    pub trajectory: Option<RunTrajectory>,
     /// Calls that a `command` or `path` matcher could not judge (a configuration error).
     pub missing: Vec<MissingArgument>,
 }
@@ -120,6 +126,7 @@ impl RunOutcome {
             || findings::<ToolCallsGrader>(self.tool_calls.as_ref())
             || findings::<ToolCorrectnessGrader>(self.tool_correctness.as_ref())
             || findings::<CallAccuracyGrader>(self.call_accuracy.as_ref())
+            || findings::<TrajectoryGrader>(self.trajectory.as_ref())
     }
 }
 
@@ -186,6 +193,7 @@ pub struct TestEvaluator<'t> {
     tool_calls: Option<Slot<'t, ToolCallsGrader>>,
     tool_correctness: Option<Slot<'t, ToolCorrectnessGrader>>,
     call_accuracy: Option<Slot<'t, CallAccuracyGrader>>,
+    trajectory: Option<Slot<'t, TrajectoryGrader>>,
     missing: MissingArguments,
 }
 
@@ -202,6 +210,7 @@ impl<'t> TestEvaluator<'t> {
             tool_calls: test.tool_calls.as_ref().map(Slot::new),
             tool_correctness: test.tool_correctness.as_ref().map(Slot::new),
             call_accuracy: test.call_accuracy.as_ref().map(Slot::new),
+            trajectory: test.trajectory.as_ref().map(Slot::new),
             missing: MissingArguments::default(),
         }
     }
@@ -242,6 +251,9 @@ impl<'t> TestEvaluator<'t> {
         }
         if let Some(slot) = &mut self.call_accuracy {
             slot.add(outcome.call_accuracy.as_ref());
+        }
+        if let Some(slot) = &mut self.trajectory {
+            slot.add(outcome.trajectory.as_ref());
         }
         for missing in outcome.missing.drain(..) {
             self.missing.push(missing);
@@ -285,12 +297,14 @@ impl<'t> TestEvaluator<'t> {
         let mut tool_calls_runs = Vec::new();
         let mut correctness_runs = Vec::new();
         let mut accuracy_runs = Vec::new();
+        let mut trajectory_runs = Vec::new();
         for run in listed(self.first, self.flagged, self.run_count) {
             infos.push(run.info);
             selection_runs.extend(run.selection);
             tool_calls_runs.extend(run.tool_calls);
             correctness_runs.extend(run.tool_correctness);
             accuracy_runs.extend(run.call_accuracy);
+            trajectory_runs.extend(run.trajectory);
         }
         let (m, g) = (&mut metrics, &mut gates);
         let selection = self
@@ -305,6 +319,9 @@ impl<'t> TestEvaluator<'t> {
         let call_accuracy = self
             .call_accuracy
             .map(|slot| slot.finish(accuracy_runs, runs, m, g));
+        let trajectory = self
+            .trajectory
+            .map(|slot| slot.finish(trajectory_runs, runs, m, g));
         let passed = gates.iter().all(|g| g.passed);
         Ok(TestOutcome {
             name: self.test.name.clone(),
@@ -316,6 +333,7 @@ impl<'t> TestEvaluator<'t> {
             tool_calls,
             tool_correctness,
             call_accuracy,
+            trajectory,
             metrics,
             gates,
             passed,
@@ -371,6 +389,14 @@ pub fn grade_run_as(
         &mut missing,
         detail,
     );
+    let trajectory = graded(
+        test.trajectory.as_ref(),
+        run,
+        number,
+        &source,
+        &mut missing,
+        detail,
+    );
     RunOutcome {
         info: RunInfo {
             number,
@@ -382,6 +408,7 @@ pub fn grade_run_as(
         tool_calls,
         tool_correctness,
         call_accuracy,
+        trajectory,
         missing,
     }
 }

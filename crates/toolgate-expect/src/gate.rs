@@ -26,6 +26,10 @@ pub enum Target {
     CallAccuracyF1,
     /// `call_accuracy.arguments`: partial credit for the arguments of paired calls.
     CallAccuracyArguments,
+    /// `trajectory.match_rate`: the share of runs whose path matches.
+    TrajectoryMatchRate,
+    /// `trajectory.score`: the share of expected steps (calls, in `subset`) matched.
+    TrajectoryScore,
 }
 
 impl Target {
@@ -40,6 +44,8 @@ impl Target {
         Self::CallAccuracyRecall,
         Self::CallAccuracyF1,
         Self::CallAccuracyArguments,
+        Self::TrajectoryMatchRate,
+        Self::TrajectoryScore,
     ];
 
     /// The target's name in suites and reports.
@@ -54,6 +60,8 @@ impl Target {
             Self::CallAccuracyRecall => "call_accuracy.recall",
             Self::CallAccuracyF1 => "call_accuracy.f1",
             Self::CallAccuracyArguments => "call_accuracy.arguments",
+            Self::TrajectoryMatchRate => "trajectory.match_rate",
+            Self::TrajectoryScore => "trajectory.score",
         }
     }
 

@@ -10,6 +10,7 @@ pub(crate) mod config;
 pub(crate) mod selection;
 pub(crate) mod tool_calls;
 pub(crate) mod tool_correctness;
+pub(crate) mod trajectory;
 
 use std::fmt;
 
@@ -95,6 +96,8 @@ pub enum Block {
     ToolCorrectness,
     /// A `call-accuracy` grader.
     CallAccuracy,
+    /// A `trajectory` grader.
+    Trajectory,
 }
 
 impl Block {
@@ -105,6 +108,7 @@ impl Block {
             Self::ToolCalls => "tool-calls",
             Self::ToolCorrectness => "tool-correctness",
             Self::CallAccuracy => "call-accuracy",
+            Self::Trajectory => "trajectory",
         }
     }
 
@@ -124,6 +128,7 @@ impl Block {
                 Target::CallAccuracyF1,
                 Target::CallAccuracyArguments,
             ],
+            Self::Trajectory => &[Target::TrajectoryMatchRate, Target::TrajectoryScore],
         }
     }
 
@@ -153,6 +158,12 @@ impl Block {
                 target: Target::CallAccuracyF1,
                 op: Op::Ge,
                 value: Percent::new(50).unwrap_or(Percent::ZERO),
+                line: None,
+            },
+            Self::Trajectory => Gate {
+                target: Target::TrajectoryMatchRate,
+                op: Op::Ge,
+                value: Percent::FULL,
                 line: None,
             },
         }

@@ -19,6 +19,7 @@ mod run;
 mod schema;
 mod section;
 mod shard_test;
+mod step_matcher;
 mod suite_file;
 mod test_json;
 mod tool_matcher;
@@ -41,6 +42,10 @@ pub use crate::graders::tool_calls::{
 pub use crate::graders::tool_correctness::{
     RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome,
 };
+pub use crate::graders::trajectory::{
+    Closest, Difference, Entry, MissingEntry, Mode, RunTrajectory, TrajectoryGrader,
+    TrajectoryOutcome,
+};
 pub use crate::graders::{Block, LimitWords};
 pub use crate::json_part::{Entries, EntrySink, JSON_LISTS, JsonField, JsonPart};
 pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
@@ -49,6 +54,7 @@ pub use crate::parse::{missing_argument_problems, suite_schema};
 pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource};
 pub use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone};
 pub use crate::shard_test::{KeptTest, ShardGate, ShardTest};
+pub use crate::step_matcher::{StepMatcher, StepMiss};
 pub use crate::suite_file::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile};
 pub use crate::test_json::JsonContext;
 pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};

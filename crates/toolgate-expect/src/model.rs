@@ -9,6 +9,7 @@ use crate::graders::call_accuracy::CallAccuracyGrader;
 use crate::graders::selection::EqualFunctionSets;
 use crate::graders::tool_calls::ToolCallsGrader;
 use crate::graders::tool_correctness::ToolCorrectnessGrader;
+use crate::graders::trajectory::TrajectoryGrader;
 use crate::graders::{Block, Grader, LimitWords};
 
 /// A parsed and checked suite file.
@@ -41,6 +42,8 @@ pub struct Test {
     pub tool_correctness: Option<ToolCorrectnessGrader>,
     /// The `call-accuracy` grader, when the test has one.
     pub call_accuracy: Option<CallAccuracyGrader>,
+    /// The `trajectory` grader, when the test has one.
+    pub trajectory: Option<TrajectoryGrader>,
     /// Position of the test in the suite (0-based), for pointing back into the file.
     pub index: usize,
 }
@@ -166,6 +169,7 @@ impl Test {
         [
             past_limit(self.tool_correctness.as_ref(), run),
             past_limit(self.call_accuracy.as_ref(), run),
+            past_limit(self.trajectory.as_ref(), run),
         ]
         .into_iter()
         .flatten()
@@ -178,6 +182,7 @@ impl Test {
         [
             self.tool_correctness.as_ref().and_then(Grader::limit_words),
             self.call_accuracy.as_ref().and_then(Grader::limit_words),
+            self.trajectory.as_ref().and_then(Grader::limit_words),
         ]
         .into_iter()
         .flatten()

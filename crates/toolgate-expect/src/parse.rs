@@ -214,6 +214,7 @@ impl SuiteFile {
             equal_function_sets,
             tool_calls: graders.tool_calls,
             tool_correctness: graders.tool_correctness,
+            trajectory: graders.trajectory,
             call_accuracy: graders.call_accuracy,
             index,
         }

@@ -16,6 +16,7 @@ use crate::graders::call_accuracy::recheck as call_accuracy;
 use crate::graders::selection::recheck as selection;
 use crate::graders::tool_calls::recheck as tool_calls;
 use crate::graders::tool_correctness::recheck as tool_correctness;
+use crate::graders::trajectory::recheck as trajectory;
 use crate::recheck::{Listed, Metrics};
 
 /// What merging needs of a test: its verdict, its gates, and the counts they come from.
@@ -32,6 +33,7 @@ pub struct ShardTest {
     tool_calls: Option<tool_calls::ToolCallsView>,
     tool_correctness: Option<tool_correctness::CorrectnessView>,
     call_accuracy: Option<call_accuracy::AccuracyView>,
+    trajectory: Option<trajectory::TrajectoryView>,
 }
 
 /// What the merged report keeps of a test once its numbers are checked.
@@ -108,6 +110,10 @@ impl ShardTest {
                 "call_accuracy.runs",
                 view.call_accuracy.as_ref().map(|b| b.runs.listed),
             ),
+            (
+                "trajectory.runs",
+                view.trajectory.as_ref().map(|b| b.runs.listed),
+            ),
         ] {
             if let Some(listed) = listed
                 && listed != view.runs as u64
@@ -129,6 +135,9 @@ impl ShardTest {
         }
         if let Some(accuracy) = &view.call_accuracy {
             call_accuracy::add_up(accuracy, &metrics)?;
+        }
+        if let Some(path) = &view.trajectory {
+            trajectory::add_up(path, &metrics)?;
         }
         apply_gates(view)
     }

@@ -12,6 +12,8 @@ use crate::graders::tool_calls::json::{self as tool_calls, ToolCallsNames};
 use crate::graders::tool_calls::{ToolCallsGrader, ToolCallsOutcome};
 use crate::graders::tool_correctness::json::{self as correctness, CorrectnessNames};
 use crate::graders::tool_correctness::{ToolCorrectnessGrader, ToolCorrectnessOutcome};
+use crate::graders::trajectory::json::{self as trajectory, TrajectoryNames};
+use crate::graders::trajectory::{TrajectoryGrader, TrajectoryOutcome};
 use crate::json_part::{Entries, JsonPart};
 use crate::model::Test;
 use crate::run::RunInfo;
@@ -25,6 +27,7 @@ pub struct JsonContext {
     tool_calls: ToolCallsNames,
     correctness: CorrectnessNames,
     accuracy: AccuracyNames,
+    trajectory: TrajectoryNames,
 }
 
 impl JsonContext {
@@ -50,6 +53,11 @@ impl JsonContext {
                 .call_accuracy
                 .as_ref()
                 .map(CallAccuracyGrader::json_names)
+                .unwrap_or_default(),
+            trajectory: test
+                .trajectory
+                .as_ref()
+                .map(TrajectoryGrader::json_names)
                 .unwrap_or_default(),
         }
     }
@@ -77,6 +85,11 @@ impl JsonContext {
                 .as_ref()
                 .map(CallAccuracyOutcome::json_names)
                 .unwrap_or_default(),
+            trajectory: test
+                .trajectory
+                .as_ref()
+                .map(TrajectoryOutcome::json_names)
+                .unwrap_or_default(),
         }
     }
 }
@@ -88,6 +101,7 @@ struct RunParts<'a> {
     tool_calls: Option<&'a crate::RunToolCalls>,
     correctness: Option<&'a crate::RunCorrectness>,
     accuracy: Option<&'a crate::RunAccuracy>,
+    trajectory: Option<&'a crate::RunTrajectory>,
 }
 
 impl RunParts<'_> {
@@ -103,6 +117,9 @@ impl RunParts<'_> {
         }
         if let Some(run) = self.accuracy {
             accuracy::write_entries(&context.accuracy, self.info, run, entries)?;
+        }
+        if let Some(run) = self.trajectory {
+            trajectory::write_entries(&context.trajectory, self.info, run, entries)?;
         }
         Ok(())
     }
@@ -121,6 +138,7 @@ impl RunOutcome {
             tool_calls: self.tool_calls.as_ref(),
             correctness: self.tool_correctness.as_ref(),
             accuracy: self.call_accuracy.as_ref(),
+            trajectory: self.trajectory.as_ref(),
         }
         .write(context, entries)
     }
@@ -147,6 +165,7 @@ impl TestOutcome {
                 .as_ref()
                 .and_then(|t| t.runs.get(index)),
             accuracy: self.call_accuracy.as_ref().and_then(|a| a.runs.get(index)),
+            trajectory: self.trajectory.as_ref().and_then(|t| t.runs.get(index)),
         }
         .write(context, entries)
     }
@@ -166,6 +185,7 @@ impl TestOutcome {
                 .as_ref()
                 .map(CallAccuracyOutcome::json_part),
         );
+        parts.extend(self.trajectory.as_ref().map(TrajectoryOutcome::json_part));
         parts
     }
 }

@@ -21,13 +21,16 @@ use super::Block;
 use super::call_accuracy::{self, CallAccuracyGrader};
 use super::tool_calls::{self, ToolCallsGrader};
 use super::tool_correctness::{self, ToolCorrectnessGrader};
+use super::trajectory::{self, TrajectoryGrader};
 
 // An entry of a test's `graders:`. (Plain comments on the derived types: schemars would
-// put a doc comment into `toolgate schema`.)
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// put a doc comment into `toolgate schema`.) Read by hand (below) so that a `type:` written
+// before `config:` tells the config which kind owns a key that two kinds share
+// (`expected`).
+#[derive(JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawGrader {
-    #[serde(rename = "type")]
+    #[schemars(rename = "type")]
     kind: GraderKind,
     config: RawGraderConfig,
 }
@@ -41,17 +44,25 @@ enum GraderKind {
     ToolCorrectness,
     #[serde(rename = "call-accuracy")]
     CallAccuracy,
+    #[serde(rename = "trajectory")]
+    Trajectory,
 }
 
 impl GraderKind {
     /// Every kind, in the order their keys are listed.
-    const ALL: [Self; 3] = [Self::ToolCalls, Self::ToolCorrectness, Self::CallAccuracy];
+    const ALL: [Self; 4] = [
+        Self::ToolCalls,
+        Self::ToolCorrectness,
+        Self::CallAccuracy,
+        Self::Trajectory,
+    ];
 
     fn block(self) -> Block {
         match self {
             Self::ToolCalls => Block::ToolCalls,
             Self::ToolCorrectness => Block::ToolCorrectness,
             Self::CallAccuracy => Block::CallAccuracy,
+            Self::Trajectory => Block::Trajectory,
         }
     }
 
@@ -61,6 +72,7 @@ impl GraderKind {
             Self::ToolCalls => tool_calls::config::RawConfig::KEYS,
             Self::ToolCorrectness => tool_correctness::config::RawConfig::KEYS,
             Self::CallAccuracy => call_accuracy::config::RawConfig::KEYS,
+            Self::Trajectory => trajectory::config::RawConfig::KEYS,
         }
     }
 }
@@ -77,6 +89,7 @@ pub(crate) struct Graders {
     pub(crate) tool_calls: Option<ToolCallsGrader>,
     pub(crate) tool_correctness: Option<ToolCorrectnessGrader>,
     pub(crate) call_accuracy: Option<CallAccuracyGrader>,
+    pub(crate) trajectory: Option<TrajectoryGrader>,
 }
 
 /// The test's `graders:` at `path` (the test's), checked: at most one of each kind, each
@@ -114,6 +127,7 @@ pub(crate) fn check(
             tool_calls: calls,
             tool_correctness: correctness,
             call_accuracy: accuracy,
+            trajectory: path_config,
             expect,
         } = grader.config;
         match kind {
@@ -129,6 +143,10 @@ pub(crate) fn check(
                 checked.call_accuracy =
                     accuracy.check(expect, file, &config_path, classes, problems);
             }
+            GraderKind::Trajectory => {
+                checked.trajectory =
+                    path_config.check(expect, file, &config_path, classes, problems);
+            }
         }
     }
     checked
@@ -141,32 +159,48 @@ pub(crate) struct RawGraderConfig {
     tool_calls: tool_calls::config::RawConfig,
     tool_correctness: tool_correctness::config::RawConfig,
     call_accuracy: call_accuracy::config::RawConfig,
+    trajectory: trajectory::config::RawConfig,
     expect: Option<Expectations>,
 }
 
-/// Every key of a grader's config: each kind's in [`GraderKind::ALL`] order, then `expect`.
+/// Every key of a grader's config: each kind's in [`GraderKind::ALL`] order, a key two
+/// kinds share once, then `expect`.
 fn keys() -> &'static [&'static str] {
     static KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-        GraderKind::ALL
-            .iter()
-            .flat_map(|kind| kind.own_keys())
-            .copied()
-            .chain(["expect"])
-            .collect()
+        let mut keys: Vec<&'static str> = Vec::new();
+        for key in GraderKind::ALL.iter().flat_map(|kind| kind.own_keys()) {
+            if !keys.contains(key) {
+                keys.push(key);
+            }
+        }
+        keys.push("expect");
+        keys
     });
     &KEYS
 }
 
 impl RawGraderConfig {
-    /// Reads the value of `key`, one of [`keys`], with the kind that owns it.
-    fn read<'de, D: Deserializer<'de>>(&mut self, key: &str, value: D) -> Result<(), D::Error> {
-        match GraderKind::ALL
-            .into_iter()
-            .find(|kind| kind.own_keys().contains(&key))
-        {
+    /// Reads the value of `key`, one of [`keys`], with the kind that owns it: the grader's
+    /// own kind when its `type:` came first and it has the key, otherwise the first kind
+    /// that has it.
+    fn read<'de, D: Deserializer<'de>>(
+        &mut self,
+        key: &str,
+        value: D,
+        kind: Option<GraderKind>,
+    ) -> Result<(), D::Error> {
+        let owner = kind
+            .filter(|kind| kind.own_keys().contains(&key))
+            .or_else(|| {
+                GraderKind::ALL
+                    .into_iter()
+                    .find(|kind| kind.own_keys().contains(&key))
+            });
+        match owner {
             Some(GraderKind::ToolCalls) => self.tool_calls.read(key, value),
             Some(GraderKind::ToolCorrectness) => self.tool_correctness.read(key, value),
             Some(GraderKind::CallAccuracy) => self.call_accuracy.read(key, value),
+            Some(GraderKind::Trajectory) => self.trajectory.read(key, value),
             None => {
                 self.expect = Deserialize::deserialize(value)?;
                 Ok(())
@@ -182,16 +216,40 @@ impl RawGraderConfig {
         path: &[PathSeg<'_>],
         problems: &mut Vec<Problem>,
     ) {
-        let present = self
-            .tool_calls
-            .keys_present()
-            .into_iter()
-            .chain(self.tool_correctness.keys_present())
-            .chain(self.call_accuracy.keys_present())
-            .chain([("expect", self.expect.is_some())]);
+        let present = (self.tool_calls.keys_present().into_iter())
+            .map(|key| (GraderKind::ToolCalls, key))
+            .chain(
+                (self.tool_correctness.keys_present().into_iter())
+                    .map(|key| (GraderKind::ToolCorrectness, key)),
+            )
+            .chain(
+                (self.call_accuracy.keys_present().into_iter())
+                    .map(|key| (GraderKind::CallAccuracy, key)),
+            )
+            .chain(
+                (self.trajectory.keys_present().into_iter())
+                    .map(|key| (GraderKind::Trajectory, key)),
+            )
+            .chain([(kind, ("expect", self.expect.is_some()))]);
         let allowed = || kind.own_keys().iter().copied().chain(["expect"]);
-        for (key, present) in present {
-            if present && !allowed().any(|k| k == key) {
+        for (reader, (key, present)) in present {
+            if present && reader != kind && allowed().any(|k| k == key) {
+                // A key two kinds share, read before the grader's `type:` was known.
+                problems.push(
+                    file.located(
+                        Problem::new(
+                            "toolgate::suite::type_after_config",
+                            format!("`{key}` was read before the grader's `type: {kind}`"),
+                            "read as another kind's key",
+                        )
+                        .with_help(format!(
+                            "`{key}` means something else in another grader kind: write \
+                             `type: {kind}` before `config:`"
+                        )),
+                        &join(path, &[PathSeg::KeyName(key)]),
+                    ),
+                );
+            } else if present && !allowed().any(|k| k == key) {
                 let list = allowed()
                     .map(|k| format!("`{k}`"))
                     .collect::<Vec<_>>()
@@ -217,13 +275,86 @@ impl RawGraderConfig {
 // it was. The YAML reader hands a struct a map only (an empty value as an empty map; anything
 // else fails with `expecting`), and a key as a string only, so those are the readings needed.
 
-impl<'de> Deserialize<'de> for RawGraderConfig {
+impl<'de> Deserialize<'de> for RawGrader {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_struct("RawGraderConfig", keys(), ConfigVisitor)
+        deserializer.deserialize_struct("RawGrader", GRADER_KEYS, GraderVisitor)
     }
 }
 
-struct ConfigVisitor;
+/// The keys of a grader entry.
+const GRADER_KEYS: &[&str] = &["type", "config"];
+
+struct GraderVisitor;
+
+impl<'de> Visitor<'de> for GraderVisitor {
+    type Value = RawGrader;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("struct RawGrader")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawGrader, A::Error> {
+        let mut kind: Option<GraderKind> = None;
+        let mut config: Option<RawGraderConfig> = None;
+        while let Some(GraderKey(index)) = map.next_key()? {
+            if index == 0 {
+                if kind.is_some() {
+                    return Err(de::Error::duplicate_field("type"));
+                }
+                kind = Some(map.next_value()?);
+            } else {
+                if config.is_some() {
+                    return Err(de::Error::duplicate_field("config"));
+                }
+                config = Some(map.next_value_seed(ConfigVisitor(kind))?);
+            }
+        }
+        Ok(RawGrader {
+            kind: kind.ok_or_else(|| de::Error::missing_field("type"))?,
+            config: config.ok_or_else(|| de::Error::missing_field("config"))?,
+        })
+    }
+}
+
+/// A key of a grader entry, by its position in [`GRADER_KEYS`].
+struct GraderKey(usize);
+
+impl<'de> Deserialize<'de> for GraderKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct GraderKeyVisitor;
+        impl Visitor<'_> for GraderKeyVisitor {
+            type Value = GraderKey;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("field identifier")
+            }
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<GraderKey, E> {
+                GRADER_KEYS
+                    .iter()
+                    .position(|k| *k == key)
+                    .map(GraderKey)
+                    .ok_or_else(|| E::unknown_field(key, GRADER_KEYS))
+            }
+        }
+        deserializer.deserialize_identifier(GraderKeyVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for RawGraderConfig {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        ConfigVisitor(None).deserialize(deserializer)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for ConfigVisitor {
+    type Value = RawGraderConfig;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<RawGraderConfig, D::Error> {
+        deserializer.deserialize_struct("RawGraderConfig", keys(), self)
+    }
+}
+
+/// Reads a config; with the grader's kind when its `type:` came first.
+struct ConfigVisitor(Option<GraderKind>);
 
 impl<'de> Visitor<'de> for ConfigVisitor {
     type Value = RawGraderConfig;
@@ -245,6 +376,7 @@ impl<'de> Visitor<'de> for ConfigVisitor {
             map.next_value_seed(KeyValue {
                 config: &mut config,
                 key,
+                kind: self.0,
             })?;
         }
         Ok(config)
@@ -255,13 +387,14 @@ impl<'de> Visitor<'de> for ConfigVisitor {
 struct KeyValue<'c> {
     config: &'c mut RawGraderConfig,
     key: &'static str,
+    kind: Option<GraderKind>,
 }
 
 impl<'de> DeserializeSeed<'de> for KeyValue<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        self.config.read(self.key, deserializer)
+        self.config.read(self.key, deserializer, self.kind)
     }
 }
 
@@ -304,6 +437,7 @@ impl JsonSchema for RawGraderConfig {
             tool_calls::config::RawConfig::json_schema(generator),
             tool_correctness::config::RawConfig::json_schema(generator),
             call_accuracy::config::RawConfig::json_schema(generator),
+            trajectory::config::RawConfig::json_schema(generator),
         ] {
             if let Some(serde_json::Value::Object(own)) = kind.get("properties") {
                 properties.extend(own.clone());

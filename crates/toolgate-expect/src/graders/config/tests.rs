@@ -31,7 +31,7 @@ macro_rules! every_key {
     () => {
         "valid keys here: `required`, `disallowed`, `sequence`, `expected_tools`, \
          `exact_match`, `check_ordering`, `threshold`, `expected`, `args_mode`, \
-         `ignore_args`, `expect`"
+         `ignore_args`, `mode`, `expect`"
     };
 }
 
