@@ -348,7 +348,10 @@ impl<'de> Deserialize<'de> for RawGraderConfig {
 impl<'de> DeserializeSeed<'de> for ConfigVisitor {
     type Value = RawGraderConfig;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<RawGraderConfig, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<RawGraderConfig, D::Error> {
         deserializer.deserialize_struct("RawGraderConfig", keys(), self)
     }
 }

@@ -312,10 +312,14 @@ impl TrajectoryGrader {
         (taken, extra)
     }
 
-    /// The unordered modes: each parallel group, in order, takes calls of one turn (the
-    /// first turn where it fits and leaves the single steps as many calls as they could
-    /// have without it); then the single steps are matched with the calls left, a maximum
-    /// matching.
+    /// The unordered modes: each parallel group, in order, takes calls of one turn; then
+    /// the single steps are matched with the calls left, a maximum matching.
+    ///
+    /// A group takes the first turn, and the calls in it, that leave the rest (the steps of
+    /// the groups after it, as if they could take calls of any turn, and the single steps)
+    /// as many calls as they could match without it; when no turn does, the first turn it
+    /// fits in. The choice looks ahead no further, so two groups that compete for the calls
+    /// of several turns may be placed worse than they could be (docs/graders/trajectory.md).
     fn unordered(&self, calls: &[Call]) -> Vec<Vec<usize>> {
         let mut taken = vec![Vec::new(); self.expected.len()];
         let mut claimed = vec![false; calls.len()];
@@ -335,9 +339,15 @@ impl TrajectoryGrader {
                 continue;
             }
             let steps = &entry.steps;
+            let rest: Vec<&StepMatcher> = self.expected[g + 1..]
+                .iter()
+                .filter(|later| later.parallel)
+                .flat_map(|later| later.steps.iter())
+                .chain(singles.iter().map(|&e| single_step(e)))
+                .collect();
             let free: Vec<usize> = (0..calls.len()).filter(|&c| !claimed[c]).collect();
-            let best = maximum_matching(singles.len(), free.len(), |s, c| {
-                single_step(singles[s]).matches(&calls[free[c]])
+            let best = maximum_matching(rest.len(), free.len(), |s, c| {
+                rest[s].matches(&calls[free[c]])
             })
             .iter()
             .flatten()
@@ -355,16 +365,16 @@ impl TrajectoryGrader {
                 if !alone.iter().all(Option::is_some) {
                     continue;
                 }
-                // The group's steps first, then the single steps, over the free calls: the
+                // The group's steps first, then the rest, over the free calls: the
                 // augmenting paths keep the group matched, and the matching is the largest
                 // with the group in this turn.
                 let k = steps.len();
-                let joint = maximum_matching(k + singles.len(), free.len(), |l, c| {
+                let joint = maximum_matching(k + rest.len(), free.len(), |l, c| {
                     let call = &calls[free[c]];
                     if l < k {
                         call.step == turn && steps[l].matches(call)
                     } else {
-                        single_step(singles[l - k]).matches(call)
+                        rest[l - k].matches(call)
                     }
                 });
                 let group: Vec<usize> = joint[..k].iter().flatten().map(|&c| free[c]).collect();
@@ -423,8 +433,10 @@ impl TrajectoryGrader {
                         continue;
                     }
                     seen.push(call.step);
-                    let in_turn: Vec<&Call> =
-                        calls.iter().filter(|other| other.step == call.step).collect();
+                    let in_turn: Vec<&Call> = calls
+                        .iter()
+                        .filter(|other| other.step == call.step)
+                        .collect();
                     let found = maximum_matching(steps.len(), in_turn.len(), |s, c| {
                         steps[s].matches(in_turn[c])
                     })

@@ -172,13 +172,17 @@ impl TrajectoryOutcome {
                         near.push(Piece::text(" "));
                         near.extend(mismatch(why));
                     }
-                    StepMiss::Tool => near.push(Piece::text(" is the step, but another step took it or it is out of order")),
+                    StepMiss::Tool => near.push(Piece::text(
+                        " is the step, but another step took it or it is out of order",
+                    )),
                 }
                 line.push(Piece::Closest(near));
             }
-            Some(Closest::Turn { step, found, of }) => line.push(Piece::Closest(vec![
-                Piece::Text(format!("turn {step} has {found} of its {of} steps")),
-            ])),
+            Some(Closest::Turn { step, found, of }) => {
+                line.push(Piece::Closest(vec![Piece::Text(format!(
+                    "turn {step} has {found} of its {of} steps"
+                ))]))
+            }
             None => line.push(Piece::text(": no call of its tool")),
         }
         line
@@ -206,7 +210,10 @@ fn mismatch(why: &ValueMismatch) -> Line {
         }
         line.push(Piece::Name(why.path.clone()));
     }
-    line.extend([Piece::text(": expected "), Piece::Value(why.expected.clone())]);
+    line.extend([
+        Piece::text(": expected "),
+        Piece::Value(why.expected.clone()),
+    ]);
     match &why.actual {
         Some(actual) => line.extend([Piece::text(", found "), Piece::Value(actual.clone())]),
         None => line.push(Piece::text(", absent")),

@@ -56,7 +56,12 @@ impl Grader for TrajectoryGrader {
         sums: TrajectorySums,
         runs: u64,
     ) -> TrajectoryOutcome {
-        TrajectoryOutcome::new(self, listed, (sums.matching, sums.matched, sums.total), runs)
+        TrajectoryOutcome::new(
+            self,
+            listed,
+            (sums.matching, sums.matched, sums.total),
+            runs,
+        )
     }
 
     fn metrics(outcome: &TrajectoryOutcome) -> Vec<(Target, Percent)> {

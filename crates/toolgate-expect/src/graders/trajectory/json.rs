@@ -72,10 +72,7 @@ pub(crate) fn write_entries(
         extra_call: run.extra.as_ref().map(CallJson::of),
         differs: run.differs.as_ref().map(|d| DifferenceJson {
             position: d.position,
-            expected: d
-                .expected
-                .and_then(|e| names.0.get(e))
-                .map(String::as_str),
+            expected: d.expected.and_then(|e| names.0.get(e)).map(String::as_str),
             found: d.found.as_ref().map(CallJson::of),
         }),
     };
