@@ -614,6 +614,17 @@ tests:
           expected:
 {}{}{}{}          expect:
             - call_accuracy.f1: {{ ">=": 0 }}
+      - type: trajectory
+        config:
+          mode: in_order
+          expected:
+            - {search_a}
+            - parallel: [fetch, read_file]
+            - tool: bash
+              args: {{ command: {{ $regex: "test" }} }}
+              args_mode: subset
+          expect:
+            - trajectory.score: {{ ">=": 0 }}
 "#,
         expected(0),
         expected(2),
@@ -657,6 +668,7 @@ mod tests {
         assert!(test.tool_calls.is_some());
         assert!(test.tool_correctness.is_some());
         assert!(test.call_accuracy.is_some());
+        assert!(test.trajectory.is_some());
         let mut evaluator = TestEvaluator::new(test);
         let mut calls = 0;
         let lines: Vec<&str> = corpus.lines().collect();

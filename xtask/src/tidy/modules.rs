@@ -29,6 +29,9 @@ const GRADER_WORDS: &[&str] = &[
     "RunAccuracy",
     "RunToolCalls",
     "NearMiss",
+    "TrajectoryGrader",
+    "TrajectoryOutcome",
+    "RunTrajectory",
 ];
 
 /// Files that name a grader kind in text for people, not in code: the `accuracy` command

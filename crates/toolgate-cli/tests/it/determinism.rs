@@ -35,6 +35,10 @@ const SUITE: &str = r#"tests:
               args: { q: a }
             - tool: http.get
               args: { q: b }
+      - type: trajectory
+        config:
+          mode: in_order
+          expected: [search, { tool: get, args: { q: b } }]
 "#;
 
 /// One call as toolgate's call list writes it.

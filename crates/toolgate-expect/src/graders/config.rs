@@ -122,7 +122,12 @@ pub(crate) fn check(
             continue;
         }
         seen.push(kind);
-        grader.config.check_keys(file, kind, &config_path, problems);
+        // A key the grader's kind shares with another, read as the other's (its `type:` came
+        // after `config:`), is the one problem reported: the kind's own check would only
+        // add that the key is missing.
+        if grader.config.check_keys(file, kind, &config_path, problems) {
+            continue;
+        }
         let RawGraderConfig {
             tool_calls: calls,
             tool_correctness: correctness,
@@ -208,14 +213,16 @@ impl RawGraderConfig {
         }
     }
 
-    /// Every key present in the config must belong to the grader's kind.
+    /// Every key present in the config must belong to the grader's kind. Whether a key of
+    /// the kind was read as another kind's.
     fn check_keys(
         &self,
         file: &SuiteFile,
         kind: GraderKind,
         path: &[PathSeg<'_>],
         problems: &mut Vec<Problem>,
-    ) {
+    ) -> bool {
+        let mut misread = false;
         let present = (self.tool_calls.keys_present().into_iter())
             .map(|key| (GraderKind::ToolCalls, key))
             .chain(
@@ -235,6 +242,7 @@ impl RawGraderConfig {
         for (reader, (key, present)) in present {
             if present && reader != kind && allowed().any(|k| k == key) {
                 // A key two kinds share, read before the grader's `type:` was known.
+                misread = true;
                 problems.push(
                     file.located(
                         Problem::new(
@@ -267,6 +275,7 @@ impl RawGraderConfig {
                 );
             }
         }
+        misread
     }
 }
 

@@ -8,7 +8,7 @@ use crate::run::RunInfo;
 use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone, called, joined};
 use crate::step_matcher::StepMiss;
 
-use super::{Closest, Difference, MissingEntry, Mode, RunTrajectory, TrajectoryOutcome};
+use super::{Closest, Difference, MissingEntry, RunTrajectory, TrajectoryOutcome};
 
 impl TrajectoryOutcome {
     /// The grader's section of a test's report; `runs` are the test's listed runs, and
@@ -44,7 +44,7 @@ impl TrajectoryOutcome {
                 self.score,
                 self.matched,
                 self.total,
-                self.unit()
+                self.unit(self.total)
             ))],
             facts,
             gate_note: Some(self.gate_note(run_count as u64)),
@@ -52,12 +52,13 @@ impl TrajectoryOutcome {
         }
     }
 
-    /// What the score counts: expected steps, or calls in `subset`.
-    fn unit(&self) -> &'static str {
-        if self.mode.counts_calls() {
-            "calls"
-        } else {
-            "steps"
+    /// What the score counts, `total` of them: expected steps, or calls in `subset`.
+    fn unit(&self, total: u64) -> &'static str {
+        match (self.mode.counts_calls(), total == 1) {
+            (true, true) => "call",
+            (true, false) => "calls",
+            (false, true) => "step",
+            (false, false) => "steps",
         }
     }
 
@@ -82,7 +83,7 @@ impl TrajectoryOutcome {
             "  {} of {} {}",
             run.matched,
             run.total,
-            self.unit()
+            self.unit(run.total)
         )));
         let mut rows = Vec::new();
         for (entry, calls) in self.expected.iter().zip(&run.entries) {
@@ -158,12 +159,13 @@ impl TrajectoryOutcome {
     fn missing(&self, missing: &MissingEntry) -> Line {
         let mut line = vec![
             Piece::Mark(Tone::Fail, "missed"),
-            Piece::text(" "),
+            Piece::text(if self.mode.ordered() {
+                " in order "
+            } else {
+                " "
+            }),
             self.entry(missing.entry),
         ];
-        if self.mode == Mode::InOrder || self.mode == Mode::Strict {
-            line.push(Piece::text(" (in order)"));
-        }
         match &missing.closest {
             Some(Closest::Call(call, miss)) => {
                 let mut near = called(&call.tool, call.call);
@@ -196,7 +198,7 @@ impl TrajectoryOutcome {
             if runs == 1 { "run does" } else { "runs do" },
             self.matched,
             self.total,
-            self.unit()
+            self.unit(self.total)
         ))]
     }
 }
