@@ -452,7 +452,14 @@ impl JsonSchema for RawGraderConfig {
             trajectory::config::RawConfig::json_schema(generator),
         ] {
             if let Some(serde_json::Value::Object(own)) = kind.get("properties") {
-                properties.extend(own.clone());
+                for (key, schema) in own {
+                    // A key two kinds share takes either kind's value.
+                    let merged = match properties.remove(key) {
+                        Some(first) => serde_json::json!({ "anyOf": [first, schema] }),
+                        None => schema.clone(),
+                    };
+                    properties.insert(key.clone(), merged);
+                }
             }
         }
         properties.insert(

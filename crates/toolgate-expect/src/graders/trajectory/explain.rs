@@ -174,9 +174,11 @@ impl TrajectoryOutcome {
                         near.push(Piece::text(" "));
                         near.extend(mismatch(why));
                     }
-                    StepMiss::Tool => near.push(Piece::text(
-                        " is the step, but another step took it or it is out of order",
-                    )),
+                    StepMiss::Tool => near.push(Piece::text(if self.mode.ordered() {
+                        " is the step, out of order"
+                    } else {
+                        " is the step, taken by another one"
+                    })),
                 }
                 line.push(Piece::Closest(near));
             }
