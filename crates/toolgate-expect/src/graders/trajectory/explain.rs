@@ -185,7 +185,7 @@ impl TrajectoryOutcome {
             Some(Closest::Turn { step, found, of }) => {
                 line.push(Piece::Closest(vec![Piece::Text(format!(
                     "turn {step} has {found} of its {of} steps"
-                ))]))
+                ))]));
             }
             None => line.push(Piece::text(": no call of its tool")),
         }
