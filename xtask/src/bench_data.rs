@@ -614,7 +614,21 @@ tests:
           expected:
 {}{}{}{}          expect:
             - call_accuracy.f1: {{ ">=": 0 }}
-      - type: trajectory
+"#,
+        expected(0),
+        expected(2),
+        expected(3),
+        expected(4),
+    );
+    text.push_str(&path_graders(&search_a));
+    text
+}
+
+/// The graders of SPEC section 13 in the benchmark's suite: a trajectory with a parallel
+/// group and a budget with every limit.
+fn path_graders(search_a: &str) -> String {
+    format!(
+        r#"      - type: trajectory
         config:
           mode: in_order
           expected:
@@ -625,13 +639,19 @@ tests:
               args_mode: subset
           expect:
             - trajectory.score: {{ ">=": 0 }}
-"#,
-        expected(0),
-        expected(2),
-        expected(3),
-        expected(4),
-    );
-    text
+      - type: budget
+        config:
+          max_calls: 40
+          max_steps: 12
+          max_errors: 3
+          max_repeats: 2
+          max_calls_per_tool:
+            - {{ tool: bash, max: 10 }}
+          optimal_calls: 8
+          expect:
+            - budget.pass_rate: {{ ">=": 0 }}
+"#
+    )
 }
 
 #[cfg(test)]
@@ -669,6 +689,7 @@ mod tests {
         assert!(test.tool_correctness.is_some());
         assert!(test.call_accuracy.is_some());
         assert!(test.trajectory.is_some());
+        assert!(test.budget.is_some());
         let mut evaluator = TestEvaluator::new(test);
         let mut calls = 0;
         let lines: Vec<&str> = corpus.lines().collect();

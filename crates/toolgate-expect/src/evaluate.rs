@@ -5,6 +5,7 @@ use toolgate_trace::Run;
 
 use crate::gate::{GateOutcome, Target, gate_outcome};
 use crate::graders::Grader;
+use crate::graders::budget::{BudgetGrader, BudgetOutcome, RunBudget};
 use crate::graders::call_accuracy::{CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
 use crate::graders::selection::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
 use crate::graders::tool_calls::{
@@ -48,6 +49,8 @@ pub struct TestOutcome {
     pub call_accuracy: Option<CallAccuracyOutcome>,
     /// The `trajectory` grader's findings, when the test has the grader.
     pub trajectory: Option<TrajectoryOutcome>,
+    /// The `budget` grader's findings, when the test has the grader.
+    pub budget: Option<BudgetOutcome>,
     /// Every metric the test produced, in report order.
     pub metrics: Vec<(Target, Percent)>,
     /// Every gate, in suite order.
@@ -76,6 +79,7 @@ impl TestOutcome {
         );
         sections.extend(self.call_accuracy.as_ref().map(|a| a.section(runs, count)));
         sections.extend(self.trajectory.as_ref().map(|t| t.section(runs, count)));
+        sections.extend(self.budget.as_ref().map(|b| b.section(runs, count)));
         sections
     }
 }
@@ -113,6 +117,8 @@ pub struct RunOutcome {
     pub call_accuracy: Option<RunAccuracy>,
     /// The `trajectory` grader's verdict.
     pub trajectory: Option<RunTrajectory>,
+    /// The `budget` grader's verdict.
+    pub budget: Option<RunBudget>,
     /// Calls that a `command` or `path` matcher could not judge (a configuration error).
     pub missing: Vec<MissingArgument>,
 }
@@ -127,6 +133,7 @@ impl RunOutcome {
             || findings::<ToolCorrectnessGrader>(self.tool_correctness.as_ref())
             || findings::<CallAccuracyGrader>(self.call_accuracy.as_ref())
             || findings::<TrajectoryGrader>(self.trajectory.as_ref())
+            || findings::<BudgetGrader>(self.budget.as_ref())
     }
 }
 
@@ -194,6 +201,7 @@ pub struct TestEvaluator<'t> {
     tool_correctness: Option<Slot<'t, ToolCorrectnessGrader>>,
     call_accuracy: Option<Slot<'t, CallAccuracyGrader>>,
     trajectory: Option<Slot<'t, TrajectoryGrader>>,
+    budget: Option<Slot<'t, BudgetGrader>>,
     missing: MissingArguments,
 }
 
@@ -211,6 +219,7 @@ impl<'t> TestEvaluator<'t> {
             tool_correctness: test.tool_correctness.as_ref().map(Slot::new),
             call_accuracy: test.call_accuracy.as_ref().map(Slot::new),
             trajectory: test.trajectory.as_ref().map(Slot::new),
+            budget: test.budget.as_ref().map(Slot::new),
             missing: MissingArguments::default(),
         }
     }
@@ -255,6 +264,9 @@ impl<'t> TestEvaluator<'t> {
         if let Some(slot) = &mut self.trajectory {
             slot.add(outcome.trajectory.as_ref());
         }
+        if let Some(slot) = &mut self.budget {
+            slot.add(outcome.budget.as_ref());
+        }
         for missing in outcome.missing.drain(..) {
             self.missing.push(missing);
         }
@@ -298,6 +310,7 @@ impl<'t> TestEvaluator<'t> {
         let mut correctness_runs = Vec::new();
         let mut accuracy_runs = Vec::new();
         let mut trajectory_runs = Vec::new();
+        let mut budget_runs = Vec::new();
         for run in listed(self.first, self.flagged, self.run_count) {
             infos.push(run.info);
             selection_runs.extend(run.selection);
@@ -305,6 +318,7 @@ impl<'t> TestEvaluator<'t> {
             correctness_runs.extend(run.tool_correctness);
             accuracy_runs.extend(run.call_accuracy);
             trajectory_runs.extend(run.trajectory);
+            budget_runs.extend(run.budget);
         }
         let (m, g) = (&mut metrics, &mut gates);
         let selection = self
@@ -322,6 +336,7 @@ impl<'t> TestEvaluator<'t> {
         let trajectory = self
             .trajectory
             .map(|slot| slot.finish(trajectory_runs, runs, m, g));
+        let budget = self.budget.map(|slot| slot.finish(budget_runs, runs, m, g));
         let passed = gates.iter().all(|g| g.passed);
         Ok(TestOutcome {
             name: self.test.name.clone(),
@@ -334,6 +349,7 @@ impl<'t> TestEvaluator<'t> {
             tool_correctness,
             call_accuracy,
             trajectory,
+            budget,
             metrics,
             gates,
             passed,
@@ -397,6 +413,14 @@ pub fn grade_run_as(
         &mut missing,
         detail,
     );
+    let budget = graded(
+        test.budget.as_ref(),
+        run,
+        number,
+        &source,
+        &mut missing,
+        detail,
+    );
     RunOutcome {
         info: RunInfo {
             number,
@@ -409,6 +433,7 @@ pub fn grade_run_as(
         tool_correctness,
         call_accuracy,
         trajectory,
+        budget,
         missing,
     }
 }

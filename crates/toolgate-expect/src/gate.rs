@@ -30,6 +30,10 @@ pub enum Target {
     TrajectoryMatchRate,
     /// `trajectory.score`: the share of expected steps (calls, in `subset`) matched.
     TrajectoryScore,
+    /// `budget.pass_rate`: the share of runs within every limit.
+    BudgetPassRate,
+    /// `budget.efficiency`: the optimal path's calls over the calls made.
+    BudgetEfficiency,
 }
 
 impl Target {
@@ -46,6 +50,8 @@ impl Target {
         Self::CallAccuracyArguments,
         Self::TrajectoryMatchRate,
         Self::TrajectoryScore,
+        Self::BudgetPassRate,
+        Self::BudgetEfficiency,
     ];
 
     /// The target's name in suites and reports.
@@ -62,6 +68,8 @@ impl Target {
             Self::CallAccuracyArguments => "call_accuracy.arguments",
             Self::TrajectoryMatchRate => "trajectory.match_rate",
             Self::TrajectoryScore => "trajectory.score",
+            Self::BudgetPassRate => "budget.pass_rate",
+            Self::BudgetEfficiency => "budget.efficiency",
         }
     }
 

@@ -5,6 +5,7 @@
 //! say about a run ([`crate::Section`]). The rest of the crate reaches a kind through the
 //! registry, [`Block`]; the reporters see only sections and metrics.
 
+pub(crate) mod budget;
 pub(crate) mod call_accuracy;
 pub(crate) mod config;
 pub(crate) mod selection;
@@ -98,6 +99,8 @@ pub enum Block {
     CallAccuracy,
     /// A `trajectory` grader.
     Trajectory,
+    /// A `budget` grader.
+    Budget,
 }
 
 impl Block {
@@ -109,6 +112,7 @@ impl Block {
             Self::ToolCorrectness => "tool-correctness",
             Self::CallAccuracy => "call-accuracy",
             Self::Trajectory => "trajectory",
+            Self::Budget => "budget",
         }
     }
 
@@ -129,6 +133,7 @@ impl Block {
                 Target::CallAccuracyArguments,
             ],
             Self::Trajectory => &[Target::TrajectoryMatchRate, Target::TrajectoryScore],
+            Self::Budget => &[Target::BudgetPassRate, Target::BudgetEfficiency],
         }
     }
 
@@ -162,6 +167,12 @@ impl Block {
             },
             Self::Trajectory => Gate {
                 target: Target::TrajectoryMatchRate,
+                op: Op::Ge,
+                value: Percent::FULL,
+                line: None,
+            },
+            Self::Budget => Gate {
+                target: Target::BudgetPassRate,
                 op: Op::Ge,
                 value: Percent::FULL,
                 line: None,

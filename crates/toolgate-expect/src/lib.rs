@@ -30,6 +30,9 @@ pub use crate::evaluate::{
     RunOutcome, SuiteOutcome, TestEvaluator, TestOutcome, grade_run, grade_run_as,
 };
 pub use crate::gate::{Gate, GateOutcome, Op, Target};
+pub use crate::graders::budget::{
+    BudgetGrader, BudgetOutcome, Exceeded, Limit, RunBudget, ToolLimit,
+};
 pub use crate::graders::call_accuracy::{
     ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy,
     differing_keys, differing_keys_of,

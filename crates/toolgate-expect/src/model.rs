@@ -5,6 +5,7 @@ use std::fmt;
 use toolgate_core::PairingTooLarge;
 use toolgate_trace::{Naming, Run};
 
+use crate::graders::budget::BudgetGrader;
 use crate::graders::call_accuracy::CallAccuracyGrader;
 use crate::graders::selection::EqualFunctionSets;
 use crate::graders::tool_calls::ToolCallsGrader;
@@ -44,6 +45,8 @@ pub struct Test {
     pub call_accuracy: Option<CallAccuracyGrader>,
     /// The `trajectory` grader, when the test has one.
     pub trajectory: Option<TrajectoryGrader>,
+    /// The `budget` grader, when the test has one.
+    pub budget: Option<BudgetGrader>,
     /// Position of the test in the suite (0-based), for pointing back into the file.
     pub index: usize,
 }

@@ -215,6 +215,7 @@ impl SuiteFile {
             tool_calls: graders.tool_calls,
             tool_correctness: graders.tool_correctness,
             trajectory: graders.trajectory,
+            budget: graders.budget,
             call_accuracy: graders.call_accuracy,
             index,
         }

@@ -12,6 +12,7 @@ use serde::Deserialize;
 use toolgate_core::Percent;
 
 use crate::gate::Op;
+use crate::graders::budget::recheck as budget;
 use crate::graders::call_accuracy::recheck as call_accuracy;
 use crate::graders::selection::recheck as selection;
 use crate::graders::tool_calls::recheck as tool_calls;
@@ -34,6 +35,7 @@ pub struct ShardTest {
     tool_correctness: Option<tool_correctness::CorrectnessView>,
     call_accuracy: Option<call_accuracy::AccuracyView>,
     trajectory: Option<trajectory::TrajectoryView>,
+    budget: Option<budget::BudgetView>,
 }
 
 /// What the merged report keeps of a test once its numbers are checked.
@@ -114,6 +116,7 @@ impl ShardTest {
                 "trajectory.runs",
                 view.trajectory.as_ref().map(|b| b.runs.listed),
             ),
+            ("budget.runs", view.budget.as_ref().map(|b| b.runs.listed)),
         ] {
             if let Some(listed) = listed
                 && listed != view.runs as u64
@@ -138,6 +141,9 @@ impl ShardTest {
         }
         if let Some(path) = &view.trajectory {
             trajectory::add_up(path, &metrics)?;
+        }
+        if let Some(limits) = &view.budget {
+            budget::add_up(limits, &metrics)?;
         }
         apply_gates(view)
     }

@@ -4,6 +4,8 @@
 use std::io;
 
 use crate::evaluate::{RunOutcome, TestOutcome};
+use crate::graders::budget::json::{self as budget, BudgetNames};
+use crate::graders::budget::{BudgetGrader, BudgetOutcome};
 use crate::graders::call_accuracy::json::{self as accuracy, AccuracyNames};
 use crate::graders::call_accuracy::{CallAccuracyGrader, CallAccuracyOutcome};
 use crate::graders::selection::json::{self as selection, SelectionNames};
@@ -28,6 +30,7 @@ pub struct JsonContext {
     correctness: CorrectnessNames,
     accuracy: AccuracyNames,
     trajectory: TrajectoryNames,
+    budget: BudgetNames,
 }
 
 impl JsonContext {
@@ -58,6 +61,11 @@ impl JsonContext {
                 .trajectory
                 .as_ref()
                 .map(TrajectoryGrader::json_names)
+                .unwrap_or_default(),
+            budget: test
+                .budget
+                .as_ref()
+                .map(BudgetGrader::json_names)
                 .unwrap_or_default(),
         }
     }
@@ -90,6 +98,11 @@ impl JsonContext {
                 .as_ref()
                 .map(TrajectoryOutcome::json_names)
                 .unwrap_or_default(),
+            budget: test
+                .budget
+                .as_ref()
+                .map(BudgetOutcome::json_names)
+                .unwrap_or_default(),
         }
     }
 }
@@ -102,6 +115,7 @@ struct RunParts<'a> {
     correctness: Option<&'a crate::RunCorrectness>,
     accuracy: Option<&'a crate::RunAccuracy>,
     trajectory: Option<&'a crate::RunTrajectory>,
+    budget: Option<&'a crate::RunBudget>,
 }
 
 impl RunParts<'_> {
@@ -121,6 +135,9 @@ impl RunParts<'_> {
         if let Some(run) = self.trajectory {
             trajectory::write_entries(&context.trajectory, self.info, run, entries)?;
         }
+        if let Some(run) = self.budget {
+            budget::write_entries(&context.budget, self.info, run, entries)?;
+        }
         Ok(())
     }
 }
@@ -139,6 +156,7 @@ impl RunOutcome {
             correctness: self.tool_correctness.as_ref(),
             accuracy: self.call_accuracy.as_ref(),
             trajectory: self.trajectory.as_ref(),
+            budget: self.budget.as_ref(),
         }
         .write(context, entries)
     }
@@ -166,6 +184,7 @@ impl TestOutcome {
                 .and_then(|t| t.runs.get(index)),
             accuracy: self.call_accuracy.as_ref().and_then(|a| a.runs.get(index)),
             trajectory: self.trajectory.as_ref().and_then(|t| t.runs.get(index)),
+            budget: self.budget.as_ref().and_then(|b| b.runs.get(index)),
         }
         .write(context, entries)
     }
@@ -186,6 +205,7 @@ impl TestOutcome {
                 .map(CallAccuracyOutcome::json_part),
         );
         parts.extend(self.trajectory.as_ref().map(TrajectoryOutcome::json_part));
+        parts.extend(self.budget.as_ref().map(BudgetOutcome::json_part));
         parts
     }
 }

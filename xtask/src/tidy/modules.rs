@@ -32,6 +32,9 @@ const GRADER_WORDS: &[&str] = &[
     "TrajectoryGrader",
     "TrajectoryOutcome",
     "RunTrajectory",
+    "BudgetGrader",
+    "BudgetOutcome",
+    "RunBudget",
 ];
 
 /// Files that name a grader kind in text for people, not in code: the `accuracy` command

@@ -39,6 +39,11 @@ const SUITE: &str = r#"tests:
         config:
           mode: in_order
           expected: [search, { tool: get, args: { q: b } }]
+      - type: budget
+        config:
+          max_calls: 3
+          max_repeats: 0
+          optimal_calls: 2
 "#;
 
 /// One call as toolgate's call list writes it.

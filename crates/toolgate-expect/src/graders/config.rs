@@ -18,6 +18,7 @@ use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::config::TestClasses;
 
 use super::Block;
+use super::budget::{self, BudgetGrader};
 use super::call_accuracy::{self, CallAccuracyGrader};
 use super::tool_calls::{self, ToolCallsGrader};
 use super::tool_correctness::{self, ToolCorrectnessGrader};
@@ -46,15 +47,18 @@ enum GraderKind {
     CallAccuracy,
     #[serde(rename = "trajectory")]
     Trajectory,
+    #[serde(rename = "budget")]
+    Budget,
 }
 
 impl GraderKind {
     /// Every kind, in the order their keys are listed.
-    const ALL: [Self; 4] = [
+    const ALL: [Self; 5] = [
         Self::ToolCalls,
         Self::ToolCorrectness,
         Self::CallAccuracy,
         Self::Trajectory,
+        Self::Budget,
     ];
 
     fn block(self) -> Block {
@@ -63,6 +67,7 @@ impl GraderKind {
             Self::ToolCorrectness => Block::ToolCorrectness,
             Self::CallAccuracy => Block::CallAccuracy,
             Self::Trajectory => Block::Trajectory,
+            Self::Budget => Block::Budget,
         }
     }
 
@@ -73,6 +78,7 @@ impl GraderKind {
             Self::ToolCorrectness => tool_correctness::config::RawConfig::KEYS,
             Self::CallAccuracy => call_accuracy::config::RawConfig::KEYS,
             Self::Trajectory => trajectory::config::RawConfig::KEYS,
+            Self::Budget => budget::config::RawConfig::KEYS,
         }
     }
 }
@@ -90,6 +96,7 @@ pub(crate) struct Graders {
     pub(crate) tool_correctness: Option<ToolCorrectnessGrader>,
     pub(crate) call_accuracy: Option<CallAccuracyGrader>,
     pub(crate) trajectory: Option<TrajectoryGrader>,
+    pub(crate) budget: Option<BudgetGrader>,
 }
 
 /// The test's `graders:` at `path` (the test's), checked: at most one of each kind, each
@@ -133,6 +140,7 @@ pub(crate) fn check(
             tool_correctness: correctness,
             call_accuracy: accuracy,
             trajectory: path_config,
+            budget: budget_config,
             expect,
         } = grader.config;
         match kind {
@@ -152,6 +160,9 @@ pub(crate) fn check(
                 checked.trajectory =
                     path_config.check(expect, file, &config_path, classes, problems);
             }
+            GraderKind::Budget => {
+                checked.budget = budget_config.check(expect, file, &config_path, classes, problems);
+            }
         }
     }
     checked
@@ -165,6 +176,7 @@ pub(crate) struct RawGraderConfig {
     tool_correctness: tool_correctness::config::RawConfig,
     call_accuracy: call_accuracy::config::RawConfig,
     trajectory: trajectory::config::RawConfig,
+    budget: budget::config::RawConfig,
     expect: Option<Expectations>,
 }
 
@@ -206,6 +218,7 @@ impl RawGraderConfig {
             Some(GraderKind::ToolCorrectness) => self.tool_correctness.read(key, value),
             Some(GraderKind::CallAccuracy) => self.call_accuracy.read(key, value),
             Some(GraderKind::Trajectory) => self.trajectory.read(key, value),
+            Some(GraderKind::Budget) => self.budget.read(key, value),
             None => {
                 self.expect = Deserialize::deserialize(value)?;
                 Ok(())
@@ -237,6 +250,7 @@ impl RawGraderConfig {
                 (self.trajectory.keys_present().into_iter())
                     .map(|key| (GraderKind::Trajectory, key)),
             )
+            .chain((self.budget.keys_present().into_iter()).map(|key| (GraderKind::Budget, key)))
             .chain([(kind, ("expect", self.expect.is_some()))]);
         let allowed = || kind.own_keys().iter().copied().chain(["expect"]);
         for (reader, (key, present)) in present {
@@ -450,6 +464,7 @@ impl JsonSchema for RawGraderConfig {
             tool_correctness::config::RawConfig::json_schema(generator),
             call_accuracy::config::RawConfig::json_schema(generator),
             trajectory::config::RawConfig::json_schema(generator),
+            budget::config::RawConfig::json_schema(generator),
         ] {
             if let Some(serde_json::Value::Object(own)) = kind.get("properties") {
                 for (key, schema) in own {

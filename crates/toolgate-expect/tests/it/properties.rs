@@ -1,4 +1,4 @@
-//! A test with every block (equal-function sets and the three graders), evaluated over
+//! A test with every block (equal-function sets and every grader), evaluated over
 //! generated runs: what it reports over several runs does not depend on their order, and
 //! call accuracy does not depend on the order of the expected list.
 
@@ -34,6 +34,16 @@ tests:
               args: { q: a }
             - tool: http.get
               args: { q: b }
+      - type: trajectory
+        config:
+          mode: in_order
+          expected: [search, { parallel: [get, rm] }]
+      - type: budget
+        config:
+          max_calls: 4
+          max_repeats: 1
+          max_calls_per_tool: [{ tool: search, max: 2 }]
+          optimal_calls: 3
 "#;
 
 fn test_of(suite: &str) -> Test {
