@@ -7,6 +7,7 @@ use crate::gate::{GateOutcome, Target, gate_outcome};
 use crate::graders::Grader;
 use crate::graders::budget::{BudgetGrader, BudgetOutcome, RunBudget};
 use crate::graders::call_accuracy::{CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
+use crate::graders::errors::{ErrorsGrader, ErrorsOutcome, RunErrors};
 use crate::graders::selection::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
 use crate::graders::tool_calls::{
     MissingArgument, MissingArguments, RunToolCalls, ToolCallsGrader, ToolCallsOutcome,
@@ -51,6 +52,8 @@ pub struct TestOutcome {
     pub trajectory: Option<TrajectoryOutcome>,
     /// The `budget` grader's findings, when the test has the grader.
     pub budget: Option<BudgetOutcome>,
+    /// The `errors` grader's findings, when the test has the grader.
+    pub errors: Option<ErrorsOutcome>,
     /// Every metric the test produced, in report order.
     pub metrics: Vec<(Target, Percent)>,
     /// Every gate, in suite order.
@@ -80,6 +83,7 @@ impl TestOutcome {
         sections.extend(self.call_accuracy.as_ref().map(|a| a.section(runs, count)));
         sections.extend(self.trajectory.as_ref().map(|t| t.section(runs, count)));
         sections.extend(self.budget.as_ref().map(|b| b.section(runs, count)));
+        sections.extend(self.errors.as_ref().map(|e| e.section(runs, count)));
         sections
     }
 }
@@ -119,6 +123,8 @@ pub struct RunOutcome {
     pub trajectory: Option<RunTrajectory>,
     /// The `budget` grader's verdict.
     pub budget: Option<RunBudget>,
+    /// The `errors` grader's verdict.
+    pub errors: Option<RunErrors>,
     /// Calls that a `command` or `path` matcher could not judge (a configuration error).
     pub missing: Vec<MissingArgument>,
 }
@@ -134,6 +140,7 @@ impl RunOutcome {
             || findings::<CallAccuracyGrader>(self.call_accuracy.as_ref())
             || findings::<TrajectoryGrader>(self.trajectory.as_ref())
             || findings::<BudgetGrader>(self.budget.as_ref())
+            || findings::<ErrorsGrader>(self.errors.as_ref())
     }
 }
 
@@ -202,6 +209,7 @@ pub struct TestEvaluator<'t> {
     call_accuracy: Option<Slot<'t, CallAccuracyGrader>>,
     trajectory: Option<Slot<'t, TrajectoryGrader>>,
     budget: Option<Slot<'t, BudgetGrader>>,
+    errors: Option<Slot<'t, ErrorsGrader>>,
     missing: MissingArguments,
 }
 
@@ -220,6 +228,7 @@ impl<'t> TestEvaluator<'t> {
             call_accuracy: test.call_accuracy.as_ref().map(Slot::new),
             trajectory: test.trajectory.as_ref().map(Slot::new),
             budget: test.budget.as_ref().map(Slot::new),
+            errors: test.errors.as_ref().map(Slot::new),
             missing: MissingArguments::default(),
         }
     }
@@ -267,6 +276,9 @@ impl<'t> TestEvaluator<'t> {
         if let Some(slot) = &mut self.budget {
             slot.add(outcome.budget.as_ref());
         }
+        if let Some(slot) = &mut self.errors {
+            slot.add(outcome.errors.as_ref());
+        }
         for missing in outcome.missing.drain(..) {
             self.missing.push(missing);
         }
@@ -311,6 +323,7 @@ impl<'t> TestEvaluator<'t> {
         let mut accuracy_runs = Vec::new();
         let mut trajectory_runs = Vec::new();
         let mut budget_runs = Vec::new();
+        let mut errors_runs = Vec::new();
         for run in listed(self.first, self.flagged, self.run_count) {
             infos.push(run.info);
             selection_runs.extend(run.selection);
@@ -319,6 +332,7 @@ impl<'t> TestEvaluator<'t> {
             accuracy_runs.extend(run.call_accuracy);
             trajectory_runs.extend(run.trajectory);
             budget_runs.extend(run.budget);
+            errors_runs.extend(run.errors);
         }
         let (m, g) = (&mut metrics, &mut gates);
         let selection = self
@@ -337,6 +351,7 @@ impl<'t> TestEvaluator<'t> {
             .trajectory
             .map(|slot| slot.finish(trajectory_runs, runs, m, g));
         let budget = self.budget.map(|slot| slot.finish(budget_runs, runs, m, g));
+        let errors = self.errors.map(|slot| slot.finish(errors_runs, runs, m, g));
         let passed = gates.iter().all(|g| g.passed);
         Ok(TestOutcome {
             name: self.test.name.clone(),
@@ -350,6 +365,7 @@ impl<'t> TestEvaluator<'t> {
             call_accuracy,
             trajectory,
             budget,
+            errors,
             metrics,
             gates,
             passed,
@@ -421,6 +437,14 @@ pub fn grade_run_as(
         &mut missing,
         detail,
     );
+    let errors = graded(
+        test.errors.as_ref(),
+        run,
+        number,
+        &source,
+        &mut missing,
+        detail,
+    );
     RunOutcome {
         info: RunInfo {
             number,
@@ -434,6 +458,7 @@ pub fn grade_run_as(
         call_accuracy,
         trajectory,
         budget,
+        errors,
         missing,
     }
 }

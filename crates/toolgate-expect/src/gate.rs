@@ -34,6 +34,10 @@ pub enum Target {
     BudgetPassRate,
     /// `budget.efficiency`: the optimal path's calls over the calls made.
     BudgetEfficiency,
+    /// `errors.rate`: the share of calls that failed.
+    ErrorsRate,
+    /// `errors.recovery`: the share of failed calls recovered later.
+    ErrorsRecovery,
 }
 
 impl Target {
@@ -52,6 +56,8 @@ impl Target {
         Self::TrajectoryScore,
         Self::BudgetPassRate,
         Self::BudgetEfficiency,
+        Self::ErrorsRate,
+        Self::ErrorsRecovery,
     ];
 
     /// The target's name in suites and reports.
@@ -70,6 +76,8 @@ impl Target {
             Self::TrajectoryScore => "trajectory.score",
             Self::BudgetPassRate => "budget.pass_rate",
             Self::BudgetEfficiency => "budget.efficiency",
+            Self::ErrorsRate => "errors.rate",
+            Self::ErrorsRecovery => "errors.recovery",
         }
     }
 

@@ -8,6 +8,7 @@
 pub(crate) mod budget;
 pub(crate) mod call_accuracy;
 pub(crate) mod config;
+pub(crate) mod errors;
 pub(crate) mod selection;
 pub(crate) mod tool_calls;
 pub(crate) mod tool_correctness;
@@ -101,6 +102,8 @@ pub enum Block {
     Trajectory,
     /// A `budget` grader.
     Budget,
+    /// An `errors` grader.
+    Errors,
 }
 
 impl Block {
@@ -113,6 +116,7 @@ impl Block {
             Self::CallAccuracy => "call-accuracy",
             Self::Trajectory => "trajectory",
             Self::Budget => "budget",
+            Self::Errors => "errors",
         }
     }
 
@@ -134,6 +138,7 @@ impl Block {
             ],
             Self::Trajectory => &[Target::TrajectoryMatchRate, Target::TrajectoryScore],
             Self::Budget => &[Target::BudgetPassRate, Target::BudgetEfficiency],
+            Self::Errors => &[Target::ErrorsRate, Target::ErrorsRecovery],
         }
     }
 
@@ -173,6 +178,13 @@ impl Block {
             },
             Self::Budget => Gate {
                 target: Target::BudgetPassRate,
+                op: Op::Ge,
+                value: Percent::FULL,
+                line: None,
+            },
+            // Never applied: an `errors` grader requires `expect:`.
+            Self::Errors => Gate {
+                target: Target::ErrorsRecovery,
                 op: Op::Ge,
                 value: Percent::FULL,
                 line: None,

@@ -37,6 +37,7 @@ pub use crate::graders::call_accuracy::{
     ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy,
     differing_keys, differing_keys_of,
 };
+pub use crate::graders::errors::{ErrorCounts, ErrorsGrader, ErrorsOutcome, RunErrors};
 pub use crate::graders::selection::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
 pub use crate::graders::tool_calls::{
     MatchList, Miss, MissingArgument, MissingArguments, NearMiss, RequiredMatch, RunToolCalls,

@@ -216,6 +216,7 @@ impl SuiteFile {
             tool_correctness: graders.tool_correctness,
             trajectory: graders.trajectory,
             budget: graders.budget,
+            errors: graders.errors,
             call_accuracy: graders.call_accuracy,
             index,
         }

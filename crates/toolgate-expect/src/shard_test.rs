@@ -14,6 +14,7 @@ use toolgate_core::Percent;
 use crate::gate::Op;
 use crate::graders::budget::recheck as budget;
 use crate::graders::call_accuracy::recheck as call_accuracy;
+use crate::graders::errors::recheck as errors;
 use crate::graders::selection::recheck as selection;
 use crate::graders::tool_calls::recheck as tool_calls;
 use crate::graders::tool_correctness::recheck as tool_correctness;
@@ -36,6 +37,7 @@ pub struct ShardTest {
     call_accuracy: Option<call_accuracy::AccuracyView>,
     trajectory: Option<trajectory::TrajectoryView>,
     budget: Option<budget::BudgetView>,
+    errors: Option<errors::ErrorsView>,
 }
 
 /// What the merged report keeps of a test once its numbers are checked.
@@ -117,6 +119,7 @@ impl ShardTest {
                 view.trajectory.as_ref().map(|b| b.runs.listed),
             ),
             ("budget.runs", view.budget.as_ref().map(|b| b.runs.listed)),
+            ("errors.runs", view.errors.as_ref().map(|b| b.runs.listed)),
         ] {
             if let Some(listed) = listed
                 && listed != view.runs as u64
@@ -144,6 +147,9 @@ impl ShardTest {
         }
         if let Some(limits) = &view.budget {
             budget::add_up(limits, &metrics)?;
+        }
+        if let Some(failures) = &view.errors {
+            errors::add_up(failures, &metrics)?;
         }
         apply_gates(view)
     }

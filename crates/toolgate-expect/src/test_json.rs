@@ -8,6 +8,8 @@ use crate::graders::budget::json::{self as budget, BudgetNames};
 use crate::graders::budget::{BudgetGrader, BudgetOutcome};
 use crate::graders::call_accuracy::json::{self as accuracy, AccuracyNames};
 use crate::graders::call_accuracy::{CallAccuracyGrader, CallAccuracyOutcome};
+use crate::graders::errors::json::{self as errors, ErrorsNames};
+use crate::graders::errors::{ErrorsGrader, ErrorsOutcome};
 use crate::graders::selection::json::{self as selection, SelectionNames};
 use crate::graders::selection::{EqualFunctionSets, SelectionOutcome};
 use crate::graders::tool_calls::json::{self as tool_calls, ToolCallsNames};
@@ -31,6 +33,7 @@ pub struct JsonContext {
     accuracy: AccuracyNames,
     trajectory: TrajectoryNames,
     budget: BudgetNames,
+    errors: ErrorsNames,
 }
 
 impl JsonContext {
@@ -66,6 +69,11 @@ impl JsonContext {
                 .budget
                 .as_ref()
                 .map(BudgetGrader::json_names)
+                .unwrap_or_default(),
+            errors: test
+                .errors
+                .as_ref()
+                .map(ErrorsGrader::json_names)
                 .unwrap_or_default(),
         }
     }
@@ -103,6 +111,11 @@ impl JsonContext {
                 .as_ref()
                 .map(BudgetOutcome::json_names)
                 .unwrap_or_default(),
+            errors: test
+                .errors
+                .as_ref()
+                .map(ErrorsOutcome::json_names)
+                .unwrap_or_default(),
         }
     }
 }
@@ -116,6 +129,7 @@ struct RunParts<'a> {
     accuracy: Option<&'a crate::RunAccuracy>,
     trajectory: Option<&'a crate::RunTrajectory>,
     budget: Option<&'a crate::RunBudget>,
+    errors: Option<&'a crate::RunErrors>,
 }
 
 impl RunParts<'_> {
@@ -138,6 +152,9 @@ impl RunParts<'_> {
         if let Some(run) = self.budget {
             budget::write_entries(&context.budget, self.info, run, entries)?;
         }
+        if let Some(run) = self.errors {
+            errors::write_entries(&context.errors, self.info, run, entries)?;
+        }
         Ok(())
     }
 }
@@ -157,6 +174,7 @@ impl RunOutcome {
             accuracy: self.call_accuracy.as_ref(),
             trajectory: self.trajectory.as_ref(),
             budget: self.budget.as_ref(),
+            errors: self.errors.as_ref(),
         }
         .write(context, entries)
     }
@@ -185,6 +203,7 @@ impl TestOutcome {
             accuracy: self.call_accuracy.as_ref().and_then(|a| a.runs.get(index)),
             trajectory: self.trajectory.as_ref().and_then(|t| t.runs.get(index)),
             budget: self.budget.as_ref().and_then(|b| b.runs.get(index)),
+            errors: self.errors.as_ref().and_then(|e| e.runs.get(index)),
         }
         .write(context, entries)
     }
@@ -206,6 +225,7 @@ impl TestOutcome {
         );
         parts.extend(self.trajectory.as_ref().map(TrajectoryOutcome::json_part));
         parts.extend(self.budget.as_ref().map(BudgetOutcome::json_part));
+        parts.extend(self.errors.as_ref().map(ErrorsOutcome::json_part));
         parts
     }
 }

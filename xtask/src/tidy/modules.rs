@@ -35,6 +35,9 @@ const GRADER_WORDS: &[&str] = &[
     "BudgetGrader",
     "BudgetOutcome",
     "RunBudget",
+    "ErrorsGrader",
+    "ErrorsOutcome",
+    "RunErrors",
 ];
 
 /// Files that name a grader kind in text for people, not in code: the `accuracy` command

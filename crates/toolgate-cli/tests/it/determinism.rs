@@ -44,6 +44,9 @@ const SUITE: &str = r#"tests:
           max_calls: 3
           max_repeats: 0
           optimal_calls: 2
+      - type: errors
+        config:
+          expect: [errors.rate: { "<=": 50 }]
 "#;
 
 /// One call as toolgate's call list writes it.

@@ -20,6 +20,7 @@ use crate::tool_matcher::config::TestClasses;
 use super::Block;
 use super::budget::{self, BudgetGrader};
 use super::call_accuracy::{self, CallAccuracyGrader};
+use super::errors::{self, ErrorsGrader};
 use super::tool_calls::{self, ToolCallsGrader};
 use super::tool_correctness::{self, ToolCorrectnessGrader};
 use super::trajectory::{self, TrajectoryGrader};
@@ -49,16 +50,19 @@ enum GraderKind {
     Trajectory,
     #[serde(rename = "budget")]
     Budget,
+    #[serde(rename = "errors")]
+    Errors,
 }
 
 impl GraderKind {
     /// Every kind, in the order their keys are listed.
-    const ALL: [Self; 5] = [
+    const ALL: [Self; 6] = [
         Self::ToolCalls,
         Self::ToolCorrectness,
         Self::CallAccuracy,
         Self::Trajectory,
         Self::Budget,
+        Self::Errors,
     ];
 
     fn block(self) -> Block {
@@ -68,6 +72,7 @@ impl GraderKind {
             Self::CallAccuracy => Block::CallAccuracy,
             Self::Trajectory => Block::Trajectory,
             Self::Budget => Block::Budget,
+            Self::Errors => Block::Errors,
         }
     }
 
@@ -79,6 +84,7 @@ impl GraderKind {
             Self::CallAccuracy => call_accuracy::config::RawConfig::KEYS,
             Self::Trajectory => trajectory::config::RawConfig::KEYS,
             Self::Budget => budget::config::RawConfig::KEYS,
+            Self::Errors => errors::config::RawConfig::KEYS,
         }
     }
 }
@@ -97,6 +103,7 @@ pub(crate) struct Graders {
     pub(crate) call_accuracy: Option<CallAccuracyGrader>,
     pub(crate) trajectory: Option<TrajectoryGrader>,
     pub(crate) budget: Option<BudgetGrader>,
+    pub(crate) errors: Option<ErrorsGrader>,
 }
 
 /// The test's `graders:` at `path` (the test's), checked: at most one of each kind, each
@@ -141,6 +148,7 @@ pub(crate) fn check(
             call_accuracy: accuracy,
             trajectory: path_config,
             budget: budget_config,
+            errors: errors_config,
             expect,
         } = grader.config;
         match kind {
@@ -163,6 +171,9 @@ pub(crate) fn check(
             GraderKind::Budget => {
                 checked.budget = budget_config.check(expect, file, &config_path, classes, problems);
             }
+            GraderKind::Errors => {
+                checked.errors = errors_config.check(expect, file, &config_path, classes, problems);
+            }
         }
     }
     checked
@@ -177,6 +188,7 @@ pub(crate) struct RawGraderConfig {
     call_accuracy: call_accuracy::config::RawConfig,
     trajectory: trajectory::config::RawConfig,
     budget: budget::config::RawConfig,
+    errors: errors::config::RawConfig,
     expect: Option<Expectations>,
 }
 
@@ -219,6 +231,7 @@ impl RawGraderConfig {
             Some(GraderKind::CallAccuracy) => self.call_accuracy.read(key, value),
             Some(GraderKind::Trajectory) => self.trajectory.read(key, value),
             Some(GraderKind::Budget) => self.budget.read(key, value),
+            Some(GraderKind::Errors) => self.errors.read(key, value),
             None => {
                 self.expect = Deserialize::deserialize(value)?;
                 Ok(())
@@ -251,6 +264,7 @@ impl RawGraderConfig {
                     .map(|key| (GraderKind::Trajectory, key)),
             )
             .chain((self.budget.keys_present().into_iter()).map(|key| (GraderKind::Budget, key)))
+            .chain((self.errors.keys_present().into_iter()).map(|key| (GraderKind::Errors, key)))
             .chain([(kind, ("expect", self.expect.is_some()))]);
         let allowed = || kind.own_keys().iter().copied().chain(["expect"]);
         for (reader, (key, present)) in present {
@@ -465,6 +479,7 @@ impl JsonSchema for RawGraderConfig {
             call_accuracy::config::RawConfig::json_schema(generator),
             trajectory::config::RawConfig::json_schema(generator),
             budget::config::RawConfig::json_schema(generator),
+            errors::config::RawConfig::json_schema(generator),
         ] {
             if let Some(serde_json::Value::Object(own)) = kind.get("properties") {
                 for (key, schema) in own {

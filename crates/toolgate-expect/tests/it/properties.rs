@@ -44,6 +44,9 @@ tests:
           max_repeats: 1
           max_calls_per_tool: [{ tool: search, max: 2 }]
           optimal_calls: 3
+      - type: errors
+        config:
+          expect: [errors.recovery: { ">=": 50 }]
 "#;
 
 fn test_of(suite: &str) -> Test {
@@ -61,14 +64,17 @@ fn call() -> impl Strategy<Value = Call> {
         prop::sample::select(&["a", "b"][..]),
         any::<bool>(),
         0_u32..3,
+        any::<bool>(),
     )
-        .prop_map(|(server, name, q, completed, step)| Call {
+        .prop_map(|(server, name, q, completed, step, failed)| Call {
             server: server.map(str::to_owned),
             name: name.to_owned(),
             args: json!({ "q": q }).into(),
             args_raw: None,
             result: completed.then(|| Value::String("done".to_owned()).into()),
-            status: if completed {
+            status: if completed && failed {
+                Status::Error
+            } else if completed {
                 Status::Ok
             } else {
                 Status::Unknown
