@@ -537,7 +537,7 @@ fn suite_text(universe: &Universe, calls: u64, runs: u64, seed: u64) -> String {
     let fetch = universe.qualified(4);
     let mut text = format!(
         "# Written by `cargo xtask bench-data --calls {calls} --seed {seed}`: {runs} runs, {tools} tools on {servers} servers.
-# The benchmark suite of issue 8 (docs/performance.md): all four grader kinds over one JSONL.
+# The benchmark suite of issue 8 (docs/performance.md): every grader kind over one JSONL.
 tests:
   - name: bench corpus
     type: agent
@@ -650,6 +650,13 @@ fn path_graders(search_a: &str) -> String {
           optimal_calls: 8
           expect:
             - budget.pass_rate: {{ ">=": 0 }}
+      - type: dependencies
+        config:
+          edges:
+            - {{ before: {search_a}, after: fetch }}
+            - {{ feeds: {search_a}, into: fetch, arg: url }}
+          expect:
+            - dependencies.pass_rate: {{ ">=": 0 }}
 "#
     )
 }
@@ -690,6 +697,7 @@ mod tests {
         assert!(test.call_accuracy.is_some());
         assert!(test.trajectory.is_some());
         assert!(test.budget.is_some());
+        assert!(test.dependencies.is_some());
         let mut evaluator = TestEvaluator::new(test);
         let mut calls = 0;
         let lines: Vec<&str> = corpus.lines().collect();

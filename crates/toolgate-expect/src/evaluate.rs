@@ -7,6 +7,7 @@ use crate::gate::{GateOutcome, Target, gate_outcome};
 use crate::graders::Grader;
 use crate::graders::budget::{BudgetGrader, BudgetOutcome, RunBudget};
 use crate::graders::call_accuracy::{CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
+use crate::graders::dependencies::{DependenciesGrader, DependenciesOutcome, RunDependencies};
 use crate::graders::errors::{ErrorsGrader, ErrorsOutcome, RunErrors};
 use crate::graders::selection::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
 use crate::graders::tool_calls::{
@@ -54,6 +55,8 @@ pub struct TestOutcome {
     pub budget: Option<BudgetOutcome>,
     /// The `errors` grader's findings, when the test has the grader.
     pub errors: Option<ErrorsOutcome>,
+    /// The `dependencies` grader's findings, when the test has the grader.
+    pub dependencies: Option<DependenciesOutcome>,
     /// Every metric the test produced, in report order.
     pub metrics: Vec<(Target, Percent)>,
     /// Every gate, in suite order.
@@ -84,6 +87,7 @@ impl TestOutcome {
         sections.extend(self.trajectory.as_ref().map(|t| t.section(runs, count)));
         sections.extend(self.budget.as_ref().map(|b| b.section(runs, count)));
         sections.extend(self.errors.as_ref().map(|e| e.section(runs, count)));
+        sections.extend(self.dependencies.as_ref().map(|d| d.section(runs, count)));
         sections
     }
 }
@@ -125,6 +129,8 @@ pub struct RunOutcome {
     pub budget: Option<RunBudget>,
     /// The `errors` grader's verdict.
     pub errors: Option<RunErrors>,
+    /// The `dependencies` grader's verdict.
+    pub dependencies: Option<RunDependencies>,
     /// Calls that a `command` or `path` matcher could not judge (a configuration error).
     pub missing: Vec<MissingArgument>,
 }
@@ -141,6 +147,7 @@ impl RunOutcome {
             || findings::<TrajectoryGrader>(self.trajectory.as_ref())
             || findings::<BudgetGrader>(self.budget.as_ref())
             || findings::<ErrorsGrader>(self.errors.as_ref())
+            || findings::<DependenciesGrader>(self.dependencies.as_ref())
     }
 }
 
@@ -210,6 +217,7 @@ pub struct TestEvaluator<'t> {
     trajectory: Option<Slot<'t, TrajectoryGrader>>,
     budget: Option<Slot<'t, BudgetGrader>>,
     errors: Option<Slot<'t, ErrorsGrader>>,
+    dependencies: Option<Slot<'t, DependenciesGrader>>,
     missing: MissingArguments,
 }
 
@@ -229,6 +237,7 @@ impl<'t> TestEvaluator<'t> {
             trajectory: test.trajectory.as_ref().map(Slot::new),
             budget: test.budget.as_ref().map(Slot::new),
             errors: test.errors.as_ref().map(Slot::new),
+            dependencies: test.dependencies.as_ref().map(Slot::new),
             missing: MissingArguments::default(),
         }
     }
@@ -279,6 +288,9 @@ impl<'t> TestEvaluator<'t> {
         if let Some(slot) = &mut self.errors {
             slot.add(outcome.errors.as_ref());
         }
+        if let Some(slot) = &mut self.dependencies {
+            slot.add(outcome.dependencies.as_ref());
+        }
         for missing in outcome.missing.drain(..) {
             self.missing.push(missing);
         }
@@ -324,6 +336,7 @@ impl<'t> TestEvaluator<'t> {
         let mut trajectory_runs = Vec::new();
         let mut budget_runs = Vec::new();
         let mut errors_runs = Vec::new();
+        let mut dependencies_runs = Vec::new();
         for run in listed(self.first, self.flagged, self.run_count) {
             infos.push(run.info);
             selection_runs.extend(run.selection);
@@ -333,6 +346,7 @@ impl<'t> TestEvaluator<'t> {
             trajectory_runs.extend(run.trajectory);
             budget_runs.extend(run.budget);
             errors_runs.extend(run.errors);
+            dependencies_runs.extend(run.dependencies);
         }
         let (m, g) = (&mut metrics, &mut gates);
         let selection = self
@@ -352,6 +366,9 @@ impl<'t> TestEvaluator<'t> {
             .map(|slot| slot.finish(trajectory_runs, runs, m, g));
         let budget = self.budget.map(|slot| slot.finish(budget_runs, runs, m, g));
         let errors = self.errors.map(|slot| slot.finish(errors_runs, runs, m, g));
+        let dependencies = self
+            .dependencies
+            .map(|slot| slot.finish(dependencies_runs, runs, m, g));
         let passed = gates.iter().all(|g| g.passed);
         Ok(TestOutcome {
             name: self.test.name.clone(),
@@ -366,6 +383,7 @@ impl<'t> TestEvaluator<'t> {
             trajectory,
             budget,
             errors,
+            dependencies,
             metrics,
             gates,
             passed,
@@ -445,6 +463,14 @@ pub fn grade_run_as(
         &mut missing,
         detail,
     );
+    let dependencies = graded(
+        test.dependencies.as_ref(),
+        run,
+        number,
+        &source,
+        &mut missing,
+        detail,
+    );
     RunOutcome {
         info: RunInfo {
             number,
@@ -459,6 +485,7 @@ pub fn grade_run_as(
         trajectory,
         budget,
         errors,
+        dependencies,
         missing,
     }
 }

@@ -38,6 +38,8 @@ pub enum Target {
     ErrorsRate,
     /// `errors.recovery`: the share of failed calls recovered later.
     ErrorsRecovery,
+    /// `dependencies.pass_rate`: the share of runs where every edge held.
+    DependenciesPassRate,
 }
 
 impl Target {
@@ -58,6 +60,7 @@ impl Target {
         Self::BudgetEfficiency,
         Self::ErrorsRate,
         Self::ErrorsRecovery,
+        Self::DependenciesPassRate,
     ];
 
     /// The target's name in suites and reports.
@@ -78,6 +81,7 @@ impl Target {
             Self::BudgetEfficiency => "budget.efficiency",
             Self::ErrorsRate => "errors.rate",
             Self::ErrorsRecovery => "errors.recovery",
+            Self::DependenciesPassRate => "dependencies.pass_rate",
         }
     }
 

@@ -8,6 +8,7 @@
 pub(crate) mod budget;
 pub(crate) mod call_accuracy;
 pub(crate) mod config;
+pub(crate) mod dependencies;
 pub(crate) mod errors;
 pub(crate) mod selection;
 pub(crate) mod tool_calls;
@@ -104,6 +105,8 @@ pub enum Block {
     Budget,
     /// An `errors` grader.
     Errors,
+    /// A `dependencies` grader.
+    Dependencies,
 }
 
 impl Block {
@@ -117,6 +120,7 @@ impl Block {
             Self::Trajectory => "trajectory",
             Self::Budget => "budget",
             Self::Errors => "errors",
+            Self::Dependencies => "dependencies",
         }
     }
 
@@ -139,6 +143,7 @@ impl Block {
             Self::Trajectory => &[Target::TrajectoryMatchRate, Target::TrajectoryScore],
             Self::Budget => &[Target::BudgetPassRate, Target::BudgetEfficiency],
             Self::Errors => &[Target::ErrorsRate, Target::ErrorsRecovery],
+            Self::Dependencies => &[Target::DependenciesPassRate],
         }
     }
 
@@ -185,6 +190,12 @@ impl Block {
             // Never applied: an `errors` grader requires `expect:`.
             Self::Errors => Gate {
                 target: Target::ErrorsRecovery,
+                op: Op::Ge,
+                value: Percent::FULL,
+                line: None,
+            },
+            Self::Dependencies => Gate {
+                target: Target::DependenciesPassRate,
                 op: Op::Ge,
                 value: Percent::FULL,
                 line: None,

@@ -37,6 +37,10 @@ pub use crate::graders::call_accuracy::{
     ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy,
     differing_keys, differing_keys_of,
 };
+pub use crate::graders::dependencies::{
+    DependenciesGrader, DependenciesOutcome, Edge, EdgeCounts, EdgeFailure, EdgeVerdict,
+    RunDependencies,
+};
 pub use crate::graders::errors::{ErrorCounts, ErrorsGrader, ErrorsOutcome, RunErrors};
 pub use crate::graders::selection::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
 pub use crate::graders::tool_calls::{

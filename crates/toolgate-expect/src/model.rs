@@ -7,6 +7,7 @@ use toolgate_trace::{Naming, Run};
 
 use crate::graders::budget::BudgetGrader;
 use crate::graders::call_accuracy::CallAccuracyGrader;
+use crate::graders::dependencies::DependenciesGrader;
 use crate::graders::errors::ErrorsGrader;
 use crate::graders::selection::EqualFunctionSets;
 use crate::graders::tool_calls::ToolCallsGrader;
@@ -50,6 +51,8 @@ pub struct Test {
     pub budget: Option<BudgetGrader>,
     /// The `errors` grader, when the test has one.
     pub errors: Option<ErrorsGrader>,
+    /// The `dependencies` grader, when the test has one.
+    pub dependencies: Option<DependenciesGrader>,
     /// Position of the test in the suite (0-based), for pointing back into the file.
     pub index: usize,
 }

@@ -217,6 +217,7 @@ impl SuiteFile {
             trajectory: graders.trajectory,
             budget: graders.budget,
             errors: graders.errors,
+            dependencies: graders.dependencies,
             call_accuracy: graders.call_accuracy,
             index,
         }

@@ -14,6 +14,7 @@ use toolgate_core::Percent;
 use crate::gate::Op;
 use crate::graders::budget::recheck as budget;
 use crate::graders::call_accuracy::recheck as call_accuracy;
+use crate::graders::dependencies::recheck as dependencies;
 use crate::graders::errors::recheck as errors;
 use crate::graders::selection::recheck as selection;
 use crate::graders::tool_calls::recheck as tool_calls;
@@ -38,6 +39,7 @@ pub struct ShardTest {
     trajectory: Option<trajectory::TrajectoryView>,
     budget: Option<budget::BudgetView>,
     errors: Option<errors::ErrorsView>,
+    dependencies: Option<dependencies::DependenciesView>,
 }
 
 /// What the merged report keeps of a test once its numbers are checked.
@@ -120,6 +122,10 @@ impl ShardTest {
             ),
             ("budget.runs", view.budget.as_ref().map(|b| b.runs.listed)),
             ("errors.runs", view.errors.as_ref().map(|b| b.runs.listed)),
+            (
+                "dependencies.runs",
+                view.dependencies.as_ref().map(|b| b.runs.listed),
+            ),
         ] {
             if let Some(listed) = listed
                 && listed != view.runs as u64
@@ -150,6 +156,9 @@ impl ShardTest {
         }
         if let Some(failures) = &view.errors {
             errors::add_up(failures, &metrics)?;
+        }
+        if let Some(edges) = &view.dependencies {
+            dependencies::add_up(edges, &metrics)?;
         }
         apply_gates(view)
     }

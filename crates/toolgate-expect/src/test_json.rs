@@ -8,6 +8,8 @@ use crate::graders::budget::json::{self as budget, BudgetNames};
 use crate::graders::budget::{BudgetGrader, BudgetOutcome};
 use crate::graders::call_accuracy::json::{self as accuracy, AccuracyNames};
 use crate::graders::call_accuracy::{CallAccuracyGrader, CallAccuracyOutcome};
+use crate::graders::dependencies::json::{self as dependencies, DependenciesNames};
+use crate::graders::dependencies::{DependenciesGrader, DependenciesOutcome};
 use crate::graders::errors::json::{self as errors, ErrorsNames};
 use crate::graders::errors::{ErrorsGrader, ErrorsOutcome};
 use crate::graders::selection::json::{self as selection, SelectionNames};
@@ -34,6 +36,7 @@ pub struct JsonContext {
     trajectory: TrajectoryNames,
     budget: BudgetNames,
     errors: ErrorsNames,
+    dependencies: DependenciesNames,
 }
 
 impl JsonContext {
@@ -74,6 +77,11 @@ impl JsonContext {
                 .errors
                 .as_ref()
                 .map(ErrorsGrader::json_names)
+                .unwrap_or_default(),
+            dependencies: test
+                .dependencies
+                .as_ref()
+                .map(DependenciesGrader::json_names)
                 .unwrap_or_default(),
         }
     }
@@ -116,6 +124,11 @@ impl JsonContext {
                 .as_ref()
                 .map(ErrorsOutcome::json_names)
                 .unwrap_or_default(),
+            dependencies: test
+                .dependencies
+                .as_ref()
+                .map(DependenciesOutcome::json_names)
+                .unwrap_or_default(),
         }
     }
 }
@@ -130,6 +143,7 @@ struct RunParts<'a> {
     trajectory: Option<&'a crate::RunTrajectory>,
     budget: Option<&'a crate::RunBudget>,
     errors: Option<&'a crate::RunErrors>,
+    dependencies: Option<&'a crate::RunDependencies>,
 }
 
 impl RunParts<'_> {
@@ -155,6 +169,9 @@ impl RunParts<'_> {
         if let Some(run) = self.errors {
             errors::write_entries(&context.errors, self.info, run, entries)?;
         }
+        if let Some(run) = self.dependencies {
+            dependencies::write_entries(&context.dependencies, self.info, run, entries)?;
+        }
         Ok(())
     }
 }
@@ -175,6 +192,7 @@ impl RunOutcome {
             trajectory: self.trajectory.as_ref(),
             budget: self.budget.as_ref(),
             errors: self.errors.as_ref(),
+            dependencies: self.dependencies.as_ref(),
         }
         .write(context, entries)
     }
@@ -204,6 +222,7 @@ impl TestOutcome {
             trajectory: self.trajectory.as_ref().and_then(|t| t.runs.get(index)),
             budget: self.budget.as_ref().and_then(|b| b.runs.get(index)),
             errors: self.errors.as_ref().and_then(|e| e.runs.get(index)),
+            dependencies: self.dependencies.as_ref().and_then(|d| d.runs.get(index)),
         }
         .write(context, entries)
     }
@@ -226,6 +245,11 @@ impl TestOutcome {
         parts.extend(self.trajectory.as_ref().map(TrajectoryOutcome::json_part));
         parts.extend(self.budget.as_ref().map(BudgetOutcome::json_part));
         parts.extend(self.errors.as_ref().map(ErrorsOutcome::json_part));
+        parts.extend(
+            self.dependencies
+                .as_ref()
+                .map(DependenciesOutcome::json_part),
+        );
         parts
     }
 }

@@ -38,6 +38,9 @@ const GRADER_WORDS: &[&str] = &[
     "ErrorsGrader",
     "ErrorsOutcome",
     "RunErrors",
+    "DependenciesGrader",
+    "DependenciesOutcome",
+    "RunDependencies",
 ];
 
 /// Files that name a grader kind in text for people, not in code: the `accuracy` command

@@ -47,6 +47,11 @@ const SUITE: &str = r#"tests:
       - type: errors
         config:
           expect: [errors.rate: { "<=": 50 }]
+      - type: dependencies
+        config:
+          edges:
+            - { before: search, after: http.get }
+            - { feeds: search, into: get, arg: q }
 "#;
 
 /// One call as toolgate's call list writes it.

@@ -20,6 +20,7 @@ use crate::tool_matcher::config::TestClasses;
 use super::Block;
 use super::budget::{self, BudgetGrader};
 use super::call_accuracy::{self, CallAccuracyGrader};
+use super::dependencies::{self, DependenciesGrader};
 use super::errors::{self, ErrorsGrader};
 use super::tool_calls::{self, ToolCallsGrader};
 use super::tool_correctness::{self, ToolCorrectnessGrader};
@@ -52,17 +53,20 @@ enum GraderKind {
     Budget,
     #[serde(rename = "errors")]
     Errors,
+    #[serde(rename = "dependencies")]
+    Dependencies,
 }
 
 impl GraderKind {
     /// Every kind, in the order their keys are listed.
-    const ALL: [Self; 6] = [
+    const ALL: [Self; 7] = [
         Self::ToolCalls,
         Self::ToolCorrectness,
         Self::CallAccuracy,
         Self::Trajectory,
         Self::Budget,
         Self::Errors,
+        Self::Dependencies,
     ];
 
     fn block(self) -> Block {
@@ -73,6 +77,7 @@ impl GraderKind {
             Self::Trajectory => Block::Trajectory,
             Self::Budget => Block::Budget,
             Self::Errors => Block::Errors,
+            Self::Dependencies => Block::Dependencies,
         }
     }
 
@@ -85,6 +90,7 @@ impl GraderKind {
             Self::Trajectory => trajectory::config::RawConfig::KEYS,
             Self::Budget => budget::config::RawConfig::KEYS,
             Self::Errors => errors::config::RawConfig::KEYS,
+            Self::Dependencies => dependencies::config::RawConfig::KEYS,
         }
     }
 }
@@ -104,6 +110,7 @@ pub(crate) struct Graders {
     pub(crate) trajectory: Option<TrajectoryGrader>,
     pub(crate) budget: Option<BudgetGrader>,
     pub(crate) errors: Option<ErrorsGrader>,
+    pub(crate) dependencies: Option<DependenciesGrader>,
 }
 
 /// The test's `graders:` at `path` (the test's), checked: at most one of each kind, each
@@ -149,6 +156,7 @@ pub(crate) fn check(
             trajectory: path_config,
             budget: budget_config,
             errors: errors_config,
+            dependencies: edges_config,
             expect,
         } = grader.config;
         match kind {
@@ -174,6 +182,10 @@ pub(crate) fn check(
             GraderKind::Errors => {
                 checked.errors = errors_config.check(expect, file, &config_path, classes, problems);
             }
+            GraderKind::Dependencies => {
+                checked.dependencies =
+                    edges_config.check(expect, file, &config_path, classes, problems);
+            }
         }
     }
     checked
@@ -189,6 +201,7 @@ pub(crate) struct RawGraderConfig {
     trajectory: trajectory::config::RawConfig,
     budget: budget::config::RawConfig,
     errors: errors::config::RawConfig,
+    dependencies: dependencies::config::RawConfig,
     expect: Option<Expectations>,
 }
 
@@ -232,6 +245,7 @@ impl RawGraderConfig {
             Some(GraderKind::Trajectory) => self.trajectory.read(key, value),
             Some(GraderKind::Budget) => self.budget.read(key, value),
             Some(GraderKind::Errors) => self.errors.read(key, value),
+            Some(GraderKind::Dependencies) => self.dependencies.read(key, value),
             None => {
                 self.expect = Deserialize::deserialize(value)?;
                 Ok(())
@@ -265,6 +279,10 @@ impl RawGraderConfig {
             )
             .chain((self.budget.keys_present().into_iter()).map(|key| (GraderKind::Budget, key)))
             .chain((self.errors.keys_present().into_iter()).map(|key| (GraderKind::Errors, key)))
+            .chain(
+                (self.dependencies.keys_present().into_iter())
+                    .map(|key| (GraderKind::Dependencies, key)),
+            )
             .chain([(kind, ("expect", self.expect.is_some()))]);
         let allowed = || kind.own_keys().iter().copied().chain(["expect"]);
         for (reader, (key, present)) in present {
@@ -480,6 +498,7 @@ impl JsonSchema for RawGraderConfig {
             trajectory::config::RawConfig::json_schema(generator),
             budget::config::RawConfig::json_schema(generator),
             errors::config::RawConfig::json_schema(generator),
+            dependencies::config::RawConfig::json_schema(generator),
         ] {
             if let Some(serde_json::Value::Object(own)) = kind.get("properties") {
                 for (key, schema) in own {

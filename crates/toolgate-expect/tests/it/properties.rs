@@ -47,6 +47,12 @@ tests:
       - type: errors
         config:
           expect: [errors.recovery: { ">=": 50 }]
+      - type: dependencies
+        config:
+          edges:
+            - { before: search, after: get }
+            - { feeds: search, into: get, arg: q }
+            - { before: get, after: search }
 "#;
 
 fn test_of(suite: &str) -> Test {
