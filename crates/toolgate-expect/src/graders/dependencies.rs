@@ -155,12 +155,16 @@ fn edge_verdict(edge: &Edge, calls: &[Call]) -> EdgeVerdict {
         Edge::Flow { feeds, into, .. } => (feeds, into),
     };
     let mut applied = false;
+    // The calls of the earlier step seen so far, in order: one pass over the run.
+    let mut before: Vec<usize> = Vec::new();
     for (index, call) in calls.iter().enumerate() {
         if !later.matches(call) {
+            if earlier.matches(call) {
+                before.push(index);
+            }
             continue;
         }
         applied = true;
-        let before: Vec<usize> = (0..index).filter(|&c| earlier.matches(&calls[c])).collect();
         let failure = match edge {
             Edge::Order { .. } => before.is_empty().then(|| EdgeFailure {
                 call: Some(called(calls, index)),
@@ -172,9 +176,10 @@ fn edge_verdict(edge: &Edge, calls: &[Call]) -> EdgeVerdict {
             }),
             Edge::Flow { arg, .. } => {
                 let value = call.args_view().get(arg);
+                // The latest results first: a value is most often the one just produced.
                 let held = value.is_some_and(|value| {
                     let value = value.to_value();
-                    before.iter().any(|&c| {
+                    before.iter().rev().any(|&c| {
                         calls[c]
                             .result()
                             .is_some_and(|r| produced(value.as_ref(), r))
@@ -190,6 +195,10 @@ fn edge_verdict(edge: &Edge, calls: &[Call]) -> EdgeVerdict {
         };
         if let Some(failure) = failure {
             return EdgeVerdict::Failed(failure);
+        }
+        // A call of both steps is an earlier call for the calls after it.
+        if earlier.matches(call) {
+            before.push(index);
         }
     }
     if applied {
