@@ -3,6 +3,7 @@
 
 pub(crate) mod config;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use toolgate_core::{Percent, ToolId};
@@ -176,37 +177,49 @@ impl BudgetGrader {
 /// the first such call with the earlier call it repeats, by position.
 ///
 /// Calls are grouped by tool and by their arguments' canonical text, which equal arguments
-/// share unless they write a number two ways (`1` and `1.0`); each new text is compared
-/// with the earlier texts of its tool by value, so those are found too.
+/// share unless they write a number two ways (`1` and `1.0`); when either of two texts of
+/// a tool writes a number with a fraction or an exponent, they are also compared by value,
+/// so those are found too.
 fn repeats(calls: &[Call]) -> (u64, Option<(usize, usize)>) {
-    // Per tool, each distinct argument value once: its canonical text and its first call.
+    // Per tool, each distinct argument text once: the text, whether it writes a number
+    // with a fraction or an exponent, and its first call.
     type Tool<'c> = (Option<&'c str>, &'c str);
-    let mut seen: BTreeMap<Tool<'_>, Vec<(String, usize)>> = BTreeMap::new();
+    let mut seen: BTreeMap<Tool<'_>, Vec<(Cow<'_, str>, bool, usize)>> = BTreeMap::new();
     let mut count = 0;
     let mut first = None;
     for (index, call) in calls.iter().enumerate() {
-        let text = call.args_view().canonical_json().into_owned();
+        let text = call.args_view().canonical_json();
+        let spelled = spells_numbers(&text);
         let known = seen
             .entry((call.server.as_deref(), call.name.as_str()))
             .or_default();
         let earlier = known
             .iter()
-            .find(|(other, _)| *other == text)
+            .find(|(other, _, _)| *other == text)
             .or_else(|| {
-                known
-                    .iter()
-                    .find(|(_, at)| args_equal(calls[*at].args(), call.args()))
+                known.iter().find(|(_, other_spelled, at)| {
+                    (spelled || *other_spelled) && args_equal(calls[*at].args(), call.args())
+                })
             })
-            .map(|(_, at)| *at);
+            .map(|(_, _, at)| *at);
         match earlier {
             Some(at) => {
                 count += 1;
                 first.get_or_insert((index, at));
             }
-            None => known.push((text, index)),
+            None => known.push((text, spelled, index)),
         }
     }
     (count, first)
+}
+
+/// Whether JSON text may write a number with a fraction or an exponent (a digit followed by
+/// `.`, `e` or `E`): the only way two equal values get different canonical texts. Text
+/// inside strings may trigger it too; that only costs a comparison by value.
+fn spells_numbers(text: &str) -> bool {
+    text.as_bytes()
+        .windows(2)
+        .any(|pair| pair[0].is_ascii_digit() && matches!(pair[1], b'.' | b'e' | b'E'))
 }
 
 /// The grader's verdict over all runs of a test.

@@ -264,20 +264,25 @@ impl TrajectoryGrader {
 
     /// Whether entry `e` matches the calls from `start` on: a step, the call there; a
     /// parallel group, as many calls there as it has steps, all of one turn, matched one to
-    /// one in any order. The calls it takes, when it matches.
-    fn span(&self, e: usize, calls: &[Call], start: usize) -> Option<Vec<usize>> {
+    /// one in any order.
+    fn fits(&self, e: usize, calls: &[Call], start: usize) -> bool {
         let steps = self.expected[e].steps();
-        let end = start.checked_add(steps.len())?;
-        let span = calls.get(start..end)?;
-        let turn = span.first()?.step;
-        if span.iter().any(|call| call.step != turn) {
-            return None;
+        if let [step] = steps {
+            return calls.get(start).is_some_and(|call| step.matches(call));
         }
-        let pairs = maximum_matching(steps.len(), span.len(), |s, c| steps[s].matches(&span[c]));
-        pairs
-            .iter()
-            .all(Option::is_some)
-            .then(|| (start..end).collect())
+        let Some(span) = start
+            .checked_add(steps.len())
+            .and_then(|end| calls.get(start..end))
+        else {
+            return false;
+        };
+        let Some(turn) = span.first().map(|call| call.step) else {
+            return false;
+        };
+        span.iter().all(|call| call.step == turn)
+            && maximum_matching(steps.len(), span.len(), |s, c| steps[s].matches(&span[c]))
+                .iter()
+                .all(Option::is_some)
     }
 
     /// The ordered modes: the longest common subsequence of entries and calls, each entry
@@ -287,7 +292,7 @@ impl TrajectoryGrader {
             self.expected.len(),
             calls.len(),
             |e| self.expected[e].width(),
-            |e, c| self.span(e, calls, c).is_some(),
+            |e, c| self.fits(e, calls, c),
         );
         let mut taken = vec![Vec::new(); self.expected.len()];
         for (e, c) in pairs {
@@ -298,7 +303,7 @@ impl TrajectoryGrader {
         }
         let mut position = 0;
         for e in 0..self.expected.len() {
-            if self.span(e, calls, position).is_none() {
+            if !self.fits(e, calls, position) {
                 let difference = Difference {
                     position: position + 1,
                     expected: Some(e),
