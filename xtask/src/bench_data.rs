@@ -537,7 +537,7 @@ fn suite_text(universe: &Universe, calls: u64, runs: u64, seed: u64) -> String {
     let fetch = universe.qualified(4);
     let mut text = format!(
         "# Written by `cargo xtask bench-data --calls {calls} --seed {seed}`: {runs} runs, {tools} tools on {servers} servers.
-# The benchmark suite of issue 8 (docs/performance.md): all four grader kinds over one JSONL.
+# The benchmark suite of issue 8 (docs/performance.md): every grader kind over one JSONL.
 tests:
   - name: bench corpus
     type: agent
@@ -620,7 +620,45 @@ tests:
         expected(3),
         expected(4),
     );
+    text.push_str(&path_graders(&search_a));
     text
+}
+
+/// The graders of SPEC section 13 in the benchmark's suite: a trajectory with a parallel
+/// group and a budget with every limit.
+fn path_graders(search_a: &str) -> String {
+    format!(
+        r#"      - type: trajectory
+        config:
+          mode: in_order
+          expected:
+            - {search_a}
+            - parallel: [fetch, read_file]
+            - tool: bash
+              args: {{ command: {{ $regex: "test" }} }}
+              args_mode: subset
+          expect:
+            - trajectory.score: {{ ">=": 0 }}
+      - type: budget
+        config:
+          max_calls: 40
+          max_steps: 12
+          max_errors: 3
+          max_repeats: 2
+          max_calls_per_tool:
+            - {{ tool: bash, max: 10 }}
+          optimal_calls: 8
+          expect:
+            - budget.pass_rate: {{ ">=": 0 }}
+      - type: dependencies
+        config:
+          edges:
+            - {{ before: {search_a}, after: fetch }}
+            - {{ feeds: {search_a}, into: fetch, arg: url }}
+          expect:
+            - dependencies.pass_rate: {{ ">=": 0 }}
+"#
+    )
 }
 
 #[cfg(test)]
@@ -657,6 +695,9 @@ mod tests {
         assert!(test.graders.tool_calls.is_some());
         assert!(test.graders.tool_correctness.is_some());
         assert!(test.graders.call_accuracy.is_some());
+        assert!(test.graders.trajectory.is_some());
+        assert!(test.graders.budget.is_some());
+        assert!(test.graders.dependencies.is_some());
         let mut evaluator = TestEvaluator::new(test);
         let mut calls = 0;
         let lines: Vec<&str> = corpus.lines().collect();

@@ -80,7 +80,7 @@ pub use crate::id::{Member, MemberError, ToolId, ToolRef};
 pub use crate::matching::{
     AccuracyCounts, AccuracyMetrics, CallPairing, MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE,
     PairingTooLarge, check_pairing_size, check_sequence_size, longest_common_subsequence,
-    maximum_matching, pair_calls, pairing_size,
+    longest_common_subsequence_of_spans, maximum_matching, pair_calls, pairing_size,
 };
 pub use crate::percent::{Counts, Percent, SelectionMetrics};
 pub use crate::selection::{CallIndex, CallOutcome, RunSelection, Selector, score};

@@ -146,6 +146,61 @@ pub fn longest_common_subsequence(
     pairs
 }
 
+/// [`longest_common_subsequence`] where item `i` of `a` stands for `width(i)` consecutive
+/// items of `b` (at least one): `matches(i, j)` says whether it matches the items of `b`
+/// from `j` to `j + width(i)`, and it is asked only where they fit. The pairs are `(i, j)`,
+/// `j` the first item of `b` that `i` takes, in increasing order of both, and the spans of
+/// two pairs never overlap. Among the longest, the one returned is chosen as
+/// [`longest_common_subsequence`] chooses.
+///
+/// A trajectory's parallel group is such an item: several expected steps matched by calls
+/// that share one agent turn, occupying one position of the sequence. The table and the
+/// time grow as `a × b`, as [`longest_common_subsequence`]'s do
+/// ([`check_sequence_size`]).
+pub fn longest_common_subsequence_of_spans(
+    a: usize,
+    b: usize,
+    width: impl Fn(usize) -> usize,
+    mut matches: impl FnMut(usize, usize) -> bool,
+) -> Vec<(usize, usize)> {
+    let row = b + 1;
+    // fits[i * b + j]: whether item i matches the span of b from j; asked once per pair.
+    let mut fits = vec![false; a * b];
+    for i in 0..a {
+        let span = width(i).max(1);
+        for j in 0..b {
+            fits[i * b + j] = j + span <= b && matches(i, j);
+        }
+    }
+    let mut lengths = vec![0_u32; (a + 1) * row];
+    for i in (0..a).rev() {
+        let span = width(i).max(1);
+        for j in (0..b).rev() {
+            let skip = lengths[(i + 1) * row + j].max(lengths[i * row + j + 1]);
+            lengths[i * row + j] = if fits[i * b + j] {
+                skip.max(lengths[(i + 1) * row + j + span] + 1)
+            } else {
+                skip
+            };
+        }
+    }
+    let mut pairs = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a && j < b {
+        let span = width(i).max(1);
+        if fits[i * b + j] && lengths[i * row + j] == lengths[(i + 1) * row + j + span] + 1 {
+            pairs.push((i, j));
+            i += 1;
+            j += span;
+        } else if lengths[i * row + j + 1] >= lengths[(i + 1) * row + j] {
+            j += 1;
+        } else {
+            i += 1;
+        }
+    }
+    pairs
+}
+
 /// Expected calls paired with actual ones (SPEC section 9).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]

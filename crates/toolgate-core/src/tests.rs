@@ -5,7 +5,7 @@ use rstest::rstest;
 use crate::{
     AccuracyCounts, CallOutcome, Class, ClassSet, Counts, MAX_PAIRING_PAIRS, MAX_PAIRING_SIZE,
     Member, Percent, Selector, ToolId, ToolRef, check_pairing_size, longest_common_subsequence,
-    maximum_matching, pair_calls, pairing_size, score,
+    longest_common_subsequence_of_spans, maximum_matching, pair_calls, pairing_size, score,
 };
 
 fn id(text: &str) -> ToolId {
@@ -323,6 +323,41 @@ fn lcs(#[case] a: &str, #[case] b: &str, #[case] pairs: &[(usize, usize)]) {
         longest_common_subsequence(a.len(), b.len(), |i, j| a[i] == b[j]),
         pairs
     );
+}
+
+/// Items of `a` are letters or groups `(xy)` that match the letters of `b` in any order.
+#[rstest]
+#[case::letters_as_lcs("sb", "svb", &[(0, 0), (1, 2)])]
+#[case::group_in_place("s(ab)f", "sbaf", &[(0, 0), (1, 1), (2, 3)])]
+#[case::group_apart("s(ab)f", "savbf", &[(0, 0), (2, 4)])]
+#[case::group_with_extra("s(ab)f", "sabvf", &[(0, 0), (1, 1), (2, 4)])]
+#[case::spans_do_not_overlap("a(ab)", "ab", &[(0, 0)])]
+#[case::group_past_end("(ab)", "a", &[])]
+fn lcs_of_spans(#[case] a: &str, #[case] b: &str, #[case] pairs: &[(usize, usize)]) {
+    let mut items: Vec<Vec<char>> = Vec::new();
+    let mut group: Option<Vec<char>> = None;
+    for c in a.chars() {
+        match (c, &mut group) {
+            ('(', _) => group = Some(Vec::new()),
+            (')', _) => items.extend(group.take()),
+            (c, Some(open)) => open.push(c),
+            (c, None) => items.push(vec![c]),
+        }
+    }
+    let b = letters(b);
+    let found = longest_common_subsequence_of_spans(
+        items.len(),
+        b.len(),
+        |i| items[i].len(),
+        |i, j| {
+            let mut span: Vec<char> = b[j..j + items[i].len()].to_vec();
+            let mut want = items[i].clone();
+            span.sort_unstable();
+            want.sort_unstable();
+            span == want
+        },
+    );
+    assert_eq!(found, pairs);
 }
 
 /// Calls written as `tool:args`; a pairing summary `(correct, incorrect, missed, extra)`.

@@ -144,6 +144,13 @@ impl Comparison {
 /// an error that shows the list form.
 pub(crate) struct Expectations(Vec<RawExpectation>);
 
+impl Expectations {
+    /// Whether the list holds no gate.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 impl<'de> Deserialize<'de> for Expectations {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct ExpectationsVisitor;

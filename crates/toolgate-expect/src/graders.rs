@@ -5,11 +5,15 @@
 //! say about a run ([`crate::Section`]). The rest of the crate reaches a kind through the
 //! registry, [`Block`]; the reporters see only sections and metrics.
 
+pub(crate) mod budget;
 pub(crate) mod call_accuracy;
 pub(crate) mod config;
+pub(crate) mod dependencies;
+pub(crate) mod errors;
 pub(crate) mod selection;
 pub(crate) mod tool_calls;
 pub(crate) mod tool_correctness;
+pub(crate) mod trajectory;
 
 use std::{fmt, io};
 
@@ -241,6 +245,10 @@ macro_rules! registry {
             tool_calls: ToolCalls = crate::graders::tool_calls::ToolCallsGrader, "tool-calls";
             tool_correctness: ToolCorrectness = crate::graders::tool_correctness::ToolCorrectnessGrader, "tool-correctness";
             call_accuracy: CallAccuracy = crate::graders::call_accuracy::CallAccuracyGrader, "call-accuracy";
+            trajectory: Trajectory = crate::graders::trajectory::TrajectoryGrader, "trajectory";
+            budget: Budget = crate::graders::budget::BudgetGrader, "budget";
+            errors: Errors = crate::graders::errors::ErrorsGrader, "errors";
+            dependencies: Dependencies = crate::graders::dependencies::DependenciesGrader, "dependencies";
         }
     };
 }

@@ -20,6 +20,7 @@ mod run;
 mod schema;
 mod section;
 mod shard_test;
+mod step_matcher;
 mod suite_file;
 mod test_json;
 mod tool_matcher;
@@ -31,10 +32,18 @@ pub use crate::evaluate::{
     grade_run, grade_run_as,
 };
 pub use crate::gate::{Gate, GateOutcome, Op, Target};
+pub use crate::graders::budget::{
+    BudgetGrader, BudgetOutcome, Exceeded, Limit, RunBudget, ToolLimit,
+};
 pub use crate::graders::call_accuracy::{
     ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy,
     differing_keys, differing_keys_of,
 };
+pub use crate::graders::dependencies::{
+    DependenciesGrader, DependenciesOutcome, Edge, EdgeCounts, EdgeFailure, EdgeVerdict,
+    RunDependencies,
+};
+pub use crate::graders::errors::{ErrorCounts, ErrorsGrader, ErrorsOutcome, RunErrors};
 pub use crate::graders::selection::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
 pub use crate::graders::tool_calls::{
     MatchList, Miss, MissingArgument, MissingArguments, NearMiss, RequiredMatch, RunToolCalls,
@@ -42,6 +51,10 @@ pub use crate::graders::tool_calls::{
 };
 pub use crate::graders::tool_correctness::{
     RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome,
+};
+pub use crate::graders::trajectory::{
+    Closest, Difference, Entry, MissingEntry, Mode, RunTrajectory, TrajectoryGrader,
+    TrajectoryOutcome,
 };
 pub use crate::graders::{Block, Graders, JSON_LISTS, LimitWords, Verdicts};
 pub use crate::json_part::{Entries, EntrySink, JsonField, JsonPart};
@@ -52,6 +65,7 @@ pub use crate::reliability::{ReliabilityBlock, ReliabilityOutcome};
 pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource};
 pub use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone};
 pub use crate::shard_test::{KeptTest, ShardGate, ShardTest};
+pub use crate::step_matcher::{StepMatcher, StepMiss};
 pub use crate::suite_file::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile};
 pub use crate::test_json::JsonContext;
 pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};

@@ -18,6 +18,18 @@ const KIND_TYPES: &[&str] = &[
     "RunAccuracy",
     "RunToolCalls",
     "NearMiss",
+    "TrajectoryGrader",
+    "TrajectoryOutcome",
+    "RunTrajectory",
+    "BudgetGrader",
+    "BudgetOutcome",
+    "RunBudget",
+    "ErrorsGrader",
+    "ErrorsOutcome",
+    "RunErrors",
+    "DependenciesGrader",
+    "DependenciesOutcome",
+    "RunDependencies",
 ];
 
 /// The file that holds the registry of grader kinds.
@@ -47,7 +59,13 @@ fn registry_words(root: &Path) -> Result<Vec<String>, String> {
         let key = key.trim_end_matches(';').trim_matches('"');
         let grader = path.rsplit("::").next().unwrap_or(path);
         for word in [field, variant, grader, key, &key.replace('-', "_")] {
-            words.insert(word.to_owned());
+            // A kind named by a plain English word (`errors`, `budget`) is named in code by
+            // its type and variant (`ErrorsGrader`, `Errors`); the word alone is a common
+            // variable name.
+            let plain = word.chars().all(|c| c.is_ascii_lowercase());
+            if !plain {
+                words.insert(word.to_owned());
+            }
         }
     }
     if words.is_empty() {
@@ -125,9 +143,19 @@ fn grader_words<'w>(text: &str, words: &'w [String]) -> BTreeSet<&'w str> {
             words
                 .iter()
                 .map(String::as_str)
-                .filter(move |word| line.contains(word))
+                .filter(move |word| names(line, word))
         })
         .collect()
+}
+
+/// Whether `line` holds `word` as a whole name: not inside a longer identifier.
+fn names(line: &str, word: &str) -> bool {
+    let part_of_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    line.match_indices(word).any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let after = line[at + word.len()..].chars().next();
+        !before.is_some_and(part_of_name) && !after.is_some_and(part_of_name)
+    })
 }
 
 /// The lines of code of a file: without comment lines, and up to its `#[cfg(test)]` module.

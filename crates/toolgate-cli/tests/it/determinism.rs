@@ -35,6 +35,23 @@ const SUITE: &str = r#"tests:
               args: { q: a }
             - tool: http.get
               args: { q: b }
+      - type: trajectory
+        config:
+          mode: in_order
+          expected: [search, { tool: get, args: { q: b } }]
+      - type: budget
+        config:
+          max_calls: 3
+          max_repeats: 0
+          optimal_calls: 2
+      - type: errors
+        config:
+          expect: [errors.rate: { "<=": 50 }]
+      - type: dependencies
+        config:
+          edges:
+            - { before: search, after: http.get }
+            - { feeds: search, into: get, arg: q }
 "#;
 
 /// One call as toolgate's call list writes it.

@@ -25,11 +25,13 @@ use crate::tool_matcher::config::TestClasses;
 use super::{Block, Grader, Graders, registry};
 
 // An entry of a test's `graders:`. (Plain comments on the derived types: schemars would
-// put a doc comment into `toolgate schema`.)
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// put a doc comment into `toolgate schema`.) Read by hand (below) so that a `type:` written
+// before `config:` tells the config which kind owns a key that two kinds share
+// (`expected`).
+#[derive(JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawGrader {
-    #[serde(rename = "type")]
+    #[schemars(rename = "type")]
     kind: GraderKind,
     config: RawGraderConfig,
 }
@@ -232,7 +234,12 @@ pub(crate) fn check(
             continue;
         }
         seen.push(kind);
-        grader.config.check_keys(file, kind, &config_path, problems);
+        // A key the grader's kind shares with another, read as the other's (its `type:` came
+        // after `config:`), is the one problem reported: the kind's own check would only
+        // add that the key is missing.
+        if grader.config.check_keys(file, kind, &config_path, problems) {
+            continue;
+        }
         let context = CheckContext {
             file,
             index,
@@ -266,26 +273,43 @@ macro_rules! configs {
         }
 
         impl RawGraderConfig {
-            /// Reads the value of `key`, one of [`keys`], with the kind that owns it.
+            /// Reads the value of `key`, one of [`keys`], with the kind that owns it: the
+            /// grader's own kind when its `type:` came first and it has the key, otherwise
+            /// the first kind that has it.
             fn read<'de, D: Deserializer<'de>>(
                 &mut self,
                 key: &str,
                 value: D,
+                kind: Option<Block>,
             ) -> Result<(), D::Error> {
-                $(
-                    if <<$grader as Grader>::Config as GraderConfig>::KEYS.contains(&key) {
-                        return self.$field.read(key, value);
+                let owner = kind
+                    .filter(|kind| kind.config_keys().contains(&key))
+                    .or_else(|| {
+                        Block::ALL
+                            .iter()
+                            .copied()
+                            .find(|kind| kind.config_keys().contains(&key))
+                    });
+                match owner {
+                    $(Some(Block::$variant) => self.$field.read(key, value),)*
+                    None => {
+                        self.expect = Deserialize::deserialize(value)?;
+                        Ok(())
                     }
-                )*
-                self.expect = Deserialize::deserialize(value)?;
-                Ok(())
+                }
             }
 
-            /// Each key of every kind, and whether the config holds it, then `expect`.
-            fn keys_present(&self) -> Vec<(&'static str, bool)> {
+            /// Each key of every kind, with the kind that read it and whether the config
+            /// holds it, then `expect` (read for the grader's own kind, `kind`).
+            fn keys_present(&self, kind: Block) -> Vec<(Block, &'static str, bool)> {
                 let mut present = Vec::new();
-                $(present.extend(self.$field.keys_present());)*
-                present.push(("expect", self.expect.is_some()));
+                $(present.extend(
+                    self.$field
+                        .keys_present()
+                        .into_iter()
+                        .map(|(key, held)| (Block::$variant, key, held)),
+                );)*
+                present.push((kind, "expect", self.expect.is_some()));
                 present
             }
 
@@ -315,11 +339,17 @@ macro_rules! configs {
             ) -> serde_json::Map<String, Value> {
                 let mut properties = serde_json::Map::new();
                 $(
-                    properties.extend(
-                        <<$grader as Grader>::Config as GraderConfig>::schema_properties(
-                            generator,
-                        ),
+                    let own = <<$grader as Grader>::Config as GraderConfig>::schema_properties(
+                        generator,
                     );
+                    for (key, schema) in own {
+                        // A key two kinds share takes either kind's value.
+                        let merged = match properties.remove(&key) {
+                            Some(first) => serde_json::json!({ "anyOf": [first, schema] }),
+                            None => schema,
+                        };
+                        properties.insert(key, merged);
+                    }
                 )*
                 properties
             }
@@ -345,30 +375,53 @@ macro_rules! configs {
 
 registry!(configs);
 
-/// Every key of a grader's config: each kind's in registry order, then `expect`.
+/// Every key of a grader's config: each kind's in registry order, a key two kinds share
+/// once, then `expect`.
 fn keys() -> &'static [&'static str] {
     static KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-        GraderKind::all()
-            .flat_map(GraderKind::own_keys)
-            .copied()
-            .chain(["expect"])
-            .collect()
+        let mut keys: Vec<&'static str> = Vec::new();
+        for key in GraderKind::all().flat_map(GraderKind::own_keys) {
+            if !keys.contains(key) {
+                keys.push(key);
+            }
+        }
+        keys.push("expect");
+        keys
     });
     &KEYS
 }
 
 impl RawGraderConfig {
-    /// Every key present in the config must belong to the grader's kind.
+    /// Every key present in the config must belong to the grader's kind. Whether a key of
+    /// the kind was read as another kind's.
     fn check_keys(
         &self,
         file: &SuiteFile,
         kind: GraderKind,
         path: &[PathSeg<'_>],
         problems: &mut Vec<Problem>,
-    ) {
+    ) -> bool {
+        let mut misread = false;
         let allowed = || kind.own_keys().iter().copied().chain(["expect"]);
-        for (key, present) in self.keys_present() {
-            if present && !allowed().any(|k| k == key) {
+        for (reader, key, present) in self.keys_present(kind.0) {
+            if present && reader != kind.0 && allowed().any(|k| k == key) {
+                // A key two kinds share, read before the grader's `type:` was known.
+                misread = true;
+                problems.push(
+                    file.located(
+                        Problem::new(
+                            "toolgate::suite::type_after_config",
+                            format!("`{key}` was read before the grader's `type: {kind}`"),
+                            "read as another kind's key",
+                        )
+                        .with_help(format!(
+                            "`{key}` means something else in another grader kind: write \
+                             `type: {kind}` before `config:`"
+                        )),
+                        &join(path, &[PathSeg::KeyName(key)]),
+                    ),
+                );
+            } else if present && !allowed().any(|k| k == key) {
                 let list = allowed()
                     .map(|k| format!("`{k}`"))
                     .collect::<Vec<_>>()
@@ -386,6 +439,7 @@ impl RawGraderConfig {
                 );
             }
         }
+        misread
     }
 }
 
@@ -394,13 +448,89 @@ impl RawGraderConfig {
 // it was. The YAML reader hands a struct a map only (an empty value as an empty map; anything
 // else fails with `expecting`), and a key as a string only, so those are the readings needed.
 
-impl<'de> Deserialize<'de> for RawGraderConfig {
+impl<'de> Deserialize<'de> for RawGrader {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_struct("RawGraderConfig", keys(), ConfigVisitor)
+        deserializer.deserialize_struct("RawGrader", GRADER_KEYS, GraderVisitor)
     }
 }
 
-struct ConfigVisitor;
+/// The keys of a grader entry.
+const GRADER_KEYS: &[&str] = &["type", "config"];
+
+struct GraderVisitor;
+
+impl<'de> Visitor<'de> for GraderVisitor {
+    type Value = RawGrader;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("struct RawGrader")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawGrader, A::Error> {
+        let mut kind: Option<GraderKind> = None;
+        let mut config: Option<RawGraderConfig> = None;
+        while let Some(GraderKey(index)) = map.next_key()? {
+            if index == 0 {
+                if kind.is_some() {
+                    return Err(de::Error::duplicate_field("type"));
+                }
+                kind = Some(map.next_value()?);
+            } else {
+                if config.is_some() {
+                    return Err(de::Error::duplicate_field("config"));
+                }
+                config = Some(map.next_value_seed(ConfigVisitor(kind))?);
+            }
+        }
+        Ok(RawGrader {
+            kind: kind.ok_or_else(|| de::Error::missing_field("type"))?,
+            config: config.ok_or_else(|| de::Error::missing_field("config"))?,
+        })
+    }
+}
+
+/// A key of a grader entry, by its position in [`GRADER_KEYS`].
+struct GraderKey(usize);
+
+impl<'de> Deserialize<'de> for GraderKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct GraderKeyVisitor;
+        impl Visitor<'_> for GraderKeyVisitor {
+            type Value = GraderKey;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("field identifier")
+            }
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<GraderKey, E> {
+                GRADER_KEYS
+                    .iter()
+                    .position(|k| *k == key)
+                    .map(GraderKey)
+                    .ok_or_else(|| E::unknown_field(key, GRADER_KEYS))
+            }
+        }
+        deserializer.deserialize_identifier(GraderKeyVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for RawGraderConfig {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        ConfigVisitor(None).deserialize(deserializer)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for ConfigVisitor {
+    type Value = RawGraderConfig;
+
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<RawGraderConfig, D::Error> {
+        deserializer.deserialize_struct("RawGraderConfig", keys(), self)
+    }
+}
+
+/// Reads a config; with the grader's kind when its `type:` came first.
+struct ConfigVisitor(Option<GraderKind>);
 
 impl<'de> Visitor<'de> for ConfigVisitor {
     type Value = RawGraderConfig;
@@ -422,6 +552,7 @@ impl<'de> Visitor<'de> for ConfigVisitor {
             map.next_value_seed(KeyValue {
                 config: &mut config,
                 key,
+                kind: self.0,
             })?;
         }
         Ok(config)
@@ -432,13 +563,15 @@ impl<'de> Visitor<'de> for ConfigVisitor {
 struct KeyValue<'c> {
     config: &'c mut RawGraderConfig,
     key: &'static str,
+    kind: Option<GraderKind>,
 }
 
 impl<'de> DeserializeSeed<'de> for KeyValue<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        self.config.read(self.key, deserializer)
+        self.config
+            .read(self.key, deserializer, self.kind.map(|kind| kind.0))
     }
 }
 

@@ -1,0 +1,129 @@
+//! What the `budget` grader says about a test, for the reports: each run's counts, and for
+//! a run past a limit, which limit and by how much.
+
+use std::fmt::Write as _;
+
+use crate::graders::Block;
+use crate::run::RunInfo;
+use crate::section::{Line, ListedRun, Piece, Row, Section, Tone, called};
+
+use super::{BudgetOutcome, RunBudget};
+
+impl BudgetOutcome {
+    /// The grader's section of a test's report; `runs` are the test's listed runs, and
+    /// `run_count` how many runs it has.
+    pub fn section(&self, runs: &[RunInfo], run_count: usize) -> Section {
+        let listed = runs
+            .iter()
+            .zip(&self.runs)
+            .map(|(_, run)| self.listed_run(run))
+            .collect();
+        let facts = runs
+            .iter()
+            .zip(&self.runs)
+            .map(|(_, run)| self.facts(run))
+            .collect();
+        let block = Block::Budget;
+        let mut summary = format!(
+            "budget: {} of {run_count} {} within every limit  pass rate {}",
+            self.passing_runs,
+            if run_count == 1 { "run" } else { "runs" },
+            self.pass_rate
+        );
+        if let (Some(efficiency), Some(optimal)) = (self.efficiency, self.optimal_calls) {
+            let _ = write!(
+                summary,
+                "  efficiency {efficiency} ({} optimal calls over {} counted)",
+                optimal.saturating_mul(run_count as u64),
+                self.weighed_calls
+            );
+        }
+        Section {
+            key: block.key(),
+            title: "Budget",
+            targets: block.targets(),
+            heading: Some(vec![Piece::Text(format!(
+                "{} ({})",
+                block.key(),
+                self.limits_line()
+            ))]),
+            key_width: 0,
+            runs: listed,
+            summary: vec![Piece::Text(summary)],
+            facts,
+            gate_note: Some(self.gate_note(run_count as u64)),
+            explained: &[super::PASS_RATE],
+        }
+    }
+
+    /// The limits, as the heading shows them: `max_calls 10, fetch at most 3, optimal 4`.
+    fn limits_line(&self) -> String {
+        let mut parts: Vec<String> = self
+            .limits
+            .iter()
+            .map(|(key, value)| format!("{key} {value}"))
+            .collect();
+        parts.extend(
+            self.per_tool
+                .iter()
+                .map(|(step, max)| format!("{step} at most {max}")),
+        );
+        if let Some(optimal) = self.optimal_calls {
+            parts.push(format!("optimal_calls {optimal}"));
+        }
+        parts.join(", ")
+    }
+
+    /// A run's listing: its counts, and each limit it went past.
+    fn listed_run(&self, run: &RunBudget) -> ListedRun {
+        let status = vec![
+            if run.passed {
+                Piece::text("within budget")
+            } else {
+                Piece::Mark(Tone::Fail, "over budget")
+            },
+            Piece::Text(format!(
+                "  {} calls, {} turns, {} errors, {} repeats",
+                run.calls, run.steps, run.errors, run.repeats
+            )),
+        ];
+        let rows = self.facts(run).into_iter().map(Row::plain).collect();
+        ListedRun {
+            status,
+            rows,
+            footer: None,
+        }
+    }
+
+    /// What explains a run past a limit: each limit with the run's count, and for repeats
+    /// the first repeated call.
+    fn facts(&self, run: &RunBudget) -> Vec<Line> {
+        let mut facts = Vec::new();
+        for exceeded in &run.exceeded {
+            let mut fact = vec![
+                Piece::Mark(Tone::Fail, "exceeded"),
+                Piece::text(" "),
+                Piece::Name(self.limit_name(exceeded.limit)),
+                Piece::Text(format!(": {} > {}", exceeded.count, exceeded.max)),
+            ];
+            if exceeded.limit == super::Limit::Repeats
+                && let Some((call, earlier)) = &run.first_repeat
+            {
+                let mut near = called(&call.tool, call.call);
+                near.push(Piece::Text(format!(" repeats call {earlier}")));
+                fact.push(Piece::Closest(near));
+            }
+            facts.push(fact);
+        }
+        facts
+    }
+
+    /// "1 of 2 runs over budget".
+    fn gate_note(&self, runs: u64) -> Line {
+        let over = runs - self.passing_runs.min(runs);
+        vec![Piece::Text(format!(
+            "{over} of {runs} {} over budget",
+            if runs == 1 { "run" } else { "runs" }
+        ))]
+    }
+}

@@ -1,0 +1,129 @@
+//! What `merge` checks of the `budget` block of a shard report's test: each run's verdict
+//! against its counts, and the block's sums and metrics.
+
+use serde::Deserialize;
+
+use crate::recheck::{Fold, Metrics, Runs, Sum, same, same_percent};
+
+use super::BudgetOutcome;
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct BudgetView {
+    pub(crate) optimal_calls: Option<u64>,
+    pub(crate) passing_runs: u64,
+    pub(crate) weighed_calls: u64,
+    pub(crate) pass_rate: u8,
+    pub(crate) efficiency: Option<u8>,
+    pub(crate) runs: Runs<BudgetFold>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct BudgetRunView {
+    pub(crate) passed: bool,
+    pub(crate) calls: u64,
+    pub(crate) weighed: u64,
+    pub(crate) exceeded: Vec<ExceededView>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct ExceededView {
+    pub(crate) count: u64,
+    pub(crate) max: u64,
+}
+
+/// The runs of `budget`, folded. A run's `weighed` is max(N, calls) for the block's
+/// `optimal_calls` N, which the fold does not see: it keeps the first value above the
+/// run's calls and the first run whose such value differs, and the fewest calls of a run
+/// weighed at its calls, for the check against N.
+#[derive(Debug, Default)]
+pub(crate) struct BudgetFold {
+    pub(crate) passing: u64,
+    pub(crate) weighed: Sum,
+    pub(crate) first_raised: Option<u64>,
+    pub(crate) other_raised: Option<(u64, u64)>,
+    pub(crate) fewest_unraised: Option<(u64, u64)>,
+}
+
+impl Fold for BudgetFold {
+    type Run = BudgetRunView;
+
+    fn add(&mut self, index: u64, run: BudgetRunView) -> Result<(), String> {
+        if let Some(e) = run.exceeded.iter().find(|e| e.count <= e.max) {
+            return Err(format!(
+                "`budget.runs[{index}]` lists a limit of {} as exceeded by {}",
+                e.max, e.count
+            ));
+        }
+        if run.passed != run.exceeded.is_empty() {
+            return Err(format!(
+                "`budget.runs[{index}].passed` is {} but it lists {} exceeded limits",
+                run.passed,
+                run.exceeded.len()
+            ));
+        }
+        if run.weighed < run.calls {
+            return Err(format!(
+                "`budget.runs[{index}]` weighs {} calls but made {}",
+                run.weighed, run.calls
+            ));
+        }
+        if run.weighed > run.calls {
+            let first = *self.first_raised.get_or_insert(run.weighed);
+            if run.weighed != first && self.other_raised.is_none() {
+                self.other_raised = Some((index, run.weighed));
+            }
+        } else if self
+            .fewest_unraised
+            .is_none_or(|(_, fewest)| run.calls < fewest)
+        {
+            self.fewest_unraised = Some((index, run.calls));
+        }
+        self.passing += u64::from(run.passed);
+        self.weighed.add(run.weighed);
+        Ok(())
+    }
+}
+
+pub(crate) fn add_up(budget: &BudgetView, metrics: &Metrics<'_>) -> Result<(), String> {
+    let runs = budget.runs.listed;
+    let fold = &budget.runs.fold;
+    budget.runs.first_problem()?;
+    same("budget.passing_runs", budget.passing_runs, fold.passing)?;
+    let weighed = fold.weighed.get("budget.runs[].weighed")?;
+    same("budget.weighed_calls", budget.weighed_calls, weighed)?;
+    let pass_rate = BudgetOutcome::pass_rate_of(fold.passing, runs);
+    same_percent("budget.pass_rate", budget.pass_rate, pass_rate)?;
+    metrics.check("budget.pass_rate", pass_rate)?;
+    let Some(optimal) = budget.optimal_calls else {
+        // Without an optimal path a run weighs its calls.
+        if let Some(raised) = fold.first_raised {
+            return Err(format!(
+                "`budget.runs[]` weighs {raised} calls, more than it made, without `optimal_calls`"
+            ));
+        }
+        return Ok(());
+    };
+    let raised = match fold.first_raised {
+        Some(first) if first != optimal => Some((0, first)),
+        _ => fold.other_raised,
+    };
+    if let Some((index, value)) = raised {
+        return Err(format!(
+            "`budget.runs[{index}]` weighs {value} calls, but `optimal_calls` is {optimal}"
+        ));
+    }
+    if let Some((index, calls)) = fold.fewest_unraised
+        && calls < optimal
+    {
+        return Err(format!(
+            "`budget.runs[{index}]` made {calls} calls, fewer than `optimal_calls` {optimal}, \
+             but weighs them as they are"
+        ));
+    }
+    let efficiency = BudgetOutcome::efficiency_of(optimal, runs, weighed);
+    match budget.efficiency {
+        Some(stated) => same_percent("budget.efficiency", stated, efficiency)?,
+        None => return Err("`budget.efficiency` is missing".to_owned()),
+    }
+    metrics.check("budget.efficiency", efficiency)
+}
