@@ -245,7 +245,7 @@ impl PassRateInterval {
 ///
 /// Filled in by issue 20's per-run verdicts and `toolgate_core::reliability`; until then it
 /// is `None`, and every output leaves the interval out. The tallies it is given are already
-/// real: the counts of runs that passed by [`read::run_verdict`].
+/// real: the counts of the runs whose `sources` entry says they passed.
 fn pass_rate_interval(base: RunTally, head: RunTally) -> Option<PassRateInterval> {
     let _ = (base, head);
     None

@@ -151,9 +151,9 @@ fn hostile_names_stay_inert_in_every_output() {
 /// diff needs about 8 MiB.
 const DIFF_DATA_LIMIT_KIB: u64 = 32 * 1024;
 
-/// Writes a report whose one test has `runs` runs, each listed in `sources` and in a
-/// grader's `runs` with its verdict (every seventh fails in `base`, every fifth in `head`)
-/// and about 2 KB of findings, written one run at a time.
+/// Writes a report whose one test has `runs` runs, each listed in `sources` with its verdict
+/// (every seventh fails in `base`, every fifth in `head`) and in a grader's `runs` with
+/// about 2 KB of findings, written one run at a time.
 fn write_large_report(path: &Path, runs: usize, fails_every: usize) {
     let report: Value = serde_json::from_str(
         &fs::read_to_string(fixtures().join("diff-regression/head.json")).unwrap(),
@@ -167,6 +167,7 @@ fn write_large_report(path: &Path, runs: usize, fails_every: usize) {
         .unwrap()
         .clone();
     test["runs"] = runs.into();
+    test["passed_runs"] = (runs - runs / fails_every).into();
     let grader = test
         .as_object()
         .unwrap()
@@ -186,7 +187,7 @@ fn write_large_report(path: &Path, runs: usize, fails_every: usize) {
     for run in 1..=runs {
         let comma = if run > 1 { "," } else { "" };
         let entry = json!({"run": run, "source": "traces/runs.jsonl", "line": run,
-                           "format": "toolgate", "calls": 2});
+                           "format": "toolgate", "calls": 2, "passed": run % fails_every != 0});
         write!(out, "{comma}{entry}").unwrap();
     }
     out.write_all(between.as_bytes()).unwrap();

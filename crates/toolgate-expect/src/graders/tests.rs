@@ -83,7 +83,10 @@ fn both<G: Grader>(grader: &G, run: &Run) -> (Metrics, Metrics) {
         line: None,
     };
     let verdict = grader.grade(run, 1, &source, &mut Vec::new(), Detail::Counts);
-    (grader.run_metrics(&verdict), metrics_alone(grader, &verdict))
+    (
+        grader.run_metrics(&verdict),
+        metrics_alone(grader, &verdict),
+    )
 }
 
 /// Each kind of the registry that `test` has: its own metrics of `run` are those of the run

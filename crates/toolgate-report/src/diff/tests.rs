@@ -8,7 +8,6 @@ use proptest::prelude::*;
 use rstest::rstest;
 use serde_json::{Value, json};
 
-use super::read::run_verdict;
 use super::{
     Diff, GateChange, PassRateInterval, ReportFile, diff_reports, render_diff_json,
     render_diff_text,
@@ -52,77 +51,73 @@ fn report(sources: &Value, graders: &Value) -> Value {
     json!({"version": 1, "passed": true, "summary": {}, "tests": [test]})
 }
 
-#[rstest]
-#[case::none_says(None, None, None)]
-#[case::a_grader_says(None, Some(false), Some(false))]
-#[case::the_run_says(Some(true), None, Some(true))]
-#[case::both_must_pass(Some(true), Some(false), Some(false))]
-#[case::both_pass(Some(true), Some(true), Some(true))]
-fn a_runs_verdict_is_every_pass_said_of_it(
-    #[case] own: Option<bool>,
-    #[case] graders: Option<bool>,
-    #[case] expected: Option<bool>,
-) {
-    assert_eq!(run_verdict(own, graders), expected);
-}
-
+/// The verdicts `diff` reads of a test's two runs, whose `sources` entries say `own` and
+/// whose graders' objects are `graders`.
 #[track_caller]
-fn check_verdicts(graders: &Value, expected: &[Option<bool>]) {
-    let sources = json!([
-        {"run": 1, "source": "a.jsonl", "line": 1, "format": "toolgate", "calls": 1},
-        {"run": 2, "source": "a.jsonl", "line": 2, "format": "toolgate", "calls": 1},
-    ]);
-    let base = report(&sources, &json!({}));
+fn check_verdicts(own: [Option<bool>; 2], graders: &Value, expected: &[Option<bool>]) {
+    let source = |run: usize, passed: Option<bool>| {
+        let mut entry =
+            json!({"run": run, "source": "a.jsonl", "line": run, "format": "toolgate", "calls": 1});
+        if let (Some(entry), Some(passed)) = (entry.as_object_mut(), passed) {
+            entry.insert("passed".to_owned(), json!(passed));
+        }
+        entry
+    };
+    let sources = json!([source(1, own[0]), source(2, own[1])]);
     let head = report(&sources, graders);
-    let diff = diff(&base, &head).expect("the reports compare");
     let read = super::read::read_report(&mut Cursor::new(head.to_string().into_bytes()))
         .expect("the report reads");
     let verdicts: Vec<Option<bool>> = read.tests[0].listed.iter().map(|r| r.verdict).collect();
     assert_eq!(verdicts, expected);
+    let diff = diff(&report(&sources, &json!({})), &head).expect("the reports compare");
     assert_eq!(diff.tests[0].runs.lined_up, 2);
 }
 
 #[rstest]
-#[case::no_grader_says(json!({"g": {"runs": [{"run": 1, "score": 3}]}}), &[None, None])]
-#[case::one_grader(
-    json!({"g": {"runs": [{"run": 1, "passed": true}, {"run": 2, "passed": false}]}}),
-    &[Some(true), Some(false)]
+#[case::the_sources_say([Some(true), Some(false)], json!({}), &[Some(true), Some(false)])]
+#[case::no_entry_says([None, None], json!({}), &[None, None])]
+#[case::one_entry_says([None, Some(false)], json!({}), &[None, Some(false)])]
+// A grader's per-run `passed` is that grader's verdict, not the run's: a run that fails a
+// grader's own check may still pass every gate of its test, and the other way round.
+#[case::a_grader_that_fails_the_run_is_not_read(
+    [Some(true), Some(true)],
+    json!({"g": {"runs": [{"run": 1, "passed": false}, {"run": 2, "passed": false}]}}),
+    &[Some(true), Some(true)]
 )]
-#[case::two_graders_must_both_pass(
-    json!({
-        "g": {"runs": [{"run": 1, "passed": true}, {"run": 2, "passed": true}]},
-        "h": {"passed_runs": 1, "runs": [{"run": 2, "passed": false}]}
-    }),
-    &[Some(true), Some(false)]
+#[case::a_grader_that_passes_the_run_is_not_read(
+    [Some(false), None],
+    json!({"g": {"passed_runs": 2, "runs": [{"run": 1, "passed": true}, {"run": 2, "passed": true}]}}),
+    &[Some(false), None]
 )]
 #[case::other_shapes_are_skipped(
+    [Some(true), Some(false)],
     json!({
-        "g": {"runs": [{"run": 1, "passed": true, "nested": {"runs": [{"run": 2, "passed": false}]}}]},
+        "g": {"runs": [{"run": 1, "passed": false, "nested": {"runs": [{"run": 2, "passed": true}]}}]},
         "h": [1, "two", null, {"runs": 3}],
         "i": "text",
-        "j": {"runs": "not a list", "list": [{"run": 2, "passed": false}]}
+        "j": {"runs": "not a list"}
     }),
-    &[Some(true), None]
+    &[Some(true), Some(false)]
 )]
-fn the_verdicts_come_from_the_graders_run_entries(
+fn a_runs_verdict_is_its_sources_entrys_passed(
+    #[case] own: [Option<bool>; 2],
     #[case] graders: Value,
     #[case] expected: &[Option<bool>],
 ) {
-    check_verdicts(&graders, expected);
+    check_verdicts(own, &graders, expected);
 }
 
 #[test]
 fn runs_line_up_by_source_and_line_not_by_number() {
-    let source = |run: usize, line: usize| json!({"run": run, "source": "a.jsonl", "line": line, "format": "toolgate", "calls": 1});
-    let verdicts = |list: &[(usize, bool)]| json!({"g": {"runs": list.iter().map(|(run, passed)| json!({"run": run, "passed": passed})).collect::<Vec<_>>()}});
+    let source = |run: usize, line: usize, passed: bool| json!({"run": run, "source": "a.jsonl", "line": line, "format": "toolgate", "calls": 1, "passed": passed});
     // Base lists lines 1, 2, 3; head lists lines 3, 2, 9 as its runs 1, 2, 3.
     let base = report(
-        &json!([source(1, 1), source(2, 2), source(3, 3)]),
-        &verdicts(&[(1, true), (2, true), (3, true)]),
+        &json!([source(1, 1, true), source(2, 2, true), source(3, 3, true)]),
+        &json!({}),
     );
     let head = report(
-        &json!([source(1, 3), source(2, 2), source(3, 9)]),
-        &verdicts(&[(1, false), (2, true), (3, false)]),
+        &json!([source(1, 3, false), source(2, 2, true), source(3, 9, false)]),
+        &json!({}),
     );
     let diff = diff(&base, &head).expect("the reports compare");
     let runs = &diff.tests[0].runs;
@@ -142,11 +137,10 @@ fn runs_line_up_by_source_and_line_not_by_number() {
 #[test]
 fn the_pass_rate_interval_slot_is_rendered_when_filled() {
     let sources = json!([
-        {"run": 1, "source": "a.json", "line": null, "format": "toolgate", "calls": 1},
-        {"run": 2, "source": "b.json", "line": null, "format": "toolgate", "calls": 1},
+        {"run": 1, "source": "a.json", "line": null, "format": "toolgate", "calls": 1, "passed": true},
+        {"run": 2, "source": "b.json", "line": null, "format": "toolgate", "calls": 1, "passed": false},
     ]);
-    let graders = json!({"g": {"runs": [{"run": 1, "passed": true}, {"run": 2, "passed": false}]}});
-    let report = report(&sources, &graders);
+    let report = report(&sources, &json!({}));
     let mut diff = diff(&report, &report).expect("the reports compare");
     let rates = diff.tests[0]
         .pass_rate
@@ -239,17 +233,23 @@ fn gen_report() -> impl Strategy<Value = Value> {
                     .runs
                     .iter()
                     .enumerate()
-                    .map(|(i, (s, line, _))| {
-                        json!({"run": i + 1, "source": SOURCES[*s], "line": line,
-                               "format": "toolgate", "calls": 1})
+                    .map(|(i, (s, line, passed))| {
+                        let mut entry = json!({"run": i + 1, "source": SOURCES[*s], "line": line,
+                               "format": "toolgate", "calls": 1});
+                        if let (Some(entry), Some(passed)) = (entry.as_object_mut(), passed) {
+                            entry.insert("passed".to_owned(), json!(passed));
+                        }
+                        entry
                     })
                     .collect();
+                // A grader's own per-run `passed`, the opposite of the run's verdict: the
+                // diff must not read it.
                 let entries: Vec<Value> = t
                     .runs
                     .iter()
                     .enumerate()
                     .filter_map(|(i, (_, _, passed))| {
-                        passed.map(|p| json!({"run": i + 1, "passed": p}))
+                        passed.map(|p| json!({"run": i + 1, "passed": !p}))
                     })
                     .collect();
                 json!({
