@@ -48,6 +48,8 @@ pub(super) struct TestRead {
     pub(super) passed: bool,
     /// How many runs the test has (`runs`).
     pub(super) runs: usize,
+    /// How many of them passed on their own (`passed_runs`), when the report says.
+    pub(super) passed_runs: Option<usize>,
     /// Each metric by name, as the report gives it.
     pub(super) metrics: BTreeMap<String, u8>,
     pub(super) gates: Vec<GateRead>,
@@ -380,12 +382,14 @@ impl<'de> Visitor<'de> for TestVisitor {
         let mut runs = None;
         let mut metrics = None;
         let mut gates = None;
+        let mut passed_runs = None;
         let mut sources: Option<Vec<RunRead>> = None;
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "name" => name = Some(map.next_value::<String>()?),
                 "passed" => passed = Some(map.next_value::<bool>()?),
                 "runs" => runs = Some(map.next_value::<usize>()?),
+                "passed_runs" => passed_runs = Some(map.next_value::<usize>()?),
                 "metrics" => metrics = Some(map.next_value::<BTreeMap<String, u8>>()?),
                 "gates" => gates = Some(map.next_value::<Vec<GateRead>>()?),
                 "sources" => sources = Some(map.next_value_seed(SourcesSeed)?),
@@ -400,6 +404,7 @@ impl<'de> Visitor<'de> for TestVisitor {
         Ok(TestRead {
             passed: passed.ok_or_else(|| de::Error::missing_field("passed"))?,
             runs: runs.unwrap_or_default(),
+            passed_runs,
             metrics: metrics.ok_or_else(|| de::Error::missing_field("metrics"))?,
             gates: gates.ok_or_else(|| de::Error::missing_field("gates"))?,
             name,
