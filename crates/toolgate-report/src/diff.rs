@@ -316,7 +316,8 @@ fn fails_a_gate(test: &TestRead) -> bool {
 
 impl Diff {
     /// Whether something regressed: a gate of a test in both reports that passed now fails,
-    /// a gate that was not there fails, a test added fails a gate, or a metric fell.
+    /// a gate that was not there fails, a test added fails a gate, a metric fell, or a pass
+    /// rate fell significantly.
     pub fn regressed(&self) -> bool {
         self.tests.iter().any(TestDiff::regressed) || self.added.iter().any(fails_a_gate)
     }
