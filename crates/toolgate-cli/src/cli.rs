@@ -48,8 +48,9 @@ pub(crate) enum Command {
     ///
     /// Matches tests by name and shows each metric's base and head value and their
     /// difference, the gates that changed verdict, the tests added and removed, and the runs
-    /// (same source and line) whose verdict changed. Exit codes: 0 no gate newly fails and no
-    /// metric fell, 1 something regressed, 2 invalid input (docs/baselines.md).
+    /// (same source and line) whose verdict changed, with the 95% interval of the change in
+    /// pass rate. Exit codes: 0 no gate newly fails, no metric fell and no pass rate fell
+    /// significantly, 1 something regressed, 2 invalid input (docs/baselines.md).
     #[command(after_long_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
     /// Compare a list of expected calls with the calls made, arguments included, and print
@@ -92,8 +93,9 @@ Examples:
   toolgate diff main.json head.json -f markdown -o comment.md
   toolgate diff main.json head.json -f github           Annotations for regressions
 
-Exit codes: 0 no gate newly fails and no metric fell, 1 something regressed, 2 invalid
-input (not toolgate reports, different versions, no test in common). See docs/baselines.md.";
+Exit codes: 0 no gate newly fails, no metric fell and no pass rate fell significantly,
+1 something regressed, 2 invalid input (not toolgate reports, different versions, no test in
+common). See docs/baselines.md.";
 
 const ACCURACY_EXAMPLES: &str = "\
 Examples:

@@ -18,6 +18,7 @@ use std::io::{Read, Seek};
 use std::rc::Rc;
 
 use serde_json::error::Category;
+use toolgate_core::reliability::{Confidence, difference_interval};
 use toolgate_expect::{Problem, SuiteError};
 
 use self::read::{GateRead, ReadError, ReportRead, TestRead, read_report};
@@ -231,45 +232,68 @@ pub(crate) struct PassRateInterval {
     pub(crate) lower: i16,
     /// The upper bound, rounded up.
     pub(crate) upper: i16,
+    /// Whether the interval excludes 0 (`DifferenceInterval::is_significant`).
+    pub(crate) significant: bool,
 }
 
 impl PassRateInterval {
-    /// Whether the interval excludes 0: the change is then called significant.
-    fn significant(self) -> bool {
-        self.lower > 0 || self.upper < 0
+    /// Whether the pass rate fell, and the interval says the fall is unlikely to be sampling
+    /// alone.
+    fn significant_drop(self) -> bool {
+        self.significant && self.upper < 0
+    }
+
+    /// Whether the pass rate rose, significantly.
+    fn significant_rise(self) -> bool {
+        self.significant && self.lower > 0
     }
 }
 
-/// The 95 % interval for the difference of the two pass rates (SPEC 15: Newcombe's hybrid
-/// score method, from the two Wilson intervals of SPEC 14).
+/// The 95 % interval for the difference of the two pass rates, head minus base (SPEC 15:
+/// Newcombe's hybrid score method, from the two Wilson intervals of SPEC 14), computed
+/// exactly by `toolgate_core::reliability`.
 ///
-/// Filled in by issue 20's per-run verdicts and `toolgate_core::reliability`; until then it
-/// is `None`, and every output leaves the interval out. The tallies it is given are already
-/// real: the counts of runs that passed by [`read::run_verdict`].
+/// `None` only for counts that are not counts of runs (no run, or more passed than ran),
+/// which a report written by `check` never holds.
 fn pass_rate_interval(base: RunTally, head: RunTally) -> Option<PassRateInterval> {
-    let _ = (base, head);
-    None
+    let count = |n: usize| u64::try_from(n).ok();
+    let head = (count(head.runs)?, count(head.passed)?);
+    let base = (count(base.runs)?, count(base.passed)?);
+    let interval = difference_interval(head, base, Confidence::NinetyFive).ok()?;
+    Some(PassRateInterval {
+        lower: i16::from(interval.lower.value()),
+        upper: i16::from(interval.upper.value()),
+        significant: interval.is_significant(),
+    })
 }
 
 impl TestDiff {
-    /// Whether a gate newly fails or a metric fell.
+    /// Whether a gate newly fails, a metric fell, or the runs' pass rate fell significantly
+    /// (`docs/baselines.md`, "What regressed": a significant drop is a regression even when
+    /// no metric or gate moved, a drop that is not significant is not one by itself).
     fn regressed(&self) -> bool {
         self.gates
             .iter()
             .any(|g| g.change() == GateChange::NewlyFailing)
             || self.metrics.iter().any(MetricDiff::fell)
+            || self
+                .pass_rate_interval()
+                .is_some_and(PassRateInterval::significant_drop)
     }
 
-    /// Whether a gate newly passes or a metric rose.
+    /// Whether a gate newly passes, a metric rose, or the pass rate rose significantly.
     fn improved(&self) -> bool {
         self.gates
             .iter()
             .any(|g| g.change() == GateChange::NewlyPassing)
             || self.metrics.iter().any(MetricDiff::rose)
+            || self
+                .pass_rate_interval()
+                .is_some_and(PassRateInterval::significant_rise)
     }
 
     /// Whether anything differs: a metric, a gate's verdict, a gate added or removed, a
-    /// run's verdict.
+    /// run's verdict, the number of runs that passed.
     fn moved(&self) -> bool {
         self.metrics.iter().any(MetricDiff::moved)
             || self
@@ -277,6 +301,11 @@ impl TestDiff {
                 .iter()
                 .any(|g| g.change() != GateChange::Unchanged)
             || !self.runs.changed.is_empty()
+            || self.pass_rate.is_some_and(|r| r.base != r.head)
+    }
+
+    fn pass_rate_interval(&self) -> Option<PassRateInterval> {
+        self.pass_rate.and_then(|rates| rates.interval)
     }
 }
 
@@ -287,7 +316,8 @@ fn fails_a_gate(test: &TestRead) -> bool {
 
 impl Diff {
     /// Whether something regressed: a gate of a test in both reports that passed now fails,
-    /// a gate that was not there fails, a test added fails a gate, or a metric fell.
+    /// a gate that was not there fails, a test added fails a gate, a metric fell, or a pass
+    /// rate fell significantly.
     pub fn regressed(&self) -> bool {
         self.tests.iter().any(TestDiff::regressed) || self.added.iter().any(fails_a_gate)
     }
@@ -475,13 +505,18 @@ fn compare_test(base: &TestRead, head: TestRead) -> TestDiff {
     }
     let runs = compare_runs(&base.listed, &head.listed);
     let tally = |test: &TestRead| {
-        let judged: Option<Vec<bool>> = test.listed.iter().map(|r| r.verdict).collect();
-        judged
-            .filter(|v| v.len() == test.runs && test.runs > 1)
-            .map(|v| RunTally {
-                passed: v.iter().filter(|&&passed| passed).count(),
-                runs: v.len(),
-            })
+        // The test's own count when the report gives it; else the runs' verdicts, when every
+        // run is listed with one.
+        let passed = test.passed_runs.or_else(|| {
+            let judged: Option<Vec<bool>> = test.listed.iter().map(|r| r.verdict).collect();
+            judged
+                .filter(|v| v.len() == test.runs)
+                .map(|v| v.iter().filter(|&&passed| passed).count())
+        })?;
+        (test.runs > 1 && passed <= test.runs).then_some(RunTally {
+            passed,
+            runs: test.runs,
+        })
     };
     let pass_rate = tally(base).zip(tally(&head)).map(|(b, h)| PassRates {
         base: b,

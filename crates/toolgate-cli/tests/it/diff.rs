@@ -151,9 +151,9 @@ fn hostile_names_stay_inert_in_every_output() {
 /// diff needs about 8 MiB.
 const DIFF_DATA_LIMIT_KIB: u64 = 32 * 1024;
 
-/// Writes a report whose one test has `runs` runs, each listed in `sources` and in a
-/// grader's `runs` with its verdict (every seventh fails in `base`, every fifth in `head`)
-/// and about 2 KB of findings, written one run at a time.
+/// Writes a report whose one test has `runs` runs, each listed in `sources` with its verdict
+/// (every seventh fails in `base`, every fifth in `head`) and in a grader's `runs` with
+/// about 2 KB of findings, written one run at a time.
 fn write_large_report(path: &Path, runs: usize, fails_every: usize) {
     let report: Value = serde_json::from_str(
         &fs::read_to_string(fixtures().join("diff-regression/head.json")).unwrap(),
@@ -167,6 +167,7 @@ fn write_large_report(path: &Path, runs: usize, fails_every: usize) {
         .unwrap()
         .clone();
     test["runs"] = runs.into();
+    test["passed_runs"] = (runs - runs / fails_every).into();
     let grader = test
         .as_object()
         .unwrap()
@@ -186,7 +187,7 @@ fn write_large_report(path: &Path, runs: usize, fails_every: usize) {
     for run in 1..=runs {
         let comma = if run > 1 { "," } else { "" };
         let entry = json!({"run": run, "source": "traces/runs.jsonl", "line": run,
-                           "format": "toolgate", "calls": 2});
+                           "format": "toolgate", "calls": 2, "passed": run % fails_every != 0});
         write!(out, "{comma}{entry}").unwrap();
     }
     out.write_all(between.as_bytes()).unwrap();
@@ -231,11 +232,114 @@ fn diff_memory_does_not_grow_with_the_reports() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    // 17,143 of 20,000 runs pass in base and 16,000 in head, no metric moved: a significant
+    // drop in pass rate, a regression by itself (`docs/baselines.md`).
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
     let diff: Value = serde_json::from_slice(&output.stdout).unwrap();
     let test = &diff["tests"][0];
+    let rate = &test["pass_rate"];
+    assert_eq!(
+        (&rate["base"], &rate["head"]),
+        (
+            &json!({"passed": runs - runs / 7, "runs": runs}),
+            &json!({"passed": runs - runs / 5, "runs": runs})
+        )
+    );
+    assert_eq!(rate["interval"]["significant"], json!(true));
+    assert!(rate["interval"]["upper"].as_i64().unwrap() < 0, "{rate}");
+    assert_eq!(test["regressed"], json!(true));
     assert_eq!(test["runs"]["lined_up"], json!(runs));
     // Runs 7k fail in base, runs 5k in head: those of one and not the other changed.
     let changed = (1..=runs).filter(|r| (r % 7 == 0) != (r % 5 == 0)).count();
     assert_eq!(test["runs"]["changed"].as_array().unwrap().len(), changed);
+}
+
+/// Newcombe's interval from the independent Python reference: confidence, n₁, c₁, n₂, c₂,
+/// lower, upper (`crates/toolgate-core/tests/reliability/README.md`).
+const NEWCOMBE: &str = include_str!("../../../toolgate-core/tests/reliability/newcombe.tsv");
+
+/// How many runs a test of a report has and how many passed, counted from its `sources`.
+fn counted(report: &Value, name: &str) -> (u64, u64) {
+    let test = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap();
+    let sources = test["sources"].as_array().unwrap();
+    let passed = sources.iter().filter(|s| s["passed"] == true).count();
+    (sources.len() as u64, passed as u64)
+}
+
+/// Every pass-rate interval of the diff fixtures (`fixtures/diff-*`) is the reference's row
+/// for the head's counts against the base's, at 95 %, the counts taken from the runs of
+/// the two reports; a fixture whose counts the table lacks fails until the grid holds them.
+#[test]
+fn the_diff_fixtures_intervals_are_the_references() {
+    let mut significant = [false, false];
+    for entry in fs::read_dir(fixtures()).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_str().unwrap().to_owned();
+        if !name.starts_with("diff-") {
+            continue;
+        }
+        let args = fs::read_to_string(dir.join("args")).unwrap();
+        let args: Vec<&str> = args.lines().collect();
+        let read = |file: &str| -> Value {
+            serde_json::from_str(&fs::read_to_string(dir.join(file)).unwrap()).unwrap()
+        };
+        let (base, head) = (read(args[1]), read(args[2]));
+        let mut full = args.clone();
+        full.extend(["--format", "json"]);
+        let run = toolgate(&dir, &full);
+        let diff: Value = serde_json::from_str(&run.stdout).unwrap();
+        for test in diff["tests"].as_array().unwrap() {
+            let Some(rate) = test.get("pass_rate") else {
+                continue;
+            };
+            let name = test["name"].as_str().unwrap();
+            let ((n2, c2), (n1, c1)) = (counted(&base, name), counted(&head, name));
+            assert_eq!(
+                (&rate["base"], &rate["head"]),
+                (
+                    &json!({"passed": c2, "runs": n2}),
+                    &json!({"passed": c1, "runs": n1})
+                ),
+                "{}: {name}",
+                dir.display()
+            );
+            let key = format!("95\t{n1}\t{c1}\t{n2}\t{c2}\t");
+            let row = NEWCOMBE.lines().find(|line| line.starts_with(&key));
+            let row = row.unwrap_or_else(|| {
+                panic!(
+                    "{}: {name}: no reference row {key:?}; extend the grid",
+                    dir.display()
+                )
+            });
+            let bounds: Vec<i64> = row[key.len()..]
+                .split('\t')
+                .map(|f| f.parse().unwrap())
+                .collect();
+            let interval = &rate["interval"];
+            assert_eq!(
+                [&interval["lower"], &interval["upper"]],
+                [&json!(bounds[0]), &json!(bounds[1])],
+                "{}: {name}",
+                dir.display()
+            );
+            let is = bounds[0] > 0 || bounds[1] < 0;
+            assert_eq!(
+                interval["significant"],
+                json!(is),
+                "{}: {name}",
+                dir.display()
+            );
+            significant[usize::from(is)] = true;
+        }
+    }
+    assert_eq!(
+        significant,
+        [true, true],
+        "the fixtures hold a significant and a non-significant change"
+    );
 }

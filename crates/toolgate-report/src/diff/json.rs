@@ -253,7 +253,7 @@ fn pass_rate(rates: PassRates) -> PassRateJson {
         interval: rates.interval.map(|i| IntervalJson {
             lower: i.lower,
             upper: i.upper,
-            significant: i.significant(),
+            significant: i.significant,
         }),
     }
 }

@@ -4,8 +4,8 @@
 //! with the size of the graders' findings.
 //!
 //! The reader names no grader: a test's keys other than its own (`name`, `passed`, `runs`,
-//! `sources`, `metrics`, `gates`, `agent`) are the graders' objects, and of those only a
-//! `runs` list is read, and of its entries only `run` and `passed`.
+//! `passed_runs`, `sources`, `metrics`, `gates`) are skipped, the graders' objects among
+//! them. A run's verdict is its `sources` entry's `passed` (SPEC 14), never a grader's.
 
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -48,6 +48,8 @@ pub(super) struct TestRead {
     pub(super) passed: bool,
     /// How many runs the test has (`runs`).
     pub(super) runs: usize,
+    /// How many of them passed on their own (`passed_runs`), when the report says.
+    pub(super) passed_runs: Option<usize>,
     /// Each metric by name, as the report gives it.
     pub(super) metrics: BTreeMap<String, u8>,
     pub(super) gates: Vec<GateRead>,
@@ -65,28 +67,16 @@ pub(super) struct GateRead {
     pub(super) passed: bool,
 }
 
-/// One listed run: its number, where it came from, and its verdict (see [`run_verdict`]).
+/// One listed run: its number, where it came from, and its verdict: the `passed` of its
+/// `sources` entry, every gate of the test holding on that run alone (SPEC 14). A report
+/// whose entry has no `passed` gives the run no verdict; the graders' own per-run `passed`
+/// (a `runs` entry of a grader's object) is not the run's verdict and is not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct RunRead {
     pub(super) run: usize,
     pub(super) source: Rc<str>,
     pub(super) line: Option<u64>,
     pub(super) verdict: Option<bool>,
-}
-
-/// A run's verdict, from what today's JSON report says of it: every `passed` that an entry
-/// about the run holds (its `sources` entry, and the entry of each grader's `runs` list
-/// with its number), all of which must be true; `None` when no entry says.
-///
-/// Today only some graders write a per-run `passed`, so a run of a test scored by others
-/// alone has no verdict, and a run is judged by those of its graders that say. Issue 20
-/// gives every run its verdict (SPEC 14: every gate of the test holds on the run alone);
-/// this function is then to read that verdict, and nothing else of the diff changes.
-pub(super) fn run_verdict(own: Option<bool>, graders: Option<bool>) -> Option<bool> {
-    match (own, graders) {
-        (Some(a), Some(b)) => Some(a && b),
-        (one, other) => one.or(other),
-    }
 }
 
 /// Why a report could not be read through.
@@ -273,8 +263,8 @@ impl<'de> DeserializeSeed<'de> for TestSeed<'_> {
 /// The fields of one test.
 struct TestVisitor;
 
-/// The `sources` list: each run's number, source and line, and a verdict of its own when the
-/// report gives one there. Runs read from one file share its name, compared as it is read
+/// The `sources` list: each run's number, source and line, and its verdict when the report
+/// gives one there. Runs read from one file share its name, compared as it is read
 /// and not copied again.
 struct SourcesSeed;
 
@@ -340,7 +330,6 @@ impl<'de> Visitor<'de> for SourceSeed<'_> {
                 }
             }
         }
-        // The verdict the entry gives, until the graders' are known.
         Ok(RunRead {
             run: run.ok_or_else(|| de::Error::missing_field("run"))?,
             source: source.ok_or_else(|| de::Error::missing_field("source"))?,
@@ -393,137 +382,33 @@ impl<'de> Visitor<'de> for TestVisitor {
         let mut runs = None;
         let mut metrics = None;
         let mut gates = None;
+        let mut passed_runs = None;
         let mut sources: Option<Vec<RunRead>> = None;
-        // Per run number, whether every grader entry that says passed.
-        let mut verdicts: BTreeMap<usize, bool> = BTreeMap::new();
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "name" => name = Some(map.next_value::<String>()?),
                 "passed" => passed = Some(map.next_value::<bool>()?),
                 "runs" => runs = Some(map.next_value::<usize>()?),
+                "passed_runs" => passed_runs = Some(map.next_value::<usize>()?),
                 "metrics" => metrics = Some(map.next_value::<BTreeMap<String, u8>>()?),
                 "gates" => gates = Some(map.next_value::<Vec<GateRead>>()?),
                 "sources" => sources = Some(map.next_value_seed(SourcesSeed)?),
-                "agent" => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-                _ => map.next_value_seed(Scan {
-                    level: Level::Grader,
-                    verdicts: &mut verdicts,
-                })?,
-            }
-        }
-        let name = name.ok_or_else(|| de::Error::missing_field("name"))?;
-        let mut listed = sources.unwrap_or_default();
-        listed.shrink_to_fit();
-        for run in &mut listed {
-            run.verdict = run_verdict(run.verdict, verdicts.get(&run.run).copied());
-        }
-        Ok(TestRead {
-            passed: passed.ok_or_else(|| de::Error::missing_field("passed"))?,
-            runs: runs.unwrap_or_default(),
-            metrics: metrics.ok_or_else(|| de::Error::missing_field("metrics"))?,
-            gates: gates.ok_or_else(|| de::Error::missing_field("gates"))?,
-            name,
-            listed,
-        })
-    }
-}
-
-/// Where [`Scan`] is within a grader's object.
-#[derive(Clone, Copy)]
-enum Level {
-    /// The grader's object: its `runs` list is read.
-    Grader,
-    /// Its `runs` list: each entry is read.
-    Runs,
-    /// One entry: its `run` and `passed`.
-    Entry,
-}
-
-/// A value of a grader's object, read for the runs' `passed` and otherwise skipped, whatever
-/// its shape.
-struct Scan<'v> {
-    level: Level,
-    verdicts: &'v mut BTreeMap<usize, bool>,
-}
-
-impl<'de> DeserializeSeed<'de> for Scan<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Scan<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut run = None;
-        let mut passed = None;
-        while let Some(key) = map.next_key::<String>()? {
-            match (self.level, key.as_str()) {
-                (Level::Grader, "runs") => map.next_value_seed(Scan {
-                    level: Level::Runs,
-                    verdicts: &mut *self.verdicts,
-                })?,
-                (Level::Entry, "run") => run = Some(map.next_value::<usize>()?),
-                (Level::Entry, "passed") => passed = Some(map.next_value::<bool>()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
         }
-        if let (Some(run), Some(passed)) = (run, passed) {
-            self.verdicts
-                .entry(run)
-                .and_modify(|all| *all &= passed)
-                .or_insert(passed);
-        }
-        Ok(())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        if matches!(self.level, Level::Runs) {
-            while seq
-                .next_element_seed(Scan {
-                    level: Level::Entry,
-                    verdicts: &mut *self.verdicts,
-                })?
-                .is_some()
-            {}
-        } else {
-            while seq.next_element::<IgnoredAny>()?.is_some() {}
-        }
-        Ok(())
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        Ok(())
+        let name = name.ok_or_else(|| de::Error::missing_field("name"))?;
+        let mut listed = sources.unwrap_or_default();
+        listed.shrink_to_fit();
+        Ok(TestRead {
+            passed: passed.ok_or_else(|| de::Error::missing_field("passed"))?,
+            runs: runs.unwrap_or_default(),
+            passed_runs,
+            metrics: metrics.ok_or_else(|| de::Error::missing_field("metrics"))?,
+            gates: gates.ok_or_else(|| de::Error::missing_field("gates"))?,
+            name,
+            listed,
+        })
     }
 }

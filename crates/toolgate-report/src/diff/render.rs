@@ -264,7 +264,7 @@ fn pass_rate_text(rates: PassRates) -> String {
             "; 95% interval of the change {} to {} points, {}",
             interval.lower,
             interval.upper,
-            if interval.significant() {
+            if interval.significant {
                 "significant"
             } else {
                 "not significant"
@@ -467,7 +467,7 @@ fn html(value: &str) -> String {
 
 /// Writes GitHub Actions workflow commands for the diff: an `::error` for each gate that
 /// newly fails (in a test of both reports, or in a test added), a `::warning` for each
-/// metric that fell, at most ten of each with a `::notice` counting the rest, then the
+/// significant drop in the runs' pass rate and each metric that fell, at most ten of each with a `::notice` counting the rest, then the
 /// text output.
 pub fn render_diff_github(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
     let mut errors = Vec::new();
@@ -479,6 +479,15 @@ pub fn render_diff_github(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
             .filter(|g| g.change() == GateChange::NewlyFailing)
         {
             errors.push((&test.name, gate_text(gate, plain)));
+        }
+        if let Some(rates) = test.pass_rate.filter(|r| {
+            r.interval
+                .is_some_and(super::PassRateInterval::significant_drop)
+        }) {
+            warnings.push((
+                &test.name,
+                format!("runs passed fell significantly: {}", pass_rate_text(rates)),
+            ));
         }
         for metric in test.metrics.iter().filter(|m| m.fell()) {
             warnings.push((

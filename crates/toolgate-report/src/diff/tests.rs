@@ -8,9 +8,8 @@ use proptest::prelude::*;
 use rstest::rstest;
 use serde_json::{Value, json};
 
-use super::read::run_verdict;
 use super::{
-    Diff, GateChange, PassRateInterval, ReportFile, diff_reports, render_diff_json,
+    Diff, GateChange, ReportFile, RunTally, diff_reports, pass_rate_interval, render_diff_json,
     render_diff_text,
 };
 use crate::lines::TextOptions;
@@ -52,77 +51,73 @@ fn report(sources: &Value, graders: &Value) -> Value {
     json!({"version": 1, "passed": true, "summary": {}, "tests": [test]})
 }
 
-#[rstest]
-#[case::none_says(None, None, None)]
-#[case::a_grader_says(None, Some(false), Some(false))]
-#[case::the_run_says(Some(true), None, Some(true))]
-#[case::both_must_pass(Some(true), Some(false), Some(false))]
-#[case::both_pass(Some(true), Some(true), Some(true))]
-fn a_runs_verdict_is_every_pass_said_of_it(
-    #[case] own: Option<bool>,
-    #[case] graders: Option<bool>,
-    #[case] expected: Option<bool>,
-) {
-    assert_eq!(run_verdict(own, graders), expected);
-}
-
+/// The verdicts `diff` reads of a test's two runs, whose `sources` entries say `own` and
+/// whose graders' objects are `graders`.
 #[track_caller]
-fn check_verdicts(graders: &Value, expected: &[Option<bool>]) {
-    let sources = json!([
-        {"run": 1, "source": "a.jsonl", "line": 1, "format": "toolgate", "calls": 1},
-        {"run": 2, "source": "a.jsonl", "line": 2, "format": "toolgate", "calls": 1},
-    ]);
-    let base = report(&sources, &json!({}));
+fn check_verdicts(own: [Option<bool>; 2], graders: &Value, expected: &[Option<bool>]) {
+    let source = |run: usize, passed: Option<bool>| {
+        let mut entry =
+            json!({"run": run, "source": "a.jsonl", "line": run, "format": "toolgate", "calls": 1});
+        if let (Some(entry), Some(passed)) = (entry.as_object_mut(), passed) {
+            entry.insert("passed".to_owned(), json!(passed));
+        }
+        entry
+    };
+    let sources = json!([source(1, own[0]), source(2, own[1])]);
     let head = report(&sources, graders);
-    let diff = diff(&base, &head).expect("the reports compare");
     let read = super::read::read_report(&mut Cursor::new(head.to_string().into_bytes()))
         .expect("the report reads");
     let verdicts: Vec<Option<bool>> = read.tests[0].listed.iter().map(|r| r.verdict).collect();
     assert_eq!(verdicts, expected);
+    let diff = diff(&report(&sources, &json!({})), &head).expect("the reports compare");
     assert_eq!(diff.tests[0].runs.lined_up, 2);
 }
 
 #[rstest]
-#[case::no_grader_says(json!({"g": {"runs": [{"run": 1, "score": 3}]}}), &[None, None])]
-#[case::one_grader(
-    json!({"g": {"runs": [{"run": 1, "passed": true}, {"run": 2, "passed": false}]}}),
-    &[Some(true), Some(false)]
+#[case::the_sources_say([Some(true), Some(false)], json!({}), &[Some(true), Some(false)])]
+#[case::no_entry_says([None, None], json!({}), &[None, None])]
+#[case::one_entry_says([None, Some(false)], json!({}), &[None, Some(false)])]
+// A grader's per-run `passed` is that grader's verdict, not the run's: a run that fails a
+// grader's own check may still pass every gate of its test, and the other way round.
+#[case::a_grader_that_fails_the_run_is_not_read(
+    [Some(true), Some(true)],
+    json!({"g": {"runs": [{"run": 1, "passed": false}, {"run": 2, "passed": false}]}}),
+    &[Some(true), Some(true)]
 )]
-#[case::two_graders_must_both_pass(
-    json!({
-        "g": {"runs": [{"run": 1, "passed": true}, {"run": 2, "passed": true}]},
-        "h": {"passed_runs": 1, "runs": [{"run": 2, "passed": false}]}
-    }),
-    &[Some(true), Some(false)]
+#[case::a_grader_that_passes_the_run_is_not_read(
+    [Some(false), None],
+    json!({"g": {"passed_runs": 2, "runs": [{"run": 1, "passed": true}, {"run": 2, "passed": true}]}}),
+    &[Some(false), None]
 )]
 #[case::other_shapes_are_skipped(
+    [Some(true), Some(false)],
     json!({
-        "g": {"runs": [{"run": 1, "passed": true, "nested": {"runs": [{"run": 2, "passed": false}]}}]},
+        "g": {"runs": [{"run": 1, "passed": false, "nested": {"runs": [{"run": 2, "passed": true}]}}]},
         "h": [1, "two", null, {"runs": 3}],
         "i": "text",
-        "j": {"runs": "not a list", "list": [{"run": 2, "passed": false}]}
+        "j": {"runs": "not a list"}
     }),
-    &[Some(true), None]
+    &[Some(true), Some(false)]
 )]
-fn the_verdicts_come_from_the_graders_run_entries(
+fn a_runs_verdict_is_its_sources_entrys_passed(
+    #[case] own: [Option<bool>; 2],
     #[case] graders: Value,
     #[case] expected: &[Option<bool>],
 ) {
-    check_verdicts(&graders, expected);
+    check_verdicts(own, &graders, expected);
 }
 
 #[test]
 fn runs_line_up_by_source_and_line_not_by_number() {
-    let source = |run: usize, line: usize| json!({"run": run, "source": "a.jsonl", "line": line, "format": "toolgate", "calls": 1});
-    let verdicts = |list: &[(usize, bool)]| json!({"g": {"runs": list.iter().map(|(run, passed)| json!({"run": run, "passed": passed})).collect::<Vec<_>>()}});
+    let source = |run: usize, line: usize, passed: bool| json!({"run": run, "source": "a.jsonl", "line": line, "format": "toolgate", "calls": 1, "passed": passed});
     // Base lists lines 1, 2, 3; head lists lines 3, 2, 9 as its runs 1, 2, 3.
     let base = report(
-        &json!([source(1, 1), source(2, 2), source(3, 3)]),
-        &verdicts(&[(1, true), (2, true), (3, true)]),
+        &json!([source(1, 1, true), source(2, 2, true), source(3, 3, true)]),
+        &json!({}),
     );
     let head = report(
-        &json!([source(1, 3), source(2, 2), source(3, 9)]),
-        &verdicts(&[(1, false), (2, true), (3, false)]),
+        &json!([source(1, 3, false), source(2, 2, true), source(3, 9, false)]),
+        &json!({}),
     );
     let diff = diff(&base, &head).expect("the reports compare");
     let runs = &diff.tests[0].runs;
@@ -139,40 +134,168 @@ fn runs_line_up_by_source_and_line_not_by_number() {
     assert!(!change.passes_now);
 }
 
+/// Newcombe's interval at 95 % from the independent Python reference
+/// (`crates/toolgate-core/tests/reliability/newcombe.tsv`): first sample minus second.
+const NEWCOMBE: &str = include_str!("../../../toolgate-core/tests/reliability/newcombe.tsv");
+
+/// `pass_rate_interval` is the reference's interval for head minus base, for every pair of
+/// samples of several runs in the table: the order of the two reports is the one that
+/// matters here, the arithmetic being the core's.
 #[test]
-fn the_pass_rate_interval_slot_is_rendered_when_filled() {
-    let sources = json!([
-        {"run": 1, "source": "a.json", "line": null, "format": "toolgate", "calls": 1},
-        {"run": 2, "source": "b.json", "line": null, "format": "toolgate", "calls": 1},
-    ]);
-    let graders = json!({"g": {"runs": [{"run": 1, "passed": true}, {"run": 2, "passed": false}]}});
-    let report = report(&sources, &graders);
-    let mut diff = diff(&report, &report).expect("the reports compare");
-    let rates = diff.tests[0]
-        .pass_rate
-        .as_mut()
-        .expect("both sides have a tally");
-    assert_eq!((rates.base.passed, rates.base.runs), (1, 2));
-    // Until issue 20 and `toolgate_core::reliability` fill it in, the hook gives nothing.
-    assert_eq!(rates.interval, None);
-    rates.interval = Some(PassRateInterval {
-        lower: -12,
-        upper: -3,
-    });
-    diff.tests[0].metrics[0].head = Some(40);
-    let shown = text(&diff);
-    assert!(
-        shown
-            .contains("1 of 2 -> 1 of 2; 95% interval of the change -12 to -3 points, significant"),
-        "{shown}"
-    );
-    let mut json_out = Vec::new();
-    render_diff_json(&diff, &mut json_out).expect("renders");
-    let parsed: Value = serde_json::from_slice(&json_out).expect("JSON");
+fn the_pass_rate_interval_is_newcombes_for_head_minus_base() {
+    let mut rows = 0;
+    for line in NEWCOMBE.lines().skip(1) {
+        let fields: Vec<i64> = line
+            .split('\t')
+            .map(|f| f.parse().expect("a number"))
+            .collect();
+        let [confidence, n1, c1, n2, c2, lower, upper] = fields[..] else {
+            panic!("seven fields: {line}");
+        };
+        if confidence != 95 || n1 < 2 || n2 < 2 {
+            continue;
+        }
+        let tally = |runs: i64, passed: i64| RunTally {
+            runs: usize::try_from(runs).expect("a count"),
+            passed: usize::try_from(passed).expect("a count"),
+        };
+        let interval = pass_rate_interval(tally(n2, c2), tally(n1, c1)).expect("an interval");
+        assert_eq!(
+            (i64::from(interval.lower), i64::from(interval.upper)),
+            (lower, upper),
+            "{line}"
+        );
+        assert_eq!(interval.significant, lower > 0 || upper < 0, "{line}");
+        rows += 1;
+    }
+    assert!(rows > 200, "the table has pairs of several runs: {rows}");
+}
+
+/// A report of one test of `runs` runs, `passed` of which passed, with the metric `m.score`
+/// at 50 whatever the runs did.
+fn tally_report(runs: usize, passed: usize, with_count: bool) -> Value {
+    let sources: Vec<Value> = (1..=runs)
+        .map(|run| {
+            json!({"run": run, "source": "a.jsonl", "line": run, "format": "toolgate",
+                   "calls": 1, "passed": run <= passed})
+        })
+        .collect();
+    let mut report = report(&json!(sources), &json!({}));
+    if with_count {
+        report["tests"][0]["passed_runs"] = json!(passed);
+    }
+    report
+}
+
+/// (base runs, passed), (head runs, passed) -> the runs passed line, whether the test
+/// regressed, whether it improved.
+#[track_caller]
+fn check_pass_rate(
+    base: (usize, usize),
+    head: (usize, usize),
+    line: &str,
+    regressed: bool,
+    improved: bool,
+) {
+    for with_count in [true, false] {
+        let diff = diff(
+            &tally_report(base.0, base.1, with_count),
+            &tally_report(head.0, head.1, with_count),
+        )
+        .expect("the reports compare");
+        let test = &diff.tests[0];
+        assert!(test.metrics.iter().all(|m| m.change() == Some(0)));
+        assert_eq!(
+            (test.regressed(), test.improved()),
+            (regressed, improved),
+            "{line}"
+        );
+        assert_eq!(diff.regressed(), regressed);
+        let shown = text(&diff);
+        assert!(
+            shown.contains(&format!("  runs passed: {line}\n")),
+            "{shown}"
+        );
+    }
+}
+
+#[rstest]
+// Significant: the interval excludes 0. A drop is a regression with no metric or gate moved.
+#[case::significant_drop(
+    (10, 9), (10, 3),
+    "9 of 10 -> 3 of 10; 95% interval of the change -81 to -17 points, significant",
+    true, false
+)]
+#[case::significant_rise(
+    (10, 3), (10, 9),
+    "3 of 10 -> 9 of 10; 95% interval of the change 17 to 81 points, significant",
+    false, true
+)]
+// Not significant: shown, and not a regression by itself.
+#[case::drop_not_significant(
+    (5, 5), (5, 4),
+    "5 of 5 -> 4 of 5; 95% interval of the change -63 to 27 points, not significant",
+    false, false
+)]
+#[case::rise_not_significant(
+    (5, 4), (5, 5),
+    "4 of 5 -> 5 of 5; 95% interval of the change -27 to 63 points, not significant",
+    false, false
+)]
+fn a_change_in_pass_rate_is_significant_when_its_interval_excludes_0(
+    #[case] base: (usize, usize),
+    #[case] head: (usize, usize),
+    #[case] line: &str,
+    #[case] regressed: bool,
+    #[case] improved: bool,
+) {
+    check_pass_rate(base, head, line, regressed, improved);
+}
+
+#[test]
+fn the_interval_is_in_the_json_output() {
+    let diff = diff(&tally_report(10, 9, true), &tally_report(10, 3, true)).expect("compares");
+    let mut out = Vec::new();
+    render_diff_json(&diff, &mut out).expect("renders");
+    let parsed: Value = serde_json::from_slice(&out).expect("JSON");
     assert_eq!(
-        parsed["tests"][0]["pass_rate"]["interval"],
-        json!({"lower": -12, "upper": -3, "significant": true})
+        parsed["tests"][0]["pass_rate"],
+        json!({"base": {"passed": 9, "runs": 10}, "head": {"passed": 3, "runs": 10},
+               "interval": {"lower": -81, "upper": -17, "significant": true}})
     );
+    assert_eq!(parsed["regressed"], json!(true));
+}
+
+#[rstest]
+// One run on a side: no pass rate to compare (SPEC 15: several runs in both).
+#[case::one_run(json!(1), json!(1), json!([true]))]
+// No count and no verdict per run: an older report.
+#[case::nothing_says(Value::Null, json!(2), json!([null, null]))]
+// More passed than ran: not a report `check` writes; no interval rather than a wrong one.
+#[case::more_passed_than_ran(json!(3), json!(2), json!([true, true]))]
+fn no_pass_rate_without_counts_of_several_runs(
+    #[case] passed_runs: Value,
+    #[case] runs: Value,
+    #[case] verdicts: Value,
+) {
+    let sources: Vec<Value> = verdicts
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, passed)| {
+            json!({"run": i + 1, "source": "a.jsonl", "line": i + 1, "format": "toolgate",
+                   "calls": 1, "passed": passed})
+        })
+        .collect();
+    let mut report = report(&json!(sources), &json!({}));
+    report["tests"][0]["runs"] = runs;
+    if !passed_runs.is_null() {
+        report["tests"][0]["passed_runs"] = passed_runs;
+    }
+    let diff = diff(&report, &report).expect("compares");
+    assert_eq!(diff.tests[0].pass_rate, None);
+    assert!(!text(&diff).contains("runs passed"));
 }
 
 /// A generated test: a name from a small pool (so that two reports share some), metrics,
@@ -239,17 +362,23 @@ fn gen_report() -> impl Strategy<Value = Value> {
                     .runs
                     .iter()
                     .enumerate()
-                    .map(|(i, (s, line, _))| {
-                        json!({"run": i + 1, "source": SOURCES[*s], "line": line,
-                               "format": "toolgate", "calls": 1})
+                    .map(|(i, (s, line, passed))| {
+                        let mut entry = json!({"run": i + 1, "source": SOURCES[*s], "line": line,
+                               "format": "toolgate", "calls": 1});
+                        if let (Some(entry), Some(passed)) = (entry.as_object_mut(), passed) {
+                            entry.insert("passed".to_owned(), json!(passed));
+                        }
+                        entry
                     })
                     .collect();
+                // A grader's own per-run `passed`, the opposite of the run's verdict: the
+                // diff must not read it.
                 let entries: Vec<Value> = t
                     .runs
                     .iter()
                     .enumerate()
                     .filter_map(|(i, (_, _, passed))| {
-                        passed.map(|p| json!({"run": i + 1, "passed": p}))
+                        passed.map(|p| json!({"run": i + 1, "passed": !p}))
                     })
                     .collect();
                 json!({
@@ -339,6 +468,12 @@ proptest! {
             there.sort();
             back.sort();
             prop_assert_eq!(there, back);
+            let swapped = other.pass_rate.map(|r| {
+                let i = r.interval.map(|i| (-i.upper, -i.lower, i.significant));
+                (r.head, r.base, i)
+            });
+            let interval = |r: super::PassRates| r.interval.map(|i| (i.lower, i.upper, i.significant));
+            prop_assert_eq!(test.pass_rate.map(|r| (r.base, r.head, interval(r))), swapped);
             prop_assert_eq!(
                 (test.runs.lined_up, test.runs.base_only, test.runs.head_only),
                 (other.runs.lined_up, other.runs.head_only, other.runs.base_only)
