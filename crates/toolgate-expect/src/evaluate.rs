@@ -73,6 +73,19 @@ pub enum Unscorable {
     Reliability(ReliabilityError),
 }
 
+impl std::fmt::Display for Unscorable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::MissingArguments(_) => {
+                f.write_str("a `command` or `path` matcher met calls without that argument")
+            }
+            Self::Reliability(error) => write!(f, "the `reliability` block: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for Unscorable {}
+
 /// The results of a whole suite, in suite order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SuiteOutcome {

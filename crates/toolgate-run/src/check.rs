@@ -137,7 +137,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
             Err(Unscorable::MissingArguments(found)) => missing.push((test, found)),
             Err(error) => {
                 // `check_count` refuses every count the figures cannot be computed from.
-                return Err(Error::Message(format!("test `{}`: {error:?}", test.name)));
+                return Err(Error::Message(format!("test `{}`: {error}", test.name)));
             }
         }
     }

@@ -65,6 +65,45 @@ pub(crate) trait GraderConfig: Default {
     ) -> Option<Self::Grader>;
 }
 
+/// The items of a [`GraderConfig`] implementation that follow from the config's fields, one
+/// per key, named as the key and each an `Option` read as itself: `KEYS`, `read`,
+/// `keys_present` and `schema_properties`. Written inside the `impl` block.
+macro_rules! config_keys {
+    ($($field:ident),* $(,)?) => {
+        /// Its keys, in the order the schema lists them.
+        const KEYS: &[&str] = &[$(stringify!($field)),*];
+
+        /// Reads the value of `key`, one of [`Self::KEYS`]; any other key reads nothing.
+        fn read<'de, D: serde::Deserializer<'de>>(
+            &mut self,
+            key: &str,
+            value: D,
+        ) -> Result<(), D::Error> {
+            $(
+                if key == stringify!($field) {
+                    self.$field = serde::Deserialize::deserialize(value)?;
+                    return Ok(());
+                }
+            )*
+            let _ = (key, value);
+            Ok(())
+        }
+
+        /// Each key, with whether the config has it.
+        fn keys_present(&self) -> Vec<(&'static str, bool)> {
+            vec![$((stringify!($field), self.$field.is_some())),*]
+        }
+
+        fn schema_properties(
+            generator: &mut schemars::SchemaGenerator,
+        ) -> serde_json::Map<String, serde_json::Value> {
+            $crate::graders::config::own_properties::<Self>(generator)
+        }
+    };
+}
+
+pub(crate) use config_keys;
+
 /// The properties a config type describes in its own JSON Schema.
 pub(crate) fn own_properties<T: JsonSchema>(
     generator: &mut SchemaGenerator,

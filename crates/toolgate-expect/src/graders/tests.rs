@@ -10,7 +10,8 @@ use crate::gate::Target;
 use crate::run::{Detail, RunSource};
 use crate::{SuiteFile, Test};
 
-/// Every kind, `tool-correctness` in both of its exact modes (one test each).
+/// Every kind, `tool-correctness` in both of its exact modes and `budget` with and without
+/// `optimal_calls` (one test each).
 const SUITE: &str = r#"
 tests:
   - name: every kind
@@ -36,12 +37,34 @@ tests:
               args: { q: a }
             - tool: http.get
               args: { q: b, page: 1 }
+      - type: trajectory
+        config:
+          mode: in_order
+          expected:
+            - search
+            - parallel: [http.get, search]
+      - type: budget
+        config:
+          max_calls: 3
+          max_repeats: 0
+          optimal_calls: 2
+      - type: errors
+        config:
+          expect:
+            - errors.recovery: { ">=": 50 }
+      - type: dependencies
+        config:
+          edges:
+            - { before: search, after: http.get }
   - name: exact correctness
     graders:
       - type: tool-correctness
         config:
           expected_tools: [search, http.get]
           exact_match: true
+      - type: budget
+        config:
+          max_calls: 2
 "#;
 
 fn tests() -> Vec<Test> {
@@ -56,21 +79,21 @@ fn call() -> impl Strategy<Value = Call> {
         prop::option::of(prop::sample::select(&["brave", "http"][..])),
         prop::sample::select(&["search", "get", "rm"][..]),
         prop::sample::select(&["a", "b"][..]),
-        any::<bool>(),
+        prop::sample::select(&[Status::Ok, Status::Error, Status::Unknown][..]),
+        0_u32..3,
     )
-        .prop_map(|(server, name, q, completed)| Call {
-            server: server.map(str::to_owned),
-            name: name.to_owned(),
-            args: json!({ "q": q }).into(),
-            args_raw: None,
-            result: completed.then(|| Value::String("done".to_owned()).into()),
-            status: if completed {
-                Status::Ok
-            } else {
-                Status::Unknown
-            },
-            step: 0,
-            completed,
+        .prop_map(|(server, name, q, status, step)| {
+            let completed = status != Status::Unknown;
+            Call {
+                server: server.map(str::to_owned),
+                name: name.to_owned(),
+                args: json!({ "q": q }).into(),
+                args_raw: None,
+                result: completed.then(|| Value::String("done".to_owned()).into()),
+                status,
+                step,
+                completed,
+            }
         })
 }
 

@@ -133,17 +133,6 @@ struct ReportSeed<'c> {
     version: &'c Cell<Option<(u32, Option<At>)>>,
 }
 
-impl ReportSeed<'_> {
-    /// The span of a key just read: `serde_json` has read through its closing quote.
-    fn key_at(self, key: &str) -> Option<At> {
-        let quoted = key.len() + 2;
-        self.read
-            .get()
-            .checked_sub(quoted as u64)
-            .map(|start| At::Span(start, quoted))
-    }
-}
-
 impl<'de> DeserializeSeed<'de> for ReportSeed<'_> {
     type Value = ReportRead;
 
@@ -170,7 +159,7 @@ impl<'de> Visitor<'de> for ReportSeed<'_> {
                     if self.version.get().is_some() {
                         return Err(de::Error::duplicate_field("version"));
                     }
-                    let at = self.key_at(&key);
+                    let at = At::key(self.read.get(), &key);
                     let version = map.next_value::<u32>()?;
                     self.version.set(Some((version, at)));
                     // A report of another version may have another shape: its version is
@@ -183,14 +172,14 @@ impl<'de> Visitor<'de> for ReportSeed<'_> {
                     if shard_at.is_some() {
                         return Err(de::Error::duplicate_field("shard"));
                     }
-                    shard_at = self.key_at(&key);
+                    shard_at = At::key(self.read.get(), &key);
                     shard = map.next_value::<Option<ShardOf>>()?;
                 }
                 "tests" => {
                     if tests.is_some() {
                         return Err(de::Error::duplicate_field("tests"));
                     }
-                    tests_at = self.key_at(&key);
+                    tests_at = At::key(self.read.get(), &key);
                     tests = Some(map.next_value_seed(TestsSeed(self))?);
                 }
                 _ => {

@@ -153,17 +153,6 @@ struct ReportSeed<'c> {
     name: &'c str,
 }
 
-impl ReportSeed<'_> {
-    /// The span of a key just read: `serde_json` has read through its closing quote.
-    fn key_at(self, key: &str) -> Option<At> {
-        let quoted = key.len() + 2;
-        self.read
-            .get()
-            .checked_sub(quoted as u64)
-            .map(|start| At::Span(start, quoted))
-    }
-}
-
 impl<'de> DeserializeSeed<'de> for ReportSeed<'_> {
     type Value = ShardRead;
 
@@ -191,14 +180,14 @@ impl<'de> Visitor<'de> for ReportSeed<'_> {
                     if version.is_some() {
                         return Err(de::Error::duplicate_field("version"));
                     }
-                    version_at = self.key_at(&key);
+                    version_at = At::key(self.read.get(), &key);
                     version = Some(map.next_value::<u32>()?);
                 }
                 "shard" => {
                     if header.is_some() {
                         return Err(de::Error::duplicate_field("shard"));
                     }
-                    shard_at = self.key_at(&key);
+                    shard_at = At::key(self.read.get(), &key);
                     header = Some(map.next_value::<Option<ShardHeader>>()?);
                 }
                 "tests" => {

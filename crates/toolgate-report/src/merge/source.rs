@@ -29,6 +29,16 @@ pub(crate) enum At {
     Character(u64),
 }
 
+impl At {
+    /// The span of a key just read, when `read` bytes of the file have been read:
+    /// `serde_json` has read through the key's closing quote.
+    pub(crate) fn key(read: u64, key: &str) -> Option<Self> {
+        let quoted = key.len() + 2;
+        read.checked_sub(quoted as u64)
+            .map(|start| Self::Span(start, quoted))
+    }
+}
+
 /// The diagnostic of `problem` in the shard `name`, placed at `at`, in bytes of its file.
 pub(crate) fn fail<R: Read + Seek>(
     name: &str,

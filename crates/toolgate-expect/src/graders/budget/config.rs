@@ -2,16 +2,14 @@
 //! `max_errors`, `max_repeats`, `max_calls_per_tool`, `optimal_calls`), and its checks into
 //! a [`BudgetGrader`] (SPEC section 13).
 
-use schemars::{JsonSchema, SchemaGenerator};
+use schemars::JsonSchema;
 use serde::Deserialize;
-use serde::de::Deserializer;
-use serde_json::Value;
 
 use crate::error::Problem;
 use crate::expect::{self, Expectations};
 use crate::gate::Target;
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, own_properties};
+use crate::graders::config::{GraderConfig, config_keys};
 use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::step_matcher::config::{RawStep, step_matcher};
 use crate::suite_file::{PathSeg, SuiteFile, join};
@@ -48,45 +46,14 @@ struct RawToolLimit {
 impl GraderConfig for RawConfig {
     type Grader = BudgetGrader;
 
-    /// Its keys, in the order the schema lists them.
-    const KEYS: &[&str] = &[
-        "max_calls",
-        "max_steps",
-        "max_errors",
-        "max_repeats",
-        "max_calls_per_tool",
-        "optimal_calls",
-    ];
-
-    /// Reads the value of `key`, one of [`Self::KEYS`]; any other key reads nothing.
-    fn read<'de, D: Deserializer<'de>>(&mut self, key: &str, value: D) -> Result<(), D::Error> {
-        match key {
-            "max_calls" => self.max_calls = Deserialize::deserialize(value)?,
-            "max_steps" => self.max_steps = Deserialize::deserialize(value)?,
-            "max_errors" => self.max_errors = Deserialize::deserialize(value)?,
-            "max_repeats" => self.max_repeats = Deserialize::deserialize(value)?,
-            "max_calls_per_tool" => self.max_calls_per_tool = Deserialize::deserialize(value)?,
-            "optimal_calls" => self.optimal_calls = Deserialize::deserialize(value)?,
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// Each key, with whether the config has it.
-    fn keys_present(&self) -> Vec<(&'static str, bool)> {
-        vec![
-            ("max_calls", self.max_calls.is_some()),
-            ("max_steps", self.max_steps.is_some()),
-            ("max_errors", self.max_errors.is_some()),
-            ("max_repeats", self.max_repeats.is_some()),
-            ("max_calls_per_tool", self.max_calls_per_tool.is_some()),
-            ("optimal_calls", self.optimal_calls.is_some()),
-        ]
-    }
-
-    fn schema_properties(generator: &mut SchemaGenerator) -> serde_json::Map<String, Value> {
-        own_properties::<Self>(generator)
-    }
+    config_keys!(
+        max_calls,
+        max_steps,
+        max_errors,
+        max_repeats,
+        max_calls_per_tool,
+        optimal_calls
+    );
 
     /// A `budget` config (SPEC section 13).
     fn check(

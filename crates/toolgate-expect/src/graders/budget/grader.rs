@@ -74,6 +74,19 @@ impl Grader for BudgetGrader {
     fn gates(&self) -> &[Gate] {
         &self.gates
     }
+
+    /// One run's share of passing runs and, with `optimal_calls`, its efficiency.
+    fn run_metrics(&self, run: &RunBudget) -> Vec<(Target, Percent)> {
+        let mut metrics = vec![(
+            super::PASS_RATE,
+            BudgetOutcome::pass_rate_of(u64::from(run.passed), 1),
+        )];
+        if let Some(optimal) = self.optimal_calls {
+            let efficiency = BudgetOutcome::efficiency_of(optimal, 1, run.weighed);
+            metrics.push((super::EFFICIENCY, efficiency));
+        }
+        metrics
+    }
 }
 
 report_and_recheck!(BudgetGrader, outcome BudgetOutcome, names super::json::BudgetNames, view super::recheck::BudgetView);

@@ -2,15 +2,14 @@
 //! arguments, `args_mode`, `ignore_args`), and its checks into a [`CallAccuracyGrader`]
 //! (SPEC section 9).
 
-use schemars::{JsonSchema, SchemaGenerator};
+use schemars::JsonSchema;
 use serde::Deserialize;
-use serde::de::Deserializer;
 use serde_json::Value;
 
 use crate::error::Problem;
 use crate::expect::{self, Expectations};
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, own_properties};
+use crate::graders::config::{GraderConfig, config_keys};
 use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::ToolMatcher;
@@ -30,32 +29,7 @@ pub(crate) struct RawConfig {
 impl GraderConfig for RawConfig {
     type Grader = CallAccuracyGrader;
 
-    /// Its keys, in the order the schema lists them.
-    const KEYS: &[&str] = &["expected", "args_mode", "ignore_args"];
-
-    /// Reads the value of `key`, one of [`Self::KEYS`]; any other key reads nothing.
-    fn read<'de, D: Deserializer<'de>>(&mut self, key: &str, value: D) -> Result<(), D::Error> {
-        match key {
-            "expected" => self.expected = Deserialize::deserialize(value)?,
-            "args_mode" => self.args_mode = Deserialize::deserialize(value)?,
-            "ignore_args" => self.ignore_args = Deserialize::deserialize(value)?,
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// Each key, with whether the config has it.
-    fn keys_present(&self) -> Vec<(&'static str, bool)> {
-        vec![
-            ("expected", self.expected.is_some()),
-            ("args_mode", self.args_mode.is_some()),
-            ("ignore_args", self.ignore_args.is_some()),
-        ]
-    }
-
-    fn schema_properties(generator: &mut SchemaGenerator) -> serde_json::Map<String, Value> {
-        own_properties::<Self>(generator)
-    }
+    config_keys!(expected, args_mode, ignore_args);
 
     /// A `call-accuracy` config (SPEC section 9).
     fn check(

@@ -2,16 +2,14 @@
 //! `after` or `feeds` / `into` / `arg`), and its checks into a [`DependenciesGrader`]
 //! (SPEC section 13).
 
-use schemars::{JsonSchema, SchemaGenerator};
+use schemars::JsonSchema;
 use serde::Deserialize;
-use serde::de::Deserializer;
-use serde_json::Value;
 use toolgate_core::Member;
 
 use crate::error::Problem;
 use crate::expect::{self, Expectations};
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, own_properties};
+use crate::graders::config::{GraderConfig, config_keys};
 use crate::step_matcher::config::{RawStep, step_matcher};
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::config::TestClasses;
@@ -41,25 +39,7 @@ struct RawEdge {
 impl GraderConfig for RawConfig {
     type Grader = DependenciesGrader;
 
-    /// Its keys, in the order the schema lists them.
-    const KEYS: &[&str] = &["edges"];
-
-    /// Reads the value of `key`, one of [`Self::KEYS`]; any other key reads nothing.
-    fn read<'de, D: Deserializer<'de>>(&mut self, key: &str, value: D) -> Result<(), D::Error> {
-        if key == "edges" {
-            self.edges = Deserialize::deserialize(value)?;
-        }
-        Ok(())
-    }
-
-    /// Each key, with whether the config has it.
-    fn keys_present(&self) -> Vec<(&'static str, bool)> {
-        vec![("edges", self.edges.is_some())]
-    }
-
-    fn schema_properties(generator: &mut SchemaGenerator) -> serde_json::Map<String, Value> {
-        own_properties::<Self>(generator)
-    }
+    config_keys!(edges);
 
     /// A `dependencies` config (SPEC section 13).
     fn check(

@@ -80,6 +80,14 @@ impl Grader for DependenciesGrader {
     fn gates(&self) -> &[Gate] {
         &self.gates
     }
+
+    /// One run's share of passing runs.
+    fn run_metrics(&self, run: &RunDependencies) -> Vec<(Target, Percent)> {
+        vec![(
+            super::PASS_RATE,
+            DependenciesOutcome::pass_rate_of(u64::from(run.passed), 1),
+        )]
+    }
 }
 
 report_and_recheck!(DependenciesGrader, outcome DependenciesOutcome, names super::json::DependenciesNames, view super::recheck::DependenciesView);

@@ -1,14 +1,12 @@
 //! The `errors` grader's `config:` as the suite writes it (only `expect:`, which it
 //! requires), and its checks into an [`ErrorsGrader`] (SPEC section 13).
 
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::de::Deserializer;
-use serde_json::Value;
+use schemars::JsonSchema;
 
 use crate::error::Problem;
 use crate::expect::{self, Expectations};
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, own_properties};
+use crate::graders::config::{GraderConfig, config_keys};
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::config::TestClasses;
 
@@ -21,22 +19,7 @@ pub(crate) struct RawConfig {}
 impl GraderConfig for RawConfig {
     type Grader = ErrorsGrader;
 
-    /// Its keys: none but `expect`, which every kind takes.
-    const KEYS: &[&str] = &[];
-
-    /// Reads nothing: the kind has no key of its own.
-    fn read<'de, D: Deserializer<'de>>(&mut self, _key: &str, _value: D) -> Result<(), D::Error> {
-        Ok(())
-    }
-
-    /// Each key, with whether the config has it: none.
-    fn keys_present(&self) -> Vec<(&'static str, bool)> {
-        Vec::new()
-    }
-
-    fn schema_properties(generator: &mut SchemaGenerator) -> serde_json::Map<String, Value> {
-        own_properties::<Self>(generator)
-    }
+    config_keys!();
 
     /// An `errors` config (SPEC section 13): `expect:` is required, since no default gate
     /// fits every agent.

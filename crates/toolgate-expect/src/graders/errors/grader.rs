@@ -77,6 +77,14 @@ impl Grader for ErrorsGrader {
     fn gates(&self) -> &[Gate] {
         &self.gates
     }
+
+    /// The run's own counts' rates.
+    fn run_metrics(&self, run: &RunErrors) -> Vec<(Target, Percent)> {
+        vec![
+            (super::RATE, run.counts.rate()),
+            (super::RECOVERY, run.counts.recovery()),
+        ]
+    }
 }
 
 report_and_recheck!(ErrorsGrader, outcome ErrorsOutcome, names super::json::ErrorsNames, view super::recheck::ErrorsView);

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use schemars::{JsonSchema, SchemaGenerator, json_schema};
+use schemars::{JsonSchema, json_schema};
 use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::error::{Problem, custom};
 use crate::expect::{self, Expectations};
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, own_properties};
+use crate::graders::config::{GraderConfig, config_keys};
 use crate::matchers::ValueMatcher;
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join};
@@ -35,33 +35,7 @@ pub(crate) struct RawConfig {
 impl GraderConfig for RawConfig {
     type Grader = ToolCallsGrader;
 
-    /// Its keys, in the order the schema lists them.
-    const KEYS: &[&str] = &["required", "disallowed", "sequence"];
-
-    /// Reads the value of `key`, one of [`Self::KEYS`]; any other key reads nothing.
-    fn read<'de, D: Deserializer<'de>>(&mut self, key: &str, value: D) -> Result<(), D::Error> {
-        let field = match key {
-            "required" => &mut self.required,
-            "disallowed" => &mut self.disallowed,
-            "sequence" => &mut self.sequence,
-            _ => return Ok(()),
-        };
-        *field = Deserialize::deserialize(value)?;
-        Ok(())
-    }
-
-    /// Each key, with whether the config has it.
-    fn keys_present(&self) -> Vec<(&'static str, bool)> {
-        vec![
-            ("required", self.required.is_some()),
-            ("disallowed", self.disallowed.is_some()),
-            ("sequence", self.sequence.is_some()),
-        ]
-    }
-
-    fn schema_properties(generator: &mut SchemaGenerator) -> serde_json::Map<String, Value> {
-        own_properties::<Self>(generator)
-    }
+    config_keys!(required, disallowed, sequence);
 
     /// A `tool-calls` config: SPEC section 7's rules on which keys go where.
     fn check(

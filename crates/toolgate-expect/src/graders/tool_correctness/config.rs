@@ -4,18 +4,17 @@
 
 use std::fmt;
 
-use schemars::{JsonSchema, SchemaGenerator, json_schema};
+use schemars::{JsonSchema, json_schema};
 use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
-use serde_json::Value;
 use toolgate_core::{Member, Percent};
 
 use crate::error::{Problem, custom};
 use crate::expect::{self, Expectations, Threshold};
 use crate::gate::Gate;
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, own_properties};
+use crate::graders::config::{GraderConfig, config_keys};
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::ToolMatcher;
@@ -36,39 +35,7 @@ pub(crate) struct RawConfig {
 impl GraderConfig for RawConfig {
     type Grader = ToolCorrectnessGrader;
 
-    /// Its keys, in the order the schema lists them.
-    const KEYS: &[&str] = &[
-        "expected_tools",
-        "exact_match",
-        "check_ordering",
-        "threshold",
-    ];
-
-    /// Reads the value of `key`, one of [`Self::KEYS`]; any other key reads nothing.
-    fn read<'de, D: Deserializer<'de>>(&mut self, key: &str, value: D) -> Result<(), D::Error> {
-        match key {
-            "expected_tools" => self.expected_tools = Deserialize::deserialize(value)?,
-            "exact_match" => self.exact_match = Deserialize::deserialize(value)?,
-            "check_ordering" => self.check_ordering = Deserialize::deserialize(value)?,
-            "threshold" => self.threshold = Deserialize::deserialize(value)?,
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// Each key, with whether the config has it.
-    fn keys_present(&self) -> Vec<(&'static str, bool)> {
-        vec![
-            ("expected_tools", self.expected_tools.is_some()),
-            ("exact_match", self.exact_match.is_some()),
-            ("check_ordering", self.check_ordering.is_some()),
-            ("threshold", self.threshold.is_some()),
-        ]
-    }
-
-    fn schema_properties(generator: &mut SchemaGenerator) -> serde_json::Map<String, Value> {
-        own_properties::<Self>(generator)
-    }
+    config_keys!(expected_tools, exact_match, check_ordering, threshold);
 
     /// A `tool-correctness` config (SPEC section 8).
     fn check(

@@ -3,16 +3,15 @@
 
 use std::fmt;
 
-use schemars::{JsonSchema, SchemaGenerator, json_schema};
+use schemars::{JsonSchema, json_schema};
 use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
-use serde_json::Value;
 
 use crate::error::Problem;
 use crate::expect::{self, Expectations};
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, own_properties};
+use crate::graders::config::{GraderConfig, config_keys};
 use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::schema::described;
 use crate::step_matcher::config::{RawStep, step_matcher};
@@ -32,30 +31,7 @@ pub(crate) struct RawConfig {
 impl GraderConfig for RawConfig {
     type Grader = TrajectoryGrader;
 
-    /// Its keys, in the order the schema lists them.
-    const KEYS: &[&str] = &["mode", "expected"];
-
-    /// Reads the value of `key`, one of [`Self::KEYS`]; any other key reads nothing.
-    fn read<'de, D: Deserializer<'de>>(&mut self, key: &str, value: D) -> Result<(), D::Error> {
-        match key {
-            "mode" => self.mode = Deserialize::deserialize(value)?,
-            "expected" => self.expected = Deserialize::deserialize(value)?,
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// Each key, with whether the config has it.
-    fn keys_present(&self) -> Vec<(&'static str, bool)> {
-        vec![
-            ("mode", self.mode.is_some()),
-            ("expected", self.expected.is_some()),
-        ]
-    }
-
-    fn schema_properties(generator: &mut SchemaGenerator) -> serde_json::Map<String, Value> {
-        own_properties::<Self>(generator)
-    }
+    config_keys!(mode, expected);
 
     /// A `trajectory` config (SPEC section 13).
     fn check(

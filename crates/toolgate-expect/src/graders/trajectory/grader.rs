@@ -85,6 +85,20 @@ impl Grader for TrajectoryGrader {
         &self.gates
     }
 
+    /// One run's share of matching runs, and its matched steps over its total.
+    fn run_metrics(&self, run: &RunTrajectory) -> Vec<(Target, Percent)> {
+        vec![
+            (
+                super::MATCH_RATE,
+                TrajectoryOutcome::match_rate_of(u64::from(run.matches), 1),
+            ),
+            (
+                super::SCORE,
+                TrajectoryOutcome::score_of(run.matched, run.total),
+            ),
+        ]
+    }
+
     /// The ordered modes take a longest common subsequence, whose table grows as the pairs
     /// of entries and calls; the others a maximum matching of every step with the calls.
     fn past_limit(&self, run: &Run) -> Option<PairingTooLarge> {
