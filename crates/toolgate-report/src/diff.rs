@@ -118,15 +118,19 @@ impl MetricDiff {
 struct GateDiff {
     target: String,
     op: String,
+    /// For a gate on the baseline: its expression, in the head report or else the base's.
+    expression: Option<String>,
     base: Option<GateSide>,
     head: Option<GateSide>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct GateSide {
-    value: u8,
+    /// `None` for a skipped gate on the baseline.
+    value: Option<u8>,
     actual: u8,
-    passed: bool,
+    /// `None` for a skipped gate, which neither passes nor fails.
+    passed: Option<bool>,
 }
 
 impl From<&GateRead> for GateSide {
@@ -169,7 +173,9 @@ impl GateChange {
 
 impl GateDiff {
     fn change(&self) -> GateChange {
-        match (self.base.map(|g| g.passed), self.head.map(|g| g.passed)) {
+        // A skipped gate fails nothing: it counts as holding.
+        let holds = |g: GateSide| g.passed != Some(false);
+        match (self.base.map(holds), self.head.map(holds)) {
             (Some(true) | None, Some(false)) => GateChange::NewlyFailing,
             (Some(false), Some(true)) => GateChange::NewlyPassing,
             (None, Some(true)) => GateChange::Added,
@@ -180,8 +186,19 @@ impl GateDiff {
 
     /// The gate as written in the head report, or else in the base report.
     fn written(&self) -> String {
-        let value = self.head.or(self.base).map_or(0, |g| g.value);
-        format!("{} {} {value}", self.target, self.op)
+        let value = self.head.or(self.base).and_then(|g| g.value);
+        match (&self.expression, value) {
+            (Some(expression), Some(value)) => {
+                format!("{} {} {expression} (so {value})", self.target, self.op)
+            }
+            (Some(expression), None) => format!("{} {} {expression}", self.target, self.op),
+            (None, value) => format!(
+                "{} {} {}",
+                self.target,
+                self.op,
+                value.map_or_else(String::new, |v| v.to_string())
+            ),
+        }
     }
 }
 
@@ -311,7 +328,7 @@ impl TestDiff {
 
 /// Whether an added test fails a gate: a gate that did not fail before fails now.
 fn fails_a_gate(test: &TestRead) -> bool {
-    test.gates.iter().any(|g| !g.passed)
+    test.gates.iter().any(GateRead::failed)
 }
 
 impl Diff {
@@ -345,8 +362,9 @@ pub fn diff_reports<R: Read + Seek>(
     mut base: ReportFile<R>,
     mut head: ReportFile<R>,
 ) -> Result<Diff, SuiteError> {
-    let base_read = read_checked(&mut base, None)?;
-    let head_read = read_checked(&mut head, Some(&base.name))?;
+    let help = "pass two JSON reports written by `toolgate check --format json`";
+    let base_read = read_checked(&mut base, None, help)?;
+    let head_read = read_checked(&mut head, Some(&base.name), help)?;
     let tests_at = head_read.tests_at;
     let diff = compare(&base.name, base_read, &head.name, head_read);
     if diff.tests.is_empty() {
@@ -372,11 +390,11 @@ pub fn diff_reports<R: Read + Seek>(
 
 /// Reads one report and refuses what cannot be compared. `base` is the base report's name,
 /// when this is the head report.
-fn read_checked<R: Read + Seek>(
+pub(crate) fn read_checked<R: Read + Seek>(
     file: &mut ReportFile<R>,
     base: Option<&str>,
+    help: &str,
 ) -> Result<ReportRead, SuiteError> {
-    let help = "pass two JSON reports written by `toolgate check --format json`";
     let read = match read_report(&mut file.reader) {
         Ok(read) => read,
         Err(ReadError::Io(error)) => return Err(cannot_read(&file.name, &error)),
@@ -548,6 +566,12 @@ fn metric(name: &str) -> MetricDiff {
     }
 }
 
+/// The expression of a gate on the baseline.
+fn expression(gate: Option<&GateRead>) -> Option<String> {
+    gate.and_then(|g| g.baseline.as_ref())
+        .map(|baseline| baseline.expression.clone())
+}
+
 /// Pairs the gates of one target and operator in order: the first of the head's with the
 /// first of the base's, and so on.
 fn compare_gates(base: &[GateRead], head: &[GateRead]) -> Vec<GateDiff> {
@@ -568,10 +592,12 @@ fn compare_gates(base: &[GateRead], head: &[GateRead]) -> Vec<GateDiff> {
             if let Some(index) = other {
                 paired[index] = true;
             }
+            let base_gate = other.and_then(|index| base.get(index));
             GateDiff {
                 target: gate.target.clone(),
                 op: gate.op.clone(),
-                base: other.and_then(|index| base.get(index)).map(GateSide::from),
+                expression: expression(Some(gate)).or_else(|| expression(base_gate)),
+                base: base_gate.map(GateSide::from),
                 head: Some(GateSide::from(gate)),
             }
         })
@@ -583,6 +609,7 @@ fn compare_gates(base: &[GateRead], head: &[GateRead]) -> Vec<GateDiff> {
             .map(|(gate, _)| GateDiff {
                 target: gate.target.clone(),
                 op: gate.op.clone(),
+                expression: expression(Some(gate)),
                 base: Some(GateSide::from(gate)),
                 head: None,
             }),

@@ -40,7 +40,7 @@ pub fn render_github(
             github_property(&format!("toolgate: {}", test.name))
         ));
         let properties = properties.join(",");
-        let mut message = format!("{} (actual {})", gate.gate, gate.actual);
+        let mut message = format!("{} (actual {})", gate.written(), gate.actual);
         if let Some(why) = explanation(test, gate.gate.target) {
             message.push_str(": ");
             message.push_str(&why);
@@ -55,6 +55,30 @@ pub fn render_github(
             if left_out == 1 { "gate" } else { "gates" }
         );
         writeln!(out, "::notice::{}", github_data(&message))?;
+    }
+    // A gate on the baseline with nothing to compare with: a notice on its line, so that a
+    // gate that never runs is not forgotten.
+    for (test, gate) in outcome
+        .tests
+        .iter()
+        .flat_map(|test| test.gates.iter().map(move |gate| (test, gate)))
+    {
+        let Some(reason) = gate.skipped() else {
+            continue;
+        };
+        let mut properties = vec![format!("file={}", github_property(suite_path))];
+        properties.extend(gate.gate.line.map(|line| format!("line={line}")));
+        properties.push(format!(
+            "title={}",
+            github_property(&format!("toolgate: {}", test.name))
+        ));
+        let message = format!("{} skipped: {reason}", gate.gate);
+        writeln!(
+            out,
+            "::notice {}::{}",
+            properties.join(","),
+            github_data(&message)
+        )?;
     }
     for test in &outcome.tests {
         // The name is shown with its control characters escaped: a newline in it would
@@ -72,7 +96,9 @@ pub fn render_github(
 /// How far the actual value is from passing the gate: how much it would have to move.
 fn shortfall(gate: &GateOutcome) -> u16 {
     let actual = u16::from(gate.actual.value());
-    let value = u16::from(gate.gate.value.value());
+    let Some(value) = gate.value().map(|value| u16::from(value.value())) else {
+        return 0;
+    };
     if gate.passed {
         return 0;
     }

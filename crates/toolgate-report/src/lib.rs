@@ -6,6 +6,7 @@
 //! All are functions of what they are given: no clock, no absolute path, no environment, so
 //! the same outcome always gives the same bytes.
 
+mod baseline;
 mod diff;
 mod escape;
 mod github;
@@ -19,6 +20,7 @@ mod seed_accuracy;
 mod text;
 mod transcode;
 
+pub use crate::baseline::read_baseline;
 pub use crate::diff::{
     DIFF_JSON_VERSION, Diff, ReportFile, diff_reports, render_diff_github, render_diff_json,
     render_diff_markdown, render_diff_text,

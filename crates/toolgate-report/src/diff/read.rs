@@ -22,49 +22,89 @@ use crate::merge::source::At;
 
 /// What `diff` keeps of one report.
 #[derive(Debug)]
-pub(super) struct ReportRead {
+pub(crate) struct ReportRead {
     /// The `shard` object's index and count, when the report is a shard's.
-    pub(super) shard: Option<ShardOf>,
+    pub(crate) shard: Option<ShardOf>,
     /// Where the `shard` key is.
-    pub(super) shard_at: Option<At>,
-    pub(super) tests: Vec<TestRead>,
+    pub(crate) shard_at: Option<At>,
+    pub(crate) tests: Vec<TestRead>,
     /// Where the `tests` key is.
-    pub(super) tests_at: Option<At>,
+    pub(crate) tests_at: Option<At>,
     /// The first test named as an earlier one: its name and where it starts.
-    pub(super) duplicate: Option<(String, u64)>,
+    pub(crate) duplicate: Option<(String, u64)>,
 }
 
 /// The `shard` object of a shard report, as far as `diff` needs it.
 #[derive(Debug, Clone, Copy, Deserialize)]
-pub(super) struct ShardOf {
-    pub(super) index: usize,
-    pub(super) count: usize,
+pub(crate) struct ShardOf {
+    pub(crate) index: usize,
+    pub(crate) count: usize,
 }
 
 /// One test of a report.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct TestRead {
-    pub(super) name: String,
-    pub(super) passed: bool,
+pub(crate) struct TestRead {
+    pub(crate) name: String,
+    pub(crate) passed: bool,
     /// How many runs the test has (`runs`).
-    pub(super) runs: usize,
+    pub(crate) runs: usize,
     /// How many of them passed on their own (`passed_runs`), when the report says.
-    pub(super) passed_runs: Option<usize>,
+    pub(crate) passed_runs: Option<usize>,
     /// Each metric by name, as the report gives it.
-    pub(super) metrics: BTreeMap<String, u8>,
-    pub(super) gates: Vec<GateRead>,
+    pub(crate) metrics: BTreeMap<String, u8>,
+    pub(crate) gates: Vec<GateRead>,
     /// The runs the report lists (`sources`), in its order.
-    pub(super) listed: Vec<RunRead>,
+    pub(crate) listed: Vec<RunRead>,
 }
 
 /// One gate of a test, as the report gives it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub(super) struct GateRead {
-    pub(super) target: String,
-    pub(super) op: String,
-    pub(super) value: u8,
-    pub(super) actual: u8,
-    pub(super) passed: bool,
+pub(crate) struct GateRead {
+    pub(crate) target: String,
+    pub(crate) op: String,
+    /// `None` for a gate on the baseline that was skipped.
+    pub(crate) value: Option<u8>,
+    pub(crate) actual: u8,
+    /// `None` for a skipped gate, which neither passes nor fails.
+    pub(crate) passed: Option<bool>,
+    /// For a gate on the baseline, its expression.
+    #[serde(default)]
+    pub(crate) baseline: Option<BaselineRead>,
+}
+
+/// What `diff` reads of a gate's `baseline` object: the expression as written.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub(crate) struct BaselineRead {
+    pub(crate) expression: String,
+}
+
+impl GateRead {
+    /// The gate as written: `target op value`, or `target op baseline - 2` for a gate on
+    /// the baseline (the value it compared with in parentheses, when it had one).
+    pub(crate) fn written(&self) -> String {
+        match (&self.baseline, self.value) {
+            (Some(baseline), Some(value)) => {
+                format!(
+                    "{} {} {} (so {value})",
+                    self.target, self.op, baseline.expression
+                )
+            }
+            (Some(baseline), None) => {
+                format!("{} {} {}", self.target, self.op, baseline.expression)
+            }
+            (None, value) => format!(
+                "{} {} {}",
+                self.target,
+                self.op,
+                value.map_or_else(String::new, |v| v.to_string())
+            ),
+        }
+    }
+
+    /// Whether the gate failed: a skipped gate did not.
+    pub(crate) fn failed(&self) -> bool {
+        self.passed == Some(false)
+    }
 }
 
 /// One listed run: its number, where it came from, and its verdict: the `passed` of its
@@ -72,16 +112,16 @@ pub(super) struct GateRead {
 /// whose entry has no `passed` gives the run no verdict; the graders' own per-run `passed`
 /// (a `runs` entry of a grader's object) is not the run's verdict and is not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct RunRead {
-    pub(super) run: usize,
-    pub(super) source: Rc<str>,
-    pub(super) line: Option<u64>,
-    pub(super) verdict: Option<bool>,
+pub(crate) struct RunRead {
+    pub(crate) run: usize,
+    pub(crate) source: Rc<str>,
+    pub(crate) line: Option<u64>,
+    pub(crate) verdict: Option<bool>,
 }
 
 /// Why a report could not be read through.
 #[derive(Debug)]
-pub(super) enum ReadError {
+pub(crate) enum ReadError {
     Io(std::io::Error),
     /// Not JSON, or not the shape of a toolgate report.
     Json(serde_json::Error),
@@ -103,7 +143,7 @@ impl From<serde_json::Error> for ReadError {
 const OTHER_VERSION: &str = "a report of another version";
 
 /// Reads one report from its start, as a stream.
-pub(super) fn read_report<R: Read + Seek>(reader: &mut R) -> Result<ReportRead, ReadError> {
+pub(crate) fn read_report<R: Read + Seek>(reader: &mut R) -> Result<ReportRead, ReadError> {
     reader.seek(SeekFrom::Start(0)).map_err(ReadError::Io)?;
     let read = Cell::new(0);
     let version = Cell::new(None);

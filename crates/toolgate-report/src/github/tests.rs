@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use rstest::rstest;
 use toolgate_core::Percent;
-use toolgate_expect::{Block, Gate, GateOutcome, Op, SuiteOutcome};
+use toolgate_expect::{Block, Gate, GateOutcome, GateValue, Op, SuiteOutcome};
 
 use super::shortfall;
 use crate::escape::{github_data as data, github_property as property};
@@ -222,7 +222,7 @@ fn check_shortfall(op: Op, value: u8, actual: u8, expected: u16) {
         // Any metric: the shortfall depends on the comparison only.
         target: Block::ALL[0].targets()[0],
         op,
-        value: percent(value),
+        value: GateValue::Percent(percent(value)),
         line: None,
     };
     let outcome = GateOutcome {
@@ -230,6 +230,7 @@ fn check_shortfall(op: Op, value: u8, actual: u8, expected: u16) {
         actual: percent(actual),
         passed: op.holds(percent(actual), percent(value)),
         note: None,
+        baseline: None,
     };
     assert_eq!(shortfall(&outcome), expected);
 }
