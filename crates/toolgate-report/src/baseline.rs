@@ -7,7 +7,7 @@ use std::io::{Read, Seek};
 use serde::Serialize;
 use toolgate_expect::{Baseline, BaselineUse, GateOutcome, GateValue, SuiteError};
 
-use crate::diff::{ReportFile, read_checked};
+use crate::diff::{Reader, ReportFile, read_checked};
 
 /// Reads the baseline report of `check --baseline`: each test's metrics by name.
 ///
@@ -15,12 +15,7 @@ use crate::diff::{ReportFile, read_checked};
 /// JSON (with its line and column), not a toolgate report, a report of another version, a
 /// shard's report, and a report that names a test twice.
 pub fn read_baseline<R: Read + Seek>(mut file: ReportFile<R>) -> Result<Baseline, SuiteError> {
-    let read = read_checked(
-        &mut file,
-        None,
-        "pass `--baseline` a JSON report written by `toolgate check --format json` (or \
-         `toolgate merge --format json`), e.g. main's",
-    )?;
+    let read = read_checked(&mut file, None, Reader::Baseline)?;
     let tests: BTreeMap<String, BTreeMap<String, u8>> = read
         .tests
         .into_iter()

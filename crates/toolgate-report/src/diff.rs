@@ -362,9 +362,8 @@ pub fn diff_reports<R: Read + Seek>(
     mut base: ReportFile<R>,
     mut head: ReportFile<R>,
 ) -> Result<Diff, SuiteError> {
-    let help = "pass two JSON reports written by `toolgate check --format json`";
-    let base_read = read_checked(&mut base, None, help)?;
-    let head_read = read_checked(&mut head, Some(&base.name), help)?;
+    let base_read = read_checked(&mut base, None, Reader::Diff)?;
+    let head_read = read_checked(&mut head, Some(&base.name), Reader::Diff)?;
     let tests_at = head_read.tests_at;
     let diff = compare(&base.name, base_read, &head.name, head_read);
     if diff.tests.is_empty() {
@@ -388,23 +387,53 @@ pub fn diff_reports<R: Read + Seek>(
     Ok(diff)
 }
 
+/// Who reads a report, for the words of its refusals: `diff`, or `check --baseline`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reader {
+    Diff,
+    Baseline,
+}
+
+impl Reader {
+    /// The refusal's code: `diff`'s, or the baseline's.
+    fn code(self, diff: &'static str, baseline: &'static str) -> &'static str {
+        match self {
+            Self::Diff => diff,
+            Self::Baseline => baseline,
+        }
+    }
+
+    /// The help of a refusal of the file itself.
+    fn help(self) -> &'static str {
+        match self {
+            Self::Diff => "pass two JSON reports written by `toolgate check --format json`",
+            Self::Baseline => {
+                "pass `--baseline` a JSON report written by `toolgate check --format json` (or \
+                 `toolgate merge --format json`), e.g. main's"
+            }
+        }
+    }
+}
+
 /// Reads one report and refuses what cannot be compared. `base` is the base report's name,
-/// when this is the head report.
+/// when this is the head report of a `diff`.
 pub(crate) fn read_checked<R: Read + Seek>(
     file: &mut ReportFile<R>,
     base: Option<&str>,
-    help: &str,
+    reader: Reader,
 ) -> Result<ReportRead, SuiteError> {
+    let help = reader.help();
     let read = match read_report(&mut file.reader) {
         Ok(read) => read,
-        Err(ReadError::Io(error)) => return Err(cannot_read(&file.name, &error)),
+        Err(ReadError::Io(error)) => return Err(cannot_read(&file.name, &error, reader)),
         Err(ReadError::Json(error)) => {
             let message = if matches!(error.classify(), Category::Syntax | Category::Eof) {
                 format!("`{}` is not valid JSON: {error}", file.name)
             } else {
                 format!("`{}` is not a toolgate JSON report: {error}", file.name)
             };
-            let problem = Problem::new("toolgate::diff::json", message, "here").with_help(help);
+            let code = reader.code("toolgate::diff::json", "toolgate::baseline::json");
+            let problem = Problem::new(code, message, "here").with_help(help);
             let at = offset_of(&mut file.reader, 0, u64::MAX, error.line(), error.column())
                 .ok()
                 .map(At::Character);
@@ -414,25 +443,29 @@ pub(crate) fn read_checked<R: Read + Seek>(
             let against = base.map_or_else(String::new, |base| {
                 format!(" and `{base}` a version {JSON_VERSION} report")
             });
+            let (verb, which) = match reader {
+                Reader::Diff => ("compares", "both reports"),
+                Reader::Baseline => ("reads", "the baseline"),
+            };
             let problem = Problem::new(
-                "toolgate::diff::version",
+                reader.code("toolgate::diff::version", "toolgate::baseline::version"),
                 format!(
-                    "`{}` is a version {version} report{against}; this toolgate compares \
+                    "`{}` is a version {version} report{against}; this toolgate {verb} \
                      version {JSON_VERSION} reports",
                     file.name
                 ),
                 "this version",
             )
-            .with_help(
-                "write both reports with the same toolgate release; a report's `version` \
-                 changes when a field changes meaning",
-            );
+            .with_help(format!(
+                "write {which} with the same toolgate release; a report's `version` changes \
+                 when a field changes meaning"
+            ));
             return Err(fail(&file.name, &mut file.reader, problem, at));
         }
     };
     if let Some(shard) = read.shard {
         let problem = Problem::new(
-            "toolgate::diff::shard",
+            reader.code("toolgate::diff::shard", "toolgate::baseline::shard"),
             format!(
                 "`{}` is the report of shard {}/{}, not of the whole suite",
                 file.name, shard.index, shard.count
@@ -447,7 +480,10 @@ pub(crate) fn read_checked<R: Read + Seek>(
     }
     if let Some((name, start)) = &read.duplicate {
         let problem = Problem::new(
-            "toolgate::diff::duplicate_test",
+            reader.code(
+                "toolgate::diff::duplicate_test",
+                "toolgate::baseline::duplicate_test",
+            ),
             format!(
                 "`{}` names test `{name}` twice; a suite names each test once",
                 file.name
@@ -466,14 +502,14 @@ pub(crate) fn read_checked<R: Read + Seek>(
 }
 
 /// A report that cannot be read.
-fn cannot_read(name: &str, error: &std::io::Error) -> SuiteError {
+fn cannot_read(name: &str, error: &std::io::Error, reader: Reader) -> SuiteError {
     SuiteError::detached(
         Problem::new(
-            "toolgate::diff::io",
+            reader.code("toolgate::diff::io", "toolgate::baseline::io"),
             format!("cannot read report `{name}`: {error}"),
             "",
         )
-        .with_help("pass two JSON reports written by `toolgate check --format json`"),
+        .with_help(reader.help()),
     )
 }
 

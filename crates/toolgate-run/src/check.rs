@@ -178,8 +178,8 @@ fn read_base(path: &Path) -> Result<Baseline, Error> {
                 "",
             )
             .with_help(
-                "pass `--baseline` a JSON report written by `toolgate check --format json`, \
-                 e.g. main's",
+                "pass `--baseline` a JSON report written by `toolgate check --format json` (or \
+                 `toolgate merge --format json`), e.g. main's",
             ),
         ))
     })?;
