@@ -9,6 +9,7 @@
 //! tens of thousands of runs is compared in megabytes. The outputs are in `render.rs`
 //! (text, Markdown, GitHub workflow commands) and `json.rs`.
 
+mod baseline;
 mod json;
 mod read;
 mod render;
@@ -25,6 +26,7 @@ use self::read::{GateRead, ReadError, ReportRead, TestRead, read_report};
 use crate::json::JSON_VERSION;
 use crate::merge::source::{At, fail, offset_of};
 
+pub use self::baseline::read_baseline;
 pub use self::json::{DIFF_JSON_VERSION, render_diff_json};
 pub use self::render::{render_diff_github, render_diff_markdown, render_diff_text};
 
@@ -389,7 +391,7 @@ pub fn diff_reports<R: Read + Seek>(
 
 /// Who reads a report, for the words of its refusals: `diff`, or `check --baseline`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Reader {
+enum Reader {
     Diff,
     Baseline,
 }
@@ -417,7 +419,7 @@ impl Reader {
 
 /// Reads one report and refuses what cannot be compared. `base` is the base report's name,
 /// when this is the head report of a `diff`.
-pub(crate) fn read_checked<R: Read + Seek>(
+fn read_checked<R: Read + Seek>(
     file: &mut ReportFile<R>,
     base: Option<&str>,
     reader: Reader,

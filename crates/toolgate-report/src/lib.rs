@@ -20,10 +20,9 @@ mod seed_accuracy;
 mod text;
 mod transcode;
 
-pub use crate::baseline::read_baseline;
 pub use crate::diff::{
-    DIFF_JSON_VERSION, Diff, ReportFile, diff_reports, render_diff_github, render_diff_json,
-    render_diff_markdown, render_diff_text,
+    DIFF_JSON_VERSION, Diff, ReportFile, diff_reports, read_baseline, render_diff_github,
+    render_diff_json, render_diff_markdown, render_diff_text,
 };
 pub use crate::escape::escape_terminal;
 pub use crate::github::render_github;

@@ -100,20 +100,26 @@ fn check_diff(dir: &Path, args: &[String]) {
 }
 
 /// `base.json` and `head.json` are what `check --format json` writes in `base/` and `head/`,
-/// where the case holds those suites.
+/// where the case holds those suites, or what `toolgate <args> --format json` writes there,
+/// where the folder has an `args` file.
 fn reports_are_current(dir: &Path) {
     for side in ["base", "head"] {
-        if dir.join(side).join("toolgate.yaml").is_file() {
-            let written = toolgate(&dir.join(side), &["check", "--format", "json"]);
-            let committed = fs::read_to_string(dir.join(format!("{side}.json")))
-                .expect("the fixture holds the report of its suite");
-            assert_eq!(
-                written.stdout,
-                committed,
-                "{}: {side}.json is stale; write it again with the commands of the README",
-                dir.display()
-            );
-        }
+        let mut args: Vec<String> = match fs::read_to_string(dir.join(side).join("args")) {
+            Ok(text) => text.lines().map(str::to_owned).collect(),
+            Err(_) if dir.join(side).join("toolgate.yaml").is_file() => vec!["check".to_owned()],
+            Err(_) => continue,
+        };
+        args.extend(["--format".to_owned(), "json".to_owned()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let written = toolgate(&dir.join(side), &args);
+        let committed = fs::read_to_string(dir.join(format!("{side}.json")))
+            .expect("the fixture holds the report of its suite");
+        assert_eq!(
+            written.stdout,
+            committed,
+            "{}: {side}.json is stale; write it again with the commands of the README",
+            dir.display()
+        );
     }
 }
 

@@ -22,66 +22,66 @@ use crate::merge::source::At;
 
 /// What `diff` keeps of one report.
 #[derive(Debug)]
-pub(crate) struct ReportRead {
+pub(super) struct ReportRead {
     /// The `shard` object's index and count, when the report is a shard's.
-    pub(crate) shard: Option<ShardOf>,
+    pub(super) shard: Option<ShardOf>,
     /// Where the `shard` key is.
-    pub(crate) shard_at: Option<At>,
-    pub(crate) tests: Vec<TestRead>,
+    pub(super) shard_at: Option<At>,
+    pub(super) tests: Vec<TestRead>,
     /// Where the `tests` key is.
-    pub(crate) tests_at: Option<At>,
+    pub(super) tests_at: Option<At>,
     /// The first test named as an earlier one: its name and where it starts.
-    pub(crate) duplicate: Option<(String, u64)>,
+    pub(super) duplicate: Option<(String, u64)>,
 }
 
 /// The `shard` object of a shard report, as far as `diff` needs it.
 #[derive(Debug, Clone, Copy, Deserialize)]
-pub(crate) struct ShardOf {
-    pub(crate) index: usize,
-    pub(crate) count: usize,
+pub(super) struct ShardOf {
+    pub(super) index: usize,
+    pub(super) count: usize,
 }
 
 /// One test of a report.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct TestRead {
-    pub(crate) name: String,
-    pub(crate) passed: bool,
+pub(super) struct TestRead {
+    pub(super) name: String,
+    pub(super) passed: bool,
     /// How many runs the test has (`runs`).
-    pub(crate) runs: usize,
+    pub(super) runs: usize,
     /// How many of them passed on their own (`passed_runs`), when the report says.
-    pub(crate) passed_runs: Option<usize>,
+    pub(super) passed_runs: Option<usize>,
     /// Each metric by name, as the report gives it.
-    pub(crate) metrics: BTreeMap<String, u8>,
-    pub(crate) gates: Vec<GateRead>,
+    pub(super) metrics: BTreeMap<String, u8>,
+    pub(super) gates: Vec<GateRead>,
     /// The runs the report lists (`sources`), in its order.
-    pub(crate) listed: Vec<RunRead>,
+    pub(super) listed: Vec<RunRead>,
 }
 
 /// One gate of a test, as the report gives it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub(crate) struct GateRead {
-    pub(crate) target: String,
-    pub(crate) op: String,
+pub(super) struct GateRead {
+    pub(super) target: String,
+    pub(super) op: String,
     /// `None` for a gate on the baseline that was skipped.
-    pub(crate) value: Option<u8>,
-    pub(crate) actual: u8,
+    pub(super) value: Option<u8>,
+    pub(super) actual: u8,
     /// `None` for a skipped gate, which neither passes nor fails.
-    pub(crate) passed: Option<bool>,
+    pub(super) passed: Option<bool>,
     /// For a gate on the baseline, its expression.
     #[serde(default)]
-    pub(crate) baseline: Option<BaselineRead>,
+    pub(super) baseline: Option<BaselineRead>,
 }
 
 /// What `diff` reads of a gate's `baseline` object: the expression as written.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub(crate) struct BaselineRead {
-    pub(crate) expression: String,
+pub(super) struct BaselineRead {
+    pub(super) expression: String,
 }
 
 impl GateRead {
     /// The gate as written: `target op value`, or `target op baseline - 2` for a gate on
     /// the baseline (the value it compared with in parentheses, when it had one).
-    pub(crate) fn written(&self) -> String {
+    pub(super) fn written(&self) -> String {
         match (&self.baseline, self.value) {
             (Some(baseline), Some(value)) => {
                 format!(
@@ -102,7 +102,7 @@ impl GateRead {
     }
 
     /// Whether the gate failed: a skipped gate did not.
-    pub(crate) fn failed(&self) -> bool {
+    pub(super) fn failed(&self) -> bool {
         self.passed == Some(false)
     }
 }
@@ -112,16 +112,16 @@ impl GateRead {
 /// whose entry has no `passed` gives the run no verdict; the graders' own per-run `passed`
 /// (a `runs` entry of a grader's object) is not the run's verdict and is not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct RunRead {
-    pub(crate) run: usize,
-    pub(crate) source: Rc<str>,
-    pub(crate) line: Option<u64>,
-    pub(crate) verdict: Option<bool>,
+pub(super) struct RunRead {
+    pub(super) run: usize,
+    pub(super) source: Rc<str>,
+    pub(super) line: Option<u64>,
+    pub(super) verdict: Option<bool>,
 }
 
 /// Why a report could not be read through.
 #[derive(Debug)]
-pub(crate) enum ReadError {
+pub(super) enum ReadError {
     Io(std::io::Error),
     /// Not JSON, or not the shape of a toolgate report.
     Json(serde_json::Error),
@@ -143,7 +143,7 @@ impl From<serde_json::Error> for ReadError {
 const OTHER_VERSION: &str = "a report of another version";
 
 /// Reads one report from its start, as a stream.
-pub(crate) fn read_report<R: Read + Seek>(reader: &mut R) -> Result<ReportRead, ReadError> {
+pub(super) fn read_report<R: Read + Seek>(reader: &mut R) -> Result<ReportRead, ReadError> {
     reader.seek(SeekFrom::Start(0)).map_err(ReadError::Io)?;
     let read = Cell::new(0);
     let version = Cell::new(None);
