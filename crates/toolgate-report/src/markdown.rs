@@ -99,7 +99,8 @@ fn render_gates_table(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result
                 cell(&code(&gate.written())),
                 gate.actual,
                 match (&gate.note, gate.skipped()) {
-                    (_, Some(reason)) => format!("skipped: {}", cell(reason)),
+                    // The reason may name the test: user text, shown as code.
+                    (_, Some(reason)) => format!("skipped: {}", cell(&code(reason))),
                     (Some(note), None) => format!("{} ({})", verdict(gate.passed), cell(note)),
                     (None, None) => verdict(gate.passed).to_string(),
                 }
