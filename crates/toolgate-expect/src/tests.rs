@@ -1096,6 +1096,48 @@ fn gates_on_the_baseline(
     assert_eq!(outcome.metrics, without.metrics);
 }
 
+/// A `reliability:` gate on the baseline resolves like any other, and its inconclusive note
+/// is computed on the value it resolved to; skipped, it has none.
+#[rstest]
+#[case::resolved(Some(baseline_of("t", &[("reliability.pass_rate", 80)])), "reliability.pass_rate >= baseline - 10 (baseline 80, so 70) pass", true)]
+#[case::skipped(
+    None,
+    "reliability.pass_rate >= baseline - 10 skipped: no --baseline given",
+    false
+)]
+fn a_reliability_gate_on_the_baseline(
+    #[case] baseline: Option<Baseline>,
+    #[case] expected: &str,
+    #[case] noted: bool,
+) {
+    let suite = yaml(&[
+        "tests:",
+        "  - name: t",
+        "    equal_function_sets:",
+        "      classes: [{name: a, members: [a]}, {name: b, members: [b]}]",
+        r#"    reliability: {expect: [{reliability.pass_rate: {">=": "baseline - 10"}}]}"#,
+    ]);
+    let test = parse_one(&suite);
+    let mut evaluator = TestEvaluator::new(&test).with_baseline(baseline.as_ref());
+    for (number, calls) in (1..).zip(["a b", "a", "b x", ""]) {
+        let source = RunSource {
+            file: format!("traces/run{number}.json"),
+            line: None,
+        };
+        evaluator.add_run(source, &run(calls));
+    }
+    let outcome = evaluator.finish().expect("nothing to refuse");
+    // 3 of 4 runs pass `tool_selection.f1 >= 50` on their own: a pass rate of 75, whose
+    // interval (from 30 up) holds 70.
+    let gate = outcome.gates.last().expect("the reliability gate");
+    assert_eq!(
+        gate_verdicts(&outcome).last().map(String::as_str),
+        Some(expected)
+    );
+    assert_eq!(gate.note.is_some(), noted, "{:?}", gate.note);
+    assert_eq!(outcome.passed_runs, 3);
+}
+
 /// What one run of a test counted: each class with the call that satisfied it, the
 /// unexpected calls and the repeats.
 fn run_summary(outcome: &TestOutcome, run: usize) -> String {
