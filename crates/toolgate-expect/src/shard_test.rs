@@ -219,7 +219,17 @@ fn apply_gates(view: &ShardTest, figures: Option<&Reliability>) -> Result<(), St
             let offset = parse_expression(&baseline.expression)
                 .map_err(|bad| format!("{label}: {}", bad.message))?;
             match (&gate.skipped, baseline.base, gate.value, gate.passed) {
-                (Some(_), None, None, None) => continue,
+                (Some(_), None, None, None) => {
+                    let metric = view.metrics.get(&gate.target).copied();
+                    if metric != Some(gate.actual) {
+                        return Err(format!(
+                            "{label} compared {} but the metric is {}",
+                            gate.actual,
+                            metric.map_or_else(|| "missing".to_owned(), |m| m.to_string())
+                        ));
+                    }
+                    continue;
+                }
                 (None, Some(base), Some(value), Some(_)) => {
                     let resolved = Percent::new(base).map(|base| offset.resolve(base));
                     if resolved.map(Percent::value) != Some(value) {

@@ -429,4 +429,30 @@ fn merge_rechecks_gates_on_the_baseline() {
         "{}",
         edited.stderr
     );
+    fs::write(&shards[0], &first).unwrap();
+    assert_eq!(merge(&shards).stdout, whole.stdout);
+    // A skipped gate stays skipped, and its metric is still checked: a skipped gate given a
+    // verdict, or another metric value, is refused.
+    let mut report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&shards[1]).unwrap()).unwrap();
+    let gate = &mut report["tests"][0]["gates"][2];
+    assert_eq!(
+        gate["skipped"],
+        "the baseline's test has no metric `call_accuracy.f1`"
+    );
+    for (field, value, message) in [
+        ("passed", serde_json::json!(true), "neither skipped"),
+        (
+            "actual",
+            serde_json::json!(50),
+            "compared 50 but the metric is 100",
+        ),
+    ] {
+        let mut edited = report.clone();
+        edited["tests"][0]["gates"][2][field] = value;
+        fs::write(&shards[1], serde_json::to_string_pretty(&edited).unwrap()).unwrap();
+        let run = merge(&shards);
+        assert_eq!(run.code, 2, "{field}: {}", run.stderr);
+        assert!(run.stderr.contains(message), "{field}: {}", run.stderr);
+    }
 }
