@@ -44,6 +44,25 @@ def test_check_passes_options_through(fixtures: Path) -> None:
     assert sharded["shard"] is not None
 
 
+def test_check_compares_gates_on_the_baseline_with_a_report(fixtures: Path) -> None:
+    case = fixtures / "baseline-gates"
+    without = toolgate.check(case / "toolgate.yaml")
+    gate = without["tests"][0]["gates"][1]
+    assert (gate["value"], gate["passed"], gate["skipped"]) == (None, None, "no --baseline given")
+    assert without["passed"] is True
+    compared = toolgate.check(case / "toolgate.yaml", baseline=case / "base.json")
+    gate = compared["tests"][0]["gates"][1]
+    assert gate["baseline"] == {"expression": "baseline - 15", "base": 100}
+    assert (gate["value"], gate["passed"]) == (85, True)
+    assert compared["passed"] is False
+    # The runs' verdicts do not depend on the baseline.
+    assert compared["tests"][0]["passed_runs"] == without["tests"][0]["passed_runs"] == 3
+    with pytest.raises(toolgate.ToolgateError) as caught:
+        toolgate.check(case / "toolgate.yaml", baseline=case / "toolgate.yaml")
+    assert caught.value.code == 2
+    assert "toolgate::baseline::json" in caught.value.diagnostic
+
+
 def test_check_selects_tests_by_name_and_pattern(fixtures: Path) -> None:
     suite = fixtures / "expect-operators" / "toolgate.yaml"
     named = toolgate.check(suite, tests=["f1 in band", "f1 above 80"])

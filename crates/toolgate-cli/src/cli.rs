@@ -26,10 +26,11 @@ pub(crate) struct Cli {
     pub(crate) command: Command,
 }
 
+// `check` has the most options by far; boxed, a parsed command stays small.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Run every test of a suite against its recorded traces and report.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Write a commented starter suite and a sample trace into the current folder.
     Init,
     /// Print the JSON Schema of the suite file, for completion and validation in editors.
@@ -269,6 +270,15 @@ pub(crate) struct CheckArgs {
     /// a thread, the ones that started do the work.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub(crate) threads: Option<u16>,
+
+    /// The JSON report that gates written `baseline`, `baseline - N` or `baseline + N`
+    /// compare with (docs/baselines.md)
+    ///
+    /// Each such gate compares its metric with the same test's same metric in FILE, moved
+    /// by N points and kept within 0..100. Without this option, or when FILE lacks the test
+    /// or the metric, the gate is skipped with the reason: it neither passes nor fails.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -310,6 +320,7 @@ impl CheckArgs {
         options.read = self.read.options();
         options.step_summary.clone_from(&self.step_summary);
         options.color = color;
+        options.baseline.clone_from(&self.baseline);
         options
     }
 }

@@ -21,7 +21,7 @@ use serde::de::DeserializeOwned;
 use toolgate_core::{PairingTooLarge, Percent};
 use toolgate_trace::Run;
 
-use crate::gate::{Gate, Target, gate_outcome};
+use crate::gate::{Gate, Target, run_gate_holds};
 use crate::graders::config::GraderConfig;
 use crate::graders::tool_calls::MissingArgument;
 use crate::json_part::{Entries, JsonPart};
@@ -94,12 +94,13 @@ pub(crate) trait Grader: Verdicts {
         metrics_alone(self, run)
     }
     /// Whether every gate of the grader holds on the metrics of `run` alone (SPEC section
-    /// 14).
+    /// 14). Gates on the baseline are left out: a run's verdict does not depend on which
+    /// baseline, if any, the check was given.
     fn run_passes(&self, run: &Self::Run) -> bool {
         let metrics = self.run_metrics(run);
         self.gates()
             .iter()
-            .all(|gate| gate_outcome(*gate, &metrics).passed)
+            .all(|gate| run_gate_holds(gate, &metrics))
     }
     /// For a grader that pairs a run's calls with an expected list: the size limit of the
     /// pairing that `run` passes, if it passes one (checked before the run is graded).

@@ -140,13 +140,19 @@ struct RunOrigin<'a> {
 struct Gate<'a> {
     target: &'static str,
     op: &'static str,
-    value: u8,
+    /// `None` (null) for a skipped gate: there was nothing to compare with.
+    value: Option<u8>,
     actual: u8,
-    passed: bool,
+    /// `None` (null) for a skipped gate, which neither passes nor fails.
+    passed: Option<bool>,
     line: Option<usize>,
     /// A remark on a verdict that stands (an inconclusive reliability gate).
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<crate::baseline::GateBaseline>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<&'a str>,
 }
 
 /// Writes the JSON report of a suite's outcome, pretty-printed, with a trailing newline.
@@ -415,11 +421,13 @@ fn test<'a>(
             .map(|g| Gate {
                 target: g.gate.target.as_str(),
                 op: g.gate.op.as_str(),
-                value: g.gate.value.value(),
+                value: g.value().map(toolgate_core::Percent::value),
                 actual: g.actual.value(),
-                passed: g.passed,
+                passed: g.skipped().is_none().then_some(g.passed),
                 line: g.gate.line,
                 note: g.note.as_deref(),
+                baseline: crate::baseline::GateBaseline::of(g),
+                skipped: g.skipped(),
             })
             .collect(),
         graders: Parts {

@@ -6,6 +6,7 @@
 //! All are functions of what they are given: no clock, no absolute path, no environment, so
 //! the same outcome always gives the same bytes.
 
+mod baseline;
 mod diff;
 mod escape;
 mod github;
@@ -20,8 +21,8 @@ mod text;
 mod transcode;
 
 pub use crate::diff::{
-    DIFF_JSON_VERSION, Diff, ReportFile, diff_reports, render_diff_github, render_diff_json,
-    render_diff_markdown, render_diff_text,
+    DIFF_JSON_VERSION, Diff, ReportFile, diff_reports, read_baseline, render_diff_github,
+    render_diff_json, render_diff_markdown, render_diff_text,
 };
 pub use crate::escape::escape_terminal;
 pub use crate::github::render_github;

@@ -34,7 +34,7 @@ use self::source::{At, fail, offset_of};
 use crate::escape::escape_terminal;
 use crate::json::{JSON_VERSION, Summary};
 use crate::text::{
-    Painter, TextOptions, inconclusive_line, write_footer, write_gate, write_header,
+    Painter, TextOptions, inconclusive_line, write_footer, write_gate, write_header, write_skipped,
 };
 use crate::transcode::JsonRead;
 
@@ -434,8 +434,12 @@ pub fn render_merged_text<R>(
         )?;
         writeln!(out, "  gates")?;
         for gate in &view.gates {
-            let text = format!("{} {} {}", gate.target, gate.op, gate.value);
-            write_gate(&painter, gate.passed, &text, gate.actual, out)?;
+            let text = gate.written();
+            if let Some(reason) = &gate.skipped {
+                write_skipped(&painter, &text, reason, out)?;
+                continue;
+            }
+            write_gate(&painter, !gate.failed(), &text, gate.actual, out)?;
             if let Some(note) = &gate.note {
                 writeln!(out, "      {}", escape_terminal(note))?;
             }

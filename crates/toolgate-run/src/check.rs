@@ -9,13 +9,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 
 use toolgate_expect::{
-    Detail, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg, Problem, RunOutcome,
+    Baseline, Detail, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg, Problem, RunOutcome,
     RunSource, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, Unscorable, grade_run_as,
     missing_argument_problems, run_count_problems,
 };
 use toolgate_report::{
-    JsonRuns, ShardOrigin, TextOptions, render_github, render_json_runs, render_junit,
-    render_markdown, render_text,
+    JsonRuns, ReportFile, ShardOrigin, TextOptions, read_baseline, render_github, render_json_runs,
+    render_junit, render_markdown, render_text,
 };
 use toolgate_trace::{FileLayout, Naming, ReadOptions, TraceError, TracePart, read_trace_in_parts};
 
@@ -62,6 +62,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
     let naming = options.read.naming()?;
     let file = SuiteFile::new(&name, text);
     let suite = file.parse()?;
+    let baseline = options.baseline.as_deref().map(read_base).transpose()?;
     let suite_dir = suite_path.parent().unwrap_or(Path::new(""));
 
     let mut json_runs = json_runs_for(targets)?;
@@ -87,7 +88,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
     for test in tests {
         let (files, searched) = discover(test, suite_dir, options.traces_dir.as_deref(), &file)?;
         inputs.extend(files.iter().map(|trace| trace.path.clone()));
-        let mut evaluator = TestEvaluator::new(test);
+        let mut evaluator = TestEvaluator::new(test).with_baseline(baseline.as_ref());
         if let Some(json) = &mut json_runs {
             json.start_test(test);
         }
@@ -159,10 +160,30 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
             .map_err(|error| Error::Message(format!("cannot render the summary: {error}")))?;
         output.appends.push((summary, bytes));
     }
-    output.inputs = inputs;
+    output.inputs = inputs.into_iter().chain(options.baseline.clone()).collect();
     output.warnings.clone_from(&outcome.notes);
     output.gate_failed = !outcome.passed();
     Ok(output)
+}
+
+/// The baseline report of `--baseline`: the metrics of each of its tests. An invalid file
+/// stops the check before any trace is read, with a diagnostic that names it.
+fn read_base(path: &Path) -> Result<Baseline, Error> {
+    let name = display(path);
+    let file = File::open(path).map_err(|error| {
+        Error::Suite(SuiteError::detached(
+            Problem::new(
+                "toolgate::baseline::io",
+                format!("cannot read baseline `{name}`: {error}"),
+                "",
+            )
+            .with_help(
+                "pass `--baseline` a JSON report written by `toolgate check --format json` (or \
+                 `toolgate merge --format json`), e.g. main's",
+            ),
+        ))
+    })?;
+    Ok(read_baseline(ReportFile { name, reader: file })?)
 }
 
 /// The SHA-256 of the suite's text, in hex: shards of different suites never merge.

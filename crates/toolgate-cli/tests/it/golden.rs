@@ -46,8 +46,11 @@ fn golden_fixtures() {
     });
 }
 
-/// A valid case prints its report on stdout, nothing on stderr, and exits 0 or 1.
+/// A valid case prints its report on stdout, nothing on stderr, and exits 0 or 1. A case
+/// that checks against a baseline written from its `base/` suite (`check --baseline`) has
+/// that report checked to be current, as a `diff` case's.
 fn check_scored(dir: &Path, args: &[String]) {
+    reports_are_current(dir);
     for format in ["text", "json", "junit", "github", "markdown"] {
         let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
         full.extend(["--format", format]);
@@ -74,19 +77,7 @@ fn check_scored(dir: &Path, args: &[String]) {
 /// (`base/` and `head/`), the reports are checked to be what `check --format json` writes
 /// there today, so a change to the JSON report cannot leave them stale.
 fn check_diff(dir: &Path, args: &[String]) {
-    for side in ["base", "head"] {
-        if dir.join(side).join("toolgate.yaml").is_file() {
-            let written = toolgate(&dir.join(side), &["check", "--format", "json"]);
-            let committed = fs::read_to_string(dir.join(format!("{side}.json")))
-                .expect("the fixture holds the report of its suite");
-            assert_eq!(
-                written.stdout,
-                committed,
-                "{}: {side}.json is stale; write it again with the commands of the README",
-                dir.display()
-            );
-        }
-    }
+    reports_are_current(dir);
     for format in ["text", "json", "markdown", "github"] {
         let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
         full.extend(["--format", format]);
@@ -105,6 +96,30 @@ fn check_diff(dir: &Path, args: &[String]) {
             assert_eq!(parsed["regressed"], serde_json::Value::Bool(run.code == 1));
         }
         insta::assert_snapshot!(format, run.show(&run.stdout));
+    }
+}
+
+/// `base.json` and `head.json` are what `check --format json` writes in `base/` and `head/`,
+/// where the case holds those suites, or what `toolgate <args> --format json` writes there,
+/// where the folder has an `args` file.
+fn reports_are_current(dir: &Path) {
+    for side in ["base", "head"] {
+        let mut args: Vec<String> = match fs::read_to_string(dir.join(side).join("args")) {
+            Ok(text) => text.lines().map(str::to_owned).collect(),
+            Err(_) if dir.join(side).join("toolgate.yaml").is_file() => vec!["check".to_owned()],
+            Err(_) => continue,
+        };
+        args.extend(["--format".to_owned(), "json".to_owned()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let written = toolgate(&dir.join(side), &args);
+        let committed = fs::read_to_string(dir.join(format!("{side}.json")))
+            .expect("the fixture holds the report of its suite");
+        assert_eq!(
+            written.stdout,
+            committed,
+            "{}: {side}.json is stale; write it again with the commands of the README",
+            dir.display()
+        );
     }
 }
 

@@ -382,3 +382,77 @@ fn the_first_bad_line_is_reported_whatever_the_number_of_threads(
         assert_eq!(stderr, other_stderr, "--threads {threads}: the diagnostic");
     }
 }
+
+/// The shards of a check with `--baseline` carry each gate on the baseline resolved (its
+/// value, verdict and the baseline's value) or skipped; `merge` rechecks the comparison with
+/// the recorded value and gives the unsharded report, and refuses a shard whose resolved
+/// value is not the baseline's moved by the gate's offset.
+#[test]
+fn merge_rechecks_gates_on_the_baseline() {
+    let dir = fixtures().join("baseline-gates");
+    let check = ["check", "toolgate.yaml", "--baseline", "base.json"];
+    let whole = toolgate(&dir, &[&check[..], &["--format", "json"]].concat());
+    assert_eq!(whole.code, 1, "{}", whole.stderr);
+    let temp = tempfile::tempdir().unwrap();
+    let mut shards = Vec::new();
+    for index in 1..=2 {
+        let path = temp.path().join(format!("{index}.json"));
+        let spec = format!("{index}/2");
+        let out = path.to_str().unwrap().to_owned();
+        let extra = ["--shard", &spec, "--format", "json", "--output", &out];
+        let run = toolgate(&dir, &[&check[..], &extra[..]].concat());
+        assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+        shards.push(out);
+    }
+    let merge = |shards: &[String]| {
+        let mut args = vec!["merge"];
+        args.extend(shards.iter().map(String::as_str));
+        args.extend(["--format", "json"]);
+        toolgate(&dir, &args)
+    };
+    let merged = merge(&shards);
+    assert_eq!(merged.code, 1, "{}", merged.stderr);
+    assert_eq!(merged.stdout, whole.stdout);
+    // Shard 1 holds `search then fetch`: its `baseline - 15` gate resolved to 85 (the
+    // baseline's 100, moved). A value edited to 80 no longer follows from the baseline.
+    let first = fs::read_to_string(&shards[0]).unwrap();
+    let resolved = "\"value\": 85,";
+    assert_eq!(first.matches(resolved).count(), 1, "{first}");
+    fs::write(&shards[0], first.replace(resolved, "\"value\": 80,")).unwrap();
+    let edited = merge(&shards);
+    assert_eq!(edited.code, 2, "{}", edited.stderr);
+    assert_eq!(edited.stdout, "");
+    assert!(
+        edited
+            .stderr
+            .contains("compared with 80 but the baseline's 100 gives 85"),
+        "{}",
+        edited.stderr
+    );
+    fs::write(&shards[0], &first).unwrap();
+    assert_eq!(merge(&shards).stdout, whole.stdout);
+    // A skipped gate stays skipped, and its metric is still checked: a skipped gate given a
+    // verdict, or another metric value, is refused.
+    let mut report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&shards[1]).unwrap()).unwrap();
+    let gate = &mut report["tests"][0]["gates"][2];
+    assert_eq!(
+        gate["skipped"],
+        "the baseline's test has no metric `call_accuracy.f1`"
+    );
+    for (field, value, message) in [
+        ("passed", serde_json::json!(true), "neither skipped"),
+        (
+            "actual",
+            serde_json::json!(50),
+            "compared 50 but the metric is 100",
+        ),
+    ] {
+        let mut edited = report.clone();
+        edited["tests"][0]["gates"][2][field] = value;
+        fs::write(&shards[1], serde_json::to_string_pretty(&edited).unwrap()).unwrap();
+        let run = merge(&shards);
+        assert_eq!(run.code, 2, "{field}: {}", run.stderr);
+        assert!(run.stderr.contains(message), "{field}: {}", run.stderr);
+    }
+}
