@@ -8,7 +8,7 @@ use toolgate_run::{CheckOptions, NamePattern, Selection, TraceOptions};
 
 /// What `toolgate --version` prints after the name: the version, and the version of the JSON
 /// report's layout, which scripts reading the report depend on.
-const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (JSON report version 1)");
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (JSON report version 2)");
 
 /// Score recorded AI-agent tool-call traces, with no model in the loop, and gate CI on the
 /// result.

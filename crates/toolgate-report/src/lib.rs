@@ -11,6 +11,7 @@ mod escape;
 mod github;
 mod json;
 mod junit;
+mod layout;
 mod lines;
 mod markdown;
 mod merge;

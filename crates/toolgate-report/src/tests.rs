@@ -75,6 +75,31 @@ fn json_report(runs: &[&str]) -> Value {
 // ---------------------------------------------------------------------------------------
 // The JSON report, field by field.
 
+#[test]
+fn a_graders_run_entry_leaves_the_runs_source_to_sources() {
+    let report = json_report(MIXED);
+    let entry = &report["tests"][0]["equal_function_sets"]["runs"][1];
+    assert_eq!(entry["run"], json!(2), "{report:#}");
+    assert_eq!(entry.get("source"), None, "{report:#}");
+    assert_eq!(entry.get("line"), None, "{report:#}");
+}
+
+#[test]
+fn each_entry_of_a_tests_lists_is_one_line() {
+    let text = String::from_utf8(render(&outcome(MIXED), Format::Json)).expect("UTF-8");
+    // Every line of the report is a whole value, a key, or a bracket: an entry of `sources`,
+    // `gates` or a grader's `runs` starts and ends on its own line.
+    let entries: Vec<&str> = text
+        .lines()
+        .filter(|line| line.trim_start().starts_with("{\"run\":"))
+        .collect();
+    assert!(!entries.is_empty(), "{text}");
+    for entry in entries {
+        let entry = entry.trim().trim_end_matches(',');
+        assert!(serde_json::from_str::<Value>(entry).is_ok(), "{entry}");
+    }
+}
+
 #[track_caller]
 fn check_json(runs: &[&str], pointer: &str, expected: &Value) {
     let report = json_report(runs);
@@ -83,7 +108,7 @@ fn check_json(runs: &[&str], pointer: &str, expected: &Value) {
 
 #[rstest]
 #[case::version(MIXED, "/version", json!(JSON_VERSION))]
-#[case::version_is_1(MIXED, "/version", json!(1))]
+#[case::version_is_2(MIXED, "/version", json!(2))]
 #[case::failed(MIXED, "/passed", json!(false))]
 #[case::passed(CLEAN, "/passed", json!(true))]
 #[case::tests_in_suite_order(MIXED, "/tests/1/name", json!("fetches"))]
@@ -126,7 +151,7 @@ fn check_json(runs: &[&str], pointer: &str, expected: &Value) {
     {"run": 2, "call": 3, "tool": "google.search", "class": "search"},
 ]))]
 #[case::nothing_missed(CLEAN, "/tests/0/equal_function_sets/missed_classes", json!([]))]
-#[case::run_source(MIXED, "/tests/0/equal_function_sets/runs/1/source", json!("traces/run2.json"))]
+#[case::run_source(MIXED, "/tests/0/sources/1/source", json!("traces/run2.json"))]
 #[case::run_f1(MIXED, "/tests/0/equal_function_sets/runs/0/f1", json!(40))]
 #[case::run_classes(MIXED, "/tests/0/equal_function_sets/runs/0/classes", json!([
     {"class": "search", "satisfied_by": {"call": 1, "tool": "google.search"}},

@@ -19,6 +19,10 @@ const RUNS: usize = 3;
 /// How many run-sized lists the block's object holds.
 pub(crate) const LISTS: usize = 4;
 
+/// The names of the grader's run-sized lists, by number: their keys in its object.
+pub(crate) const LIST_NAMES: [&str; LISTS] =
+    ["missed_classes", "unexpected_calls", "repeats", "runs"];
+
 /// The class names, in declaration order, that the block's run entries name.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SelectionNames(Vec<String>);
@@ -47,10 +51,10 @@ impl SelectionOutcome {
             self.counts,
             self.metrics,
         )
-        .list("missed_classes", MISSED_CLASSES)
-        .list("unexpected_calls", UNEXPECTED_CALLS)
-        .list("repeats", REPEATS)
-        .list("runs", RUNS)
+        .list(LIST_NAMES[MISSED_CLASSES], MISSED_CLASSES)
+        .list(LIST_NAMES[UNEXPECTED_CALLS], UNEXPECTED_CALLS)
+        .list(LIST_NAMES[REPEATS], REPEATS)
+        .list(LIST_NAMES[RUNS], RUNS)
     }
 }
 
@@ -110,8 +114,6 @@ pub(crate) fn write_entries(
         RUNS,
         &SelectionRun {
             run: number,
-            source: &info.source.file,
-            line: info.source.line,
             calls: info.calls,
             scores: Scores::new(run.counts, run.metrics),
             classes: run
@@ -175,8 +177,6 @@ struct RunRepeat<'a> {
 #[derive(Serialize)]
 struct SelectionRun<'a> {
     run: usize,
-    source: &'a str,
-    line: Option<usize>,
     calls: usize,
     #[serde(flatten)]
     scores: Scores,
