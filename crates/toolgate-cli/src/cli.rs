@@ -219,7 +219,8 @@ pub(crate) struct CheckArgs {
     /// Write the report of the `--format` before it to FILE [default: standard output]
     ///
     /// Written atomically: a failed run never leaves half a file. Without any `--format`,
-    /// the file's extension names the format (`.json`, `.xml` for JUnit, `.md`, `.txt`).
+    /// the file's extension names the format (`.json`, `.jsonl`, `.xml` for JUnit, `.md`,
+    /// `.txt`).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
 
@@ -277,6 +278,9 @@ pub(crate) enum Format {
     Text,
     /// A versioned, byte-stable JSON document.
     Json,
+    /// JSON Lines: a header, a line per run, a line per test, a summary; written as the
+    /// runs are scored, for `jq`, `DuckDB` or `pandas`.
+    Jsonl,
     /// JUnit XML for CI test reporters (GitHub, GitLab, Jenkins): a testcase per test.
     Junit,
     /// GitHub Actions annotations on the suite's lines, then the text report; with
@@ -370,6 +374,7 @@ impl From<ReportTarget> for toolgate_run::ReportTarget {
         let format = match target.format {
             Format::Text => toolgate_run::Format::Text,
             Format::Json => toolgate_run::Format::Json,
+            Format::Jsonl => toolgate_run::Format::Jsonl,
             Format::Junit => toolgate_run::Format::Junit,
             Format::Github => toolgate_run::Format::Github,
             Format::Markdown => toolgate_run::Format::Markdown,
@@ -440,7 +445,7 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
             .map(|(_, path)| {
                 Format::from_extension(&path)
                     .filter(|format| !merge || matches!(format, Format::Text | Format::Json))
-                    .filter(|format| !diff || *format != Format::Junit)
+                    .filter(|format| !diff || !matches!(format, Format::Junit | Format::Jsonl))
                     .map(|format| ReportTarget {
                         format,
                         path: Some(path.clone()),
@@ -455,7 +460,7 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
                             } else if diff {
                                 "`.json`, `.md` or `.txt`"
                             } else {
-                                "`.json`, `.xml`, `.md` or `.txt`"
+                                "`.json`, `.jsonl`, `.xml`, `.md` or `.txt`"
                             }
                         )
                     })
@@ -520,6 +525,7 @@ impl Format {
         let extension = path.extension()?.to_str()?.to_ascii_lowercase();
         match extension.as_str() {
             "json" => Some(Self::Json),
+            "jsonl" => Some(Self::Jsonl),
             "xml" => Some(Self::Junit),
             "md" | "markdown" => Some(Self::Markdown),
             "txt" | "text" | "log" => Some(Self::Text),
@@ -532,6 +538,7 @@ impl Format {
         match self {
             Self::Text => "text",
             Self::Json => "json",
+            Self::Jsonl => "jsonl",
             Self::Junit => "junit",
             Self::Github => "github",
             Self::Markdown => "markdown",

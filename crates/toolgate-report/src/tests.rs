@@ -100,6 +100,48 @@ fn each_entry_of_a_tests_lists_is_one_line() {
     }
 }
 
+#[test]
+fn the_json_lines_report_says_what_the_json_report_says() {
+    let outcome = outcome(MIXED);
+    let report: Value =
+        serde_json::from_slice(&render(&outcome, Format::Json)).expect("the JSON report parses");
+    let mut bytes = Vec::new();
+    crate::render_jsonl(&outcome, "toolgate.yaml", &mut bytes).expect("writing to a Vec");
+    let lines: Vec<Value> = String::from_utf8(bytes)
+        .expect("UTF-8")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("every line parses"))
+        .collect();
+    assert_eq!(lines[0]["type"], "header");
+    assert_eq!(lines[0]["version"], report["version"]);
+    let mut at = 1;
+    for test in report["tests"].as_array().expect("tests") {
+        let sources = test["sources"].as_array().expect("sources");
+        for (index, source) in sources.iter().enumerate() {
+            let run = &lines[at];
+            at += 1;
+            assert_eq!(run["type"], "run");
+            assert_eq!(run["test"], test["name"]);
+            for key in ["run", "source", "line", "calls", "passed"] {
+                assert_eq!(run[key], source[key], "{key}");
+            }
+            let entry = &test["equal_function_sets"]["runs"][index];
+            assert_eq!(run["equal_function_sets"]["f1"], entry["f1"]);
+            assert_eq!(run["equal_function_sets"]["classes"], entry["classes"]);
+        }
+        let line = &lines[at];
+        at += 1;
+        assert_eq!(line["type"], "test");
+        for key in ["name", "passed", "runs", "passed_runs", "metrics", "gates"] {
+            assert_eq!(line[key], test[key], "{key}");
+        }
+    }
+    assert_eq!(lines[at]["type"], "summary");
+    assert_eq!(lines.len(), at + 1);
+    assert_eq!(lines[at]["tests"], report["summary"]["tests"]);
+    assert_eq!(lines[at]["passed"], report["passed"]);
+}
+
 #[track_caller]
 fn check_json(runs: &[&str], pointer: &str, expected: &Value) {
     let report = json_report(runs);
