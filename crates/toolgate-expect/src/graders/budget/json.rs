@@ -121,7 +121,7 @@ struct BudgetRun<'a> {
     per_tool: &'a [u64],
     weighed: u64,
     exceeded: Vec<ExceededJson>,
-    first_repeat: Option<RepeatJson>,
+    first_repeat: Option<RepeatJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -132,7 +132,7 @@ struct ExceededJson {
 }
 
 #[derive(Serialize)]
-struct RepeatJson {
-    call: CallJson,
+struct RepeatJson<'a> {
+    call: CallJson<'a>,
     repeats_call: usize,
 }

@@ -100,24 +100,24 @@ pub(crate) fn write_entries(
 }
 
 #[derive(Serialize)]
-struct DependenciesRun {
+struct DependenciesRun<'a> {
     run: usize,
     passed: bool,
-    edges: Vec<VerdictJson>,
+    edges: Vec<VerdictJson<'a>>,
 }
 
 #[derive(Serialize)]
-struct VerdictJson {
+struct VerdictJson<'a> {
     state: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    call: Option<CallJson>,
+    call: Option<CallJson<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    other: Option<CallJson>,
+    other: Option<CallJson<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     value: Option<String>,
 }
 
-impl VerdictJson {
+impl VerdictJson<'_> {
     fn state(state: &'static str) -> Self {
         Self {
             state,

@@ -5,7 +5,7 @@ use std::io;
 use serde::Serialize;
 use toolgate_core::{Counts, SelectionMetrics};
 
-use crate::json_part::{CallJson, Entries, JsonPart};
+use crate::json_part::{CallJson, Entries, JsonPart, ToolName};
 use crate::run::RunInfo;
 
 use super::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
@@ -95,7 +95,7 @@ pub(crate) fn write_entries(
             &RunCall {
                 run: number,
                 call: c.call,
-                tool: c.tool.to_string(),
+                tool: ToolName(&c.tool),
             },
         )?;
     }
@@ -105,7 +105,7 @@ pub(crate) fn write_entries(
             &RunRepeat {
                 run: number,
                 call: c.call,
-                tool: c.tool.to_string(),
+                tool: ToolName(&c.tool),
                 class: class_name(*class),
             },
         )?;
@@ -160,17 +160,17 @@ struct RunClass<'a> {
 }
 
 #[derive(Serialize)]
-struct RunCall {
+struct RunCall<'a> {
     run: usize,
     call: usize,
-    tool: String,
+    tool: ToolName<'a>,
 }
 
 #[derive(Serialize)]
 struct RunRepeat<'a> {
     run: usize,
     call: usize,
-    tool: String,
+    tool: ToolName<'a>,
     class: &'a str,
 }
 
@@ -186,5 +186,5 @@ struct SelectionRun<'a> {
 #[derive(Serialize)]
 struct ClassMatch<'a> {
     class: &'a str,
-    satisfied_by: Option<CallJson>,
+    satisfied_by: Option<CallJson<'a>>,
 }

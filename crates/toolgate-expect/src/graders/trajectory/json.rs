@@ -83,35 +83,35 @@ pub(crate) fn write_entries(
 }
 
 #[derive(Serialize)]
-struct TrajectoryRun {
+struct TrajectoryRun<'a> {
     run: usize,
     matches: bool,
     matched: u64,
     total: u64,
-    expected: Vec<ExpectedEntry>,
-    missing: Option<MissingJson>,
-    extra_call: Option<CallJson>,
-    differs: Option<DifferenceJson>,
+    expected: Vec<ExpectedEntry<'a>>,
+    missing: Option<MissingJson<'a>>,
+    extra_call: Option<CallJson<'a>>,
+    differs: Option<DifferenceJson<'a>>,
 }
 
 /// The calls that matched the expected entry at the same position in the object's
 /// `expected` (written there, once per test).
 #[derive(Serialize)]
-struct ExpectedEntry {
-    matched_by: Vec<CallJson>,
+struct ExpectedEntry<'a> {
+    matched_by: Vec<CallJson<'a>>,
 }
 
 /// The first expected entry not matched, by its number (from 1) in `expected`.
 #[derive(Serialize)]
-struct MissingJson {
+struct MissingJson<'a> {
     entry: usize,
-    closest: Option<ClosestJson>,
+    closest: Option<ClosestJson<'a>>,
 }
 
 #[derive(Serialize)]
-struct ClosestJson {
+struct ClosestJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
-    call: Option<CallJson>,
+    call: Option<CallJson<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     path: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -124,8 +124,8 @@ struct ClosestJson {
     steps_found: Option<usize>,
 }
 
-impl ClosestJson {
-    fn of(closest: &Closest) -> Self {
+impl<'a> ClosestJson<'a> {
+    fn of(closest: &'a Closest) -> Self {
         let mut json = Self {
             call: None,
             path: None,
@@ -154,8 +154,8 @@ impl ClosestJson {
 
 /// Where the calls first differ; `expected` is the number (from 1) of the entry expected.
 #[derive(Serialize)]
-struct DifferenceJson {
+struct DifferenceJson<'a> {
     position: usize,
     expected: Option<usize>,
-    found: Option<CallJson>,
+    found: Option<CallJson<'a>>,
 }
