@@ -156,3 +156,6 @@ impl Serialize for RawJson<'_> {
         raw.end()
     }
 }
+
+#[cfg(test)]
+mod tests;
