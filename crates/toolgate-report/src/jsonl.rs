@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 use toolgate_expect::{
-    Block, Entries, EntrySink, JSON_LISTS, JsonContext, JsonField, RunInfo, RunOutcome,
+    Block, Entries, EntrySink, JSON_LISTS, JsonContext, JsonField, RunInfo, RunOutcome, Shard,
     SuiteOutcome, Test as SuiteTest, TestOutcome,
 };
 
@@ -31,6 +31,15 @@ struct Header<'a> {
     r#type: &'static str,
     version: u32,
     suite: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<ShardLine>,
+}
+
+/// Which share of the suite's tests a shard's report holds (`check --shard K/N`).
+#[derive(Serialize)]
+struct ShardLine {
+    index: usize,
+    count: usize,
 }
 
 #[derive(Serialize)]
@@ -84,15 +93,19 @@ impl EntrySink for RunLists<'_> {
 }
 
 impl<W: Write> JsonLines<W> {
-    /// Starts the report of the suite `suite` (as named on the command line): writes its
-    /// header line.
-    pub fn new(mut out: W, suite: &str) -> io::Result<Self> {
+    /// Starts the report of the suite `suite` (as named on the command line), or of one
+    /// `shard` of its tests: writes its header line.
+    pub fn new(mut out: W, suite: &str, shard: Option<Shard>) -> io::Result<Self> {
         line(
             &mut out,
             &Header {
                 r#type: "header",
                 version: JSON_VERSION,
                 suite,
+                shard: shard.map(|shard| ShardLine {
+                    index: shard.index(),
+                    count: shard.count(),
+                }),
             },
         )?;
         Ok(Self {
@@ -230,7 +243,7 @@ fn line(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
 /// a test with at most [`toolgate_expect::LISTED_RUNS`]); `check` writes every run as it is
 /// scored instead, through [`JsonLines`].
 pub fn render_jsonl(outcome: &SuiteOutcome, suite: &str, out: &mut dyn Write) -> io::Result<()> {
-    let mut lines = JsonLines::new(out, suite)?;
+    let mut lines = JsonLines::new(out, suite, None)?;
     for test in &outcome.tests {
         lines.context = JsonContext::of_outcome(test);
         lines.test.clone_from(&test.name);

@@ -10,8 +10,8 @@ use std::sync::mpsc::sync_channel;
 
 use toolgate_expect::{
     Detail, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg, Problem, RunOutcome,
-    RunSource, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, TestOutcome, Unscorable,
-    grade_run_as, missing_argument_problems, run_count_problems,
+    RunSource, Shard, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, TestOutcome,
+    Unscorable, grade_run_as, missing_argument_problems, run_count_problems,
 };
 use toolgate_report::{
     JsonLines, JsonRuns, ShardOrigin, TextOptions, render_github, render_json_runs, render_junit,
@@ -54,7 +54,7 @@ struct Collected<'a> {
 }
 
 impl Collected<'_> {
-    fn new(targets: &[ReportTarget], suite: &str) -> Result<Self, Error> {
+    fn new(targets: &[ReportTarget], suite: &str, shard: Option<Shard>) -> Result<Self, Error> {
         let asked = |format| targets.iter().any(|t| t.format == format);
         let json = asked(Format::Json)
             .then(JsonRuns::spilled)
@@ -63,7 +63,7 @@ impl Collected<'_> {
         let lines = asked(Format::Jsonl)
             .then(|| {
                 tempfile::tempfile()
-                    .and_then(|file| JsonLines::new(std::io::BufWriter::new(file), suite))
+                    .and_then(|file| JsonLines::new(std::io::BufWriter::new(file), suite, shard))
             })
             .transpose()
             .map_err(|error| temporary_file_error("create", &error))?;
@@ -122,7 +122,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
     let suite = file.parse()?;
     let suite_dir = suite_path.parent().unwrap_or(Path::new(""));
 
-    let mut collected = Collected::new(targets, &name)?;
+    let mut collected = Collected::new(targets, &name, options.shard)?;
     let threads = options.threads;
     let mut outcome = SuiteOutcome {
         tests: Vec::new(),

@@ -433,6 +433,42 @@ fn the_json_lines_report_streams_every_run_in_order_and_agrees_with_the_json_rep
     }
 }
 
+/// A shard's JSON Lines report says which shard it is in its header; its runs and tests
+/// are the shard's, as in its JSON report.
+#[test]
+fn a_shards_json_lines_report_names_the_shard_and_holds_its_tests() {
+    let dir = fixtures().join("merge-shards");
+    let lines = toolgate(&dir, &["check", "--shard", "2/2", "--format", "jsonl"]);
+    let json = toolgate(&dir, &["check", "--shard", "2/2", "--format", "json"]);
+    assert_eq!(lines.code, json.code, "{}", lines.stderr);
+    let lines: Vec<serde_json::Value> = lines
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("every line parses"))
+        .collect();
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(
+        lines[0]["shard"],
+        serde_json::json!({"index": 2, "count": 2})
+    );
+    let tests: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|line| line["type"] == "test")
+        .map(|line| &line["name"])
+        .collect();
+    let expected: Vec<&serde_json::Value> = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|test| &test["name"])
+        .collect();
+    assert_eq!(tests, expected);
+    let unsharded = toolgate(&dir, &["check", "--format", "jsonl"]);
+    let header: serde_json::Value =
+        serde_json::from_str(unsharded.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(header.get("shard"), None);
+}
+
 /// With bad lines in several parts, every number of threads reports the first one in the
 /// file, and writes no report.
 #[rstest::rstest]
