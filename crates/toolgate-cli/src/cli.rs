@@ -8,7 +8,7 @@ use toolgate_run::{CheckOptions, NamePattern, Selection, TraceOptions};
 
 /// What `toolgate --version` prints after the name: the version, and the version of the JSON
 /// report's layout, which scripts reading the report depend on.
-const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (JSON report version 1)");
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (JSON report version 2)");
 
 /// Score recorded AI-agent tool-call traces, with no model in the loop, and gate CI on the
 /// result.
@@ -220,7 +220,8 @@ pub(crate) struct CheckArgs {
     /// Write the report of the `--format` before it to FILE [default: standard output]
     ///
     /// Written atomically: a failed run never leaves half a file. Without any `--format`,
-    /// the file's extension names the format (`.json`, `.xml` for JUnit, `.md`, `.txt`).
+    /// the file's extension names the format (`.json`, `.jsonl`, `.xml` for JUnit, `.md`,
+    /// `.txt`).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
 
@@ -287,6 +288,9 @@ pub(crate) enum Format {
     Text,
     /// A versioned, byte-stable JSON document.
     Json,
+    /// JSON Lines: a header, a line per run, a line per test, a summary; written as the
+    /// runs are scored, for `jq`, `DuckDB` or `pandas`.
+    Jsonl,
     /// JUnit XML for CI test reporters (GitHub, GitLab, Jenkins): a testcase per test.
     Junit,
     /// GitHub Actions annotations on the suite's lines, then the text report; with
@@ -381,6 +385,7 @@ impl From<ReportTarget> for toolgate_run::ReportTarget {
         let format = match target.format {
             Format::Text => toolgate_run::Format::Text,
             Format::Json => toolgate_run::Format::Json,
+            Format::Jsonl => toolgate_run::Format::Jsonl,
             Format::Junit => toolgate_run::Format::Junit,
             Format::Github => toolgate_run::Format::Github,
             Format::Markdown => toolgate_run::Format::Markdown,
@@ -451,7 +456,7 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
             .map(|(_, path)| {
                 Format::from_extension(&path)
                     .filter(|format| !merge || matches!(format, Format::Text | Format::Json))
-                    .filter(|format| !diff || *format != Format::Junit)
+                    .filter(|format| !diff || !matches!(format, Format::Junit | Format::Jsonl))
                     .map(|format| ReportTarget {
                         format,
                         path: Some(path.clone()),
@@ -466,7 +471,7 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
                             } else if diff {
                                 "`.json`, `.md` or `.txt`"
                             } else {
-                                "`.json`, `.xml`, `.md` or `.txt`"
+                                "`.json`, `.jsonl`, `.xml`, `.md` or `.txt`"
                             }
                         )
                     })
@@ -531,6 +536,7 @@ impl Format {
         let extension = path.extension()?.to_str()?.to_ascii_lowercase();
         match extension.as_str() {
             "json" => Some(Self::Json),
+            "jsonl" => Some(Self::Jsonl),
             "xml" => Some(Self::Junit),
             "md" | "markdown" => Some(Self::Markdown),
             "txt" | "text" | "log" => Some(Self::Text),
@@ -543,6 +549,7 @@ impl Format {
         match self {
             Self::Text => "text",
             Self::Json => "json",
+            Self::Jsonl => "jsonl",
             Self::Junit => "junit",
             Self::Github => "github",
             Self::Markdown => "markdown",

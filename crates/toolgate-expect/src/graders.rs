@@ -121,6 +121,8 @@ pub(crate) trait GraderReport: Grader {
     type Names: fmt::Debug + Clone + Default;
     /// How many run-sized lists its JSON object holds (numbered from 0 in its module).
     const JSON_LISTS: usize;
+    /// The keys of its run-sized lists in its object, by number.
+    const JSON_LIST_NAMES: &'static [&'static str];
 
     /// The names of the grader.
     fn names(&self) -> Self::Names;
@@ -163,6 +165,7 @@ macro_rules! report_and_recheck {
         impl $crate::graders::GraderReport for $grader {
             type Names = $names;
             const JSON_LISTS: usize = super::json::LISTS;
+            const JSON_LIST_NAMES: &'static [&'static str] = &super::json::LIST_NAMES;
 
             fn names(&self) -> $names {
                 self.json_names()
@@ -291,6 +294,24 @@ macro_rules! blocks {
                     base += <$grader as GraderReport>::JSON_LISTS;
                 )*
                 base
+            }
+
+            /// The key of the kind's object in a test of the JSON report.
+            pub fn json_key(self) -> &'static str {
+                match self {
+                    $(Self::$variant => stringify!($field),)*
+                }
+            }
+
+            /// The kind's run-sized lists: the number of the first among every kind's
+            /// (see [`JSON_LISTS`]) and each one's key in the kind's object, in order.
+            pub fn json_lists(self) -> (usize, &'static [&'static str]) {
+                match self {
+                    $(Self::$variant => (
+                        self.list_base(),
+                        <$grader as GraderReport>::JSON_LIST_NAMES,
+                    ),)*
+                }
             }
 
             /// The block's key in the suite file.

@@ -458,10 +458,17 @@ fn read_checked<R: Read + Seek>(
                 ),
                 "this version",
             )
-            .with_help(format!(
-                "write {which} with the same toolgate release; a report's `version` changes \
-                 when a field changes meaning"
-            ));
+            .with_help(if version < JSON_VERSION {
+                "an older toolgate wrote it: regenerate it with this release \
+                 (`toolgate check --format json`); a report's `version` changes when a field \
+                 moves or changes meaning"
+                    .to_owned()
+            } else {
+                format!(
+                    "write {which} with the same toolgate release; a report's `version` \
+                     changes when a field changes meaning"
+                )
+            });
             return Err(fail(&file.name, &mut file.reader, problem, at));
         }
     };

@@ -11,7 +11,9 @@ mod diff;
 mod escape;
 mod github;
 mod json;
+mod jsonl;
 mod junit;
+mod layout;
 mod lines;
 mod markdown;
 mod merge;
@@ -29,6 +31,7 @@ pub use crate::github::render_github;
 pub use crate::json::{
     JSON_VERSION, JsonRuns, ShardOrigin, render_json, render_json_runs, render_json_shard,
 };
+pub use crate::jsonl::{JsonLines, render_jsonl};
 pub use crate::junit::render_junit;
 pub use crate::markdown::render_markdown;
 pub use crate::merge::{Merged, ShardFile, merge_shards, render_merged_json, render_merged_text};

@@ -237,7 +237,12 @@ fn check_shard<R: Read + Seek>(
                 ),
                 "this version",
             )
-            .with_help("write every shard and merge them with the same toolgate release"),
+            .with_help(if read.version < JSON_VERSION {
+                "an older toolgate wrote it: regenerate the shard with this release \
+                 (`toolgate check --shard K/N --format json`), and merge shards of one release"
+            } else {
+                "write every shard and merge them with the same toolgate release"
+            }),
             read.version_at,
         ));
     }
@@ -392,8 +397,7 @@ pub fn render_merged_json<R: Read + Seek>(
             files: RefCell::new(&mut merged.files),
         },
     };
-    serde_json::to_writer_pretty(&mut *out, &report)?;
-    writeln!(out)
+    crate::layout::write_report(out, &report)
 }
 
 /// Writes the merged text report: each test's verdict and gates, in suite order. The runs'

@@ -10,12 +10,12 @@ use std::sync::mpsc::sync_channel;
 
 use toolgate_expect::{
     Baseline, Detail, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg, Problem, RunOutcome,
-    RunSource, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, Unscorable, grade_run_as,
-    missing_argument_problems, run_count_problems,
+    RunSource, Shard, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, TestOutcome,
+    Unscorable, grade_run_as, missing_argument_problems, run_count_problems,
 };
 use toolgate_report::{
-    JsonRuns, ReportFile, ShardOrigin, TextOptions, read_baseline, render_github, render_json_runs,
-    render_junit, render_markdown, render_text,
+    JsonLines, JsonRuns, ReportFile, ShardOrigin, TextOptions, read_baseline, render_github,
+    render_json_runs, render_junit, render_markdown, render_text,
 };
 use toolgate_trace::{FileLayout, Naming, ReadOptions, TraceError, TracePart, read_trace_in_parts};
 
@@ -41,13 +41,71 @@ fn refuse_missing_arguments(
     Err(Error::Suite(file.error(problems)))
 }
 
-/// Where the JSON report's entries of every run go as they are scored, when it is asked for.
-fn json_runs_for(targets: &[ReportTarget]) -> Result<Option<JsonRuns>, Error> {
-    if targets.iter().any(|t| t.format == Format::Json) {
-        let runs = JsonRuns::spilled().map_err(|error| temporary_file_error("create", &error))?;
-        Ok(Some(runs))
-    } else {
-        Ok(None)
+/// The JSON Lines report, written into an anonymous temporary file as the runs are scored.
+type Lines = JsonLines<std::io::BufWriter<File>>;
+
+/// What is collected as the runs are scored for the reports that list every run, when they
+/// are asked for: the JSON report's entries of every run (spilled to disk), and the JSON
+/// Lines report itself.
+struct Collected<'a> {
+    json: Option<JsonRuns>,
+    lines: Option<Lines>,
+    origin: Option<ShardOrigin<'a>>,
+}
+
+impl Collected<'_> {
+    fn new(targets: &[ReportTarget], suite: &str, shard: Option<Shard>) -> Result<Self, Error> {
+        let asked = |format| targets.iter().any(|t| t.format == format);
+        let json = asked(Format::Json)
+            .then(JsonRuns::spilled)
+            .transpose()
+            .map_err(|error| temporary_file_error("create", &error))?;
+        let lines = asked(Format::Jsonl)
+            .then(|| {
+                tempfile::tempfile()
+                    .and_then(|file| JsonLines::new(std::io::BufWriter::new(file), suite, shard))
+            })
+            .transpose()
+            .map_err(|error| temporary_file_error("create", &error))?;
+        Ok(Self {
+            json,
+            lines,
+            origin: None,
+        })
+    }
+
+    /// Whether a report lists every run, so that every outcome is built whole.
+    fn every_run(&self) -> bool {
+        self.json.is_some() || self.lines.is_some()
+    }
+
+    fn start_test(&mut self, test: &Test) {
+        if let Some(json) = &mut self.json {
+            json.start_test(test);
+        }
+        if let Some(lines) = &mut self.lines {
+            lines.start_test(test);
+        }
+    }
+
+    /// Adds a run, in the order the runs are folded: file order whatever the threads.
+    fn push(&mut self, run: &RunOutcome) -> std::io::Result<()> {
+        if let Some(json) = &mut self.json {
+            json.push(run)?;
+        }
+        if let Some(lines) = &mut self.lines {
+            lines.push(run)?;
+        }
+        Ok(())
+    }
+
+    fn finish_test(&mut self, test: &TestOutcome) -> Result<(), Error> {
+        if let Some(lines) = &mut self.lines {
+            lines
+                .finish_test(test)
+                .map_err(|error| temporary_file_error("write", &error))?;
+        }
+        Ok(())
     }
 }
 
@@ -65,7 +123,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
     let baseline = options.baseline.as_deref().map(read_base).transpose()?;
     let suite_dir = suite_path.parent().unwrap_or(Path::new(""));
 
-    let mut json_runs = json_runs_for(targets)?;
+    let mut collected = Collected::new(targets, &name, options.shard)?;
     let threads = options.threads;
     let mut outcome = SuiteOutcome {
         tests: Vec::new(),
@@ -89,9 +147,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
         let (files, searched) = discover(test, suite_dir, options.traces_dir.as_deref(), &file)?;
         inputs.extend(files.iter().map(|trace| trace.path.clone()));
         let mut evaluator = TestEvaluator::new(test).with_baseline(baseline.as_ref());
-        if let Some(json) = &mut json_runs {
-            json.start_test(test);
-        }
+        collected.start_test(test);
         // Every run's entries of the JSON report are spilled to disk as the runs are scored.
         let mut spill_error = None;
         let mut too_long = TooLongRuns::default();
@@ -103,7 +159,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
         let scoring = Scoring {
             test,
             findings: &findings,
-            every_run: json_runs.is_some(),
+            every_run: collected.every_run(),
         };
         let warnings = score_runs(&scoring, &files, &read, threads, |scored| {
             let Scored {
@@ -116,9 +172,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
             let Some(outcome) = outcome.filter(|_| admitted) else {
                 return;
             };
-            if let Some(json) = &mut json_runs
-                && let Err(error) = json.push(&outcome)
-            {
+            if let Err(error) = collected.push(&outcome) {
                 spill_error.get_or_insert(error);
             }
             evaluator.add(outcome);
@@ -134,7 +188,10 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
         }
         check_count(test, &evaluator, &searched, &file)?;
         match evaluator.finish() {
-            Ok(test_outcome) => outcome.tests.push(test_outcome),
+            Ok(test_outcome) => {
+                collected.finish_test(&test_outcome)?;
+                outcome.tests.push(test_outcome);
+            }
             Err(Unscorable::MissingArguments(found)) => missing.push((test, found)),
             Err(error) => {
                 // `check_count` refuses every count the figures cannot be computed from.
@@ -144,13 +201,13 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
     }
     refuse_missing_arguments(&missing, &file)?;
     let digest = suite_digest(file.text());
-    let origin = options.shard.map(|shard| ShardOrigin {
+    collected.origin = options.shard.map(|shard| ShardOrigin {
         shard,
         suite: &name,
         suite_tests: suite.tests.len(),
         suite_digest: &digest,
     });
-    let mut output = render(&outcome, json_runs, origin, &name, targets, options.color)?;
+    let mut output = render(&outcome, collected, &name, targets, options.color)?;
     // GitHub's job summary: appended, like every step's, when the runner asks for it.
     if targets.iter().any(|t| t.format == Format::Github)
         && let Some(summary) = options.step_summary.clone()
@@ -416,16 +473,33 @@ fn stopped(file: &str) -> TraceError {
 /// Renders every report the command line asks for.
 fn render(
     outcome: &SuiteOutcome,
-    json_runs: Option<JsonRuns>,
-    origin: Option<ShardOrigin<'_>>,
+    collected: Collected<'_>,
     suite: &str,
     targets: &[ReportTarget],
     color: bool,
 ) -> Result<Output, Error> {
     // The JSON report grows with the runs: it is rendered once, into a temporary file, and
     // shared by every target that asks for it.
-    let json = json_runs
+    let Collected {
+        json,
+        lines,
+        origin,
+    } = collected;
+    let json = json
         .map(|runs| spool(|out| render_json_runs(outcome, runs, origin, out)))
+        .transpose()
+        .map_err(|error| temporary_file_error("write", &error))?;
+    // The JSON Lines report was written as the runs were scored; its summary ends it.
+    let lines = lines
+        .map(|lines| {
+            lines
+                .finish(outcome)
+                .and_then(|out| {
+                    out.into_inner()
+                        .map_err(std::io::IntoInnerError::into_error)
+                })
+                .map(Rendered::Spooled)
+        })
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
     let mut output = Output::default();
@@ -438,6 +512,14 @@ fn render(
                 || {
                     Err(std::io::Error::other(
                         "the runs were not collected for JSON",
+                    ))
+                },
+                Rendered::share,
+            ),
+            Format::Jsonl => lines.as_ref().map_or_else(
+                || {
+                    Err(std::io::Error::other(
+                        "the runs were not collected for JSON Lines",
                     ))
                 },
                 Rendered::share,

@@ -93,6 +93,9 @@ pub enum Format {
     Text,
     /// A versioned, byte-stable JSON document.
     Json,
+    /// The JSON report streamed: one compact JSON object per line (header, runs, tests,
+    /// summary), written as the runs are scored.
+    Jsonl,
     /// JUnit XML for CI test reporters: a testcase per test.
     Junit,
     /// GitHub Actions annotations on the suite's lines, then the text report.

@@ -48,10 +48,16 @@ fn golden_fixtures() {
 
 /// A valid case prints its report on stdout, nothing on stderr, and exits 0 or 1. A case
 /// that checks against a baseline written from its `base/` suite (`check --baseline`) has
-/// that report checked to be current, as a `diff` case's.
+/// that report checked to be current, as a `diff` case's. The JSON Lines report is
+/// snapshotted for the cases whose README names `--format jsonl`.
 fn check_scored(dir: &Path, args: &[String]) {
     reports_are_current(dir);
-    for format in ["text", "json", "junit", "github", "markdown"] {
+    let readme = fs::read_to_string(dir.join("README.md")).unwrap_or_default();
+    let jsonl = readme.contains("`--format jsonl`");
+    for format in ["text", "json", "jsonl", "junit", "github", "markdown"] {
+        if format == "jsonl" && !jsonl {
+            continue;
+        }
         let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
         full.extend(["--format", format]);
         let run = toolgate(dir, &full);
@@ -67,6 +73,16 @@ fn check_scored(dir: &Path, args: &[String]) {
             let parsed: serde_json::Value =
                 serde_json::from_str(&run.stdout).expect("the JSON report parses");
             assert_eq!(parsed["passed"], serde_json::Value::Bool(run.code == 0));
+        }
+        if format == "jsonl" {
+            for line in run.stdout.lines() {
+                let parsed: Result<serde_json::Value, _> = serde_json::from_str(line);
+                assert!(
+                    parsed.is_ok(),
+                    "{}: a line that does not parse: {line}",
+                    dir.display()
+                );
+            }
         }
         insta::assert_snapshot!(format, run.show(&run.stdout));
     }

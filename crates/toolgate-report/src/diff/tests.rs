@@ -52,7 +52,7 @@ fn report(sources: &Value, graders: &Value) -> Value {
     if let (Some(test), Some(graders)) = (test.as_object_mut(), graders.as_object()) {
         test.extend(graders.clone());
     }
-    json!({"version": 1, "passed": true, "summary": {}, "tests": [test]})
+    json!({"version": 2, "passed": true, "summary": {}, "tests": [test]})
 }
 
 /// The verdicts `diff` reads of a test's two runs, whose `sources` entries say `own` and
@@ -397,7 +397,7 @@ fn gen_report() -> impl Strategy<Value = Value> {
                 })
             })
             .collect();
-        json!({"version": 1, "passed": true, "summary": {}, "tests": tests})
+        json!({"version": 2, "passed": true, "summary": {}, "tests": tests})
     })
 }
 
