@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -131,8 +132,13 @@ def test_the_baseline_reaches_check(tmp_path: Path, fixtures: Path) -> None:
         tmp_path, "baseline-gates", fixtures, baseline="base.json", json="report.json"
     )
     assert result.returncode == 1, result.stderr
-    report = (tmp_path / "baseline-gates" / "report.json").read_text(encoding="utf-8")
-    assert '"expression": "baseline - 15"' in report
+    report = json.loads(
+        (tmp_path / "baseline-gates" / "report.json").read_text(encoding="utf-8")
+    )
+    gates = [gate for test in report["tests"] for gate in test["gates"]]
+    assert {"expression": "baseline - 15", "base": 100} in [
+        gate.get("baseline") for gate in gates
+    ]
     assert outputs["exit-code"] == "1"
 
 
