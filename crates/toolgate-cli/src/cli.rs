@@ -219,7 +219,8 @@ pub(crate) struct CheckArgs {
     /// Write the report of the `--format` before it to FILE [default: standard output]
     ///
     /// Written atomically: a failed run never leaves half a file. Without any `--format`,
-    /// the file's extension names the format (`.json`, `.xml` for JUnit, `.md`, `.txt`).
+    /// the file's extension names the format (`.json`, `.xml` for JUnit, `.md`, `.html`,
+    /// `.txt`).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
 
@@ -284,6 +285,8 @@ pub(crate) enum Format {
     Github,
     /// A Markdown summary, for a pull-request comment or another CI's job summary.
     Markdown,
+    /// One self-contained HTML page: verdicts, charts and a run explorer, for people.
+    Html,
 }
 
 fn parse_pattern(text: &str) -> Result<NamePattern, String> {
@@ -373,6 +376,7 @@ impl From<ReportTarget> for toolgate_run::ReportTarget {
             Format::Junit => toolgate_run::Format::Junit,
             Format::Github => toolgate_run::Format::Github,
             Format::Markdown => toolgate_run::Format::Markdown,
+            Format::Html => toolgate_run::Format::Html,
         };
         match target.path {
             Some(path) => Self::file(format, &path),
@@ -384,7 +388,7 @@ impl From<ReportTarget> for toolgate_run::ReportTarget {
 /// Pairs each `--output` with the `--format` just before it on the command line.
 ///
 /// Without any `--format` the report is text on standard output, or each `--output` file's
-/// format is the one its extension names (`.json`, `.xml`, `.md`, `.txt`). A format without an output goes to standard
+/// format is the one its extension names (`.json`, `.xml`, `.md`, `.html`, `.txt`). A format without an output goes to standard
 /// output, and only one may.
 pub(crate) fn report_targets(
     matches: &clap::ArgMatches,
@@ -522,6 +526,7 @@ impl Format {
             "json" => Some(Self::Json),
             "xml" => Some(Self::Junit),
             "md" | "markdown" => Some(Self::Markdown),
+            "html" | "htm" => Some(Self::Html),
             "txt" | "text" | "log" => Some(Self::Text),
             _ => None,
         }
@@ -535,6 +540,7 @@ impl Format {
             Self::Junit => "junit",
             Self::Github => "github",
             Self::Markdown => "markdown",
+            Self::Html => "html",
         }
     }
 }

@@ -9,13 +9,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 
 use toolgate_expect::{
-    Detail, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg, Problem, RunOutcome,
-    RunSource, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, Unscorable, grade_run_as,
-    missing_argument_problems, run_count_problems,
+    Detail, JsonContext, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg, Problem,
+    RunOutcome, RunSource, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, Unscorable,
+    grade_run_as, missing_argument_problems, run_count_problems,
 };
 use toolgate_report::{
-    JsonRuns, ShardOrigin, TextOptions, render_github, render_json_runs, render_junit,
-    render_markdown, render_text,
+    HtmlRun, HtmlRuns, JsonRuns, ShardOrigin, TextOptions, render_github, render_html,
+    render_json_runs, render_junit, render_markdown, render_text,
 };
 use toolgate_trace::{FileLayout, Naming, ReadOptions, TraceError, TracePart, read_trace_in_parts};
 
@@ -41,13 +41,48 @@ fn refuse_missing_arguments(
     Err(Error::Suite(file.error(problems)))
 }
 
-/// Where the JSON report's entries of every run go as they are scored, when it is asked for.
-fn json_runs_for(targets: &[ReportTarget]) -> Result<Option<JsonRuns>, Error> {
-    if targets.iter().any(|t| t.format == Format::Json) {
-        let runs = JsonRuns::spilled().map_err(|error| temporary_file_error("create", &error))?;
-        Ok(Some(runs))
-    } else {
-        Ok(None)
+/// What the reports that list every run collect of each run while the runs are scored:
+/// the JSON report's entries and the HTML report's data, each spilled to disk, when the
+/// report is asked for.
+struct Collected {
+    json: Option<JsonRuns>,
+    html: Option<HtmlRuns>,
+}
+
+impl Collected {
+    fn for_targets(targets: &[ReportTarget]) -> Result<Self, Error> {
+        let asked = |format| targets.iter().any(|t| t.format == format);
+        let created = |error| temporary_file_error("create", &error);
+        Ok(Self {
+            json: asked(Format::Json)
+                .then(JsonRuns::spilled)
+                .transpose()
+                .map_err(created)?,
+            html: asked(Format::Html)
+                .then(HtmlRuns::spilled)
+                .transpose()
+                .map_err(created)?,
+        })
+    }
+
+    fn start_test(&mut self, test: &Test) {
+        if let Some(json) = &mut self.json {
+            json.start_test(test);
+        }
+        if let Some(html) = &mut self.html {
+            html.start_test();
+        }
+    }
+
+    /// Adds a run's entries and data.
+    fn push(&mut self, outcome: &RunOutcome, html: Option<HtmlRun>) -> std::io::Result<()> {
+        if let Some(json) = &mut self.json {
+            json.push(outcome)?;
+        }
+        if let (Some(runs), Some(run)) = (&mut self.html, html) {
+            runs.push(run)?;
+        }
+        Ok(())
     }
 }
 
@@ -64,7 +99,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
     let suite = file.parse()?;
     let suite_dir = suite_path.parent().unwrap_or(Path::new(""));
 
-    let mut json_runs = json_runs_for(targets)?;
+    let mut collected = Collected::for_targets(targets)?;
     let threads = options.threads;
     let mut outcome = SuiteOutcome {
         tests: Vec::new(),
@@ -88,10 +123,9 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
         let (files, searched) = discover(test, suite_dir, options.traces_dir.as_deref(), &file)?;
         inputs.extend(files.iter().map(|trace| trace.path.clone()));
         let mut evaluator = TestEvaluator::new(test);
-        if let Some(json) = &mut json_runs {
-            json.start_test(test);
-        }
-        // Every run's entries of the JSON report are spilled to disk as the runs are scored.
+        collected.start_test(test);
+        // Every run's entries of the JSON and HTML reports are spilled to disk as the runs
+        // are scored.
         let mut spill_error = None;
         let mut too_long = TooLongRuns::default();
         let read = read_options(test, options, &naming);
@@ -102,22 +136,22 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
         let scoring = Scoring {
             test,
             findings: &findings,
-            every_run: json_runs.is_some(),
+            every_run: collected.json.is_some() || collected.html.is_some(),
+            html: collected.html.as_ref().map(|_| JsonContext::of_test(test)),
         };
         let warnings = score_runs(&scoring, &files, &read, threads, |scored| {
             let Scored {
                 source,
                 limits,
                 outcome,
+                html,
             } = scored;
             // Every run counts against the limits, scored or not.
             let admitted = too_long.admit(&source, limits);
             let Some(outcome) = outcome.filter(|_| admitted) else {
                 return;
             };
-            if let Some(json) = &mut json_runs
-                && let Err(error) = json.push(&outcome)
-            {
+            if let Err(error) = collected.push(&outcome, html) {
                 spill_error.get_or_insert(error);
             }
             evaluator.add(outcome);
@@ -149,7 +183,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
         suite_tests: suite.tests.len(),
         suite_digest: &digest,
     });
-    let mut output = render(&outcome, json_runs, origin, &name, targets, options.color)?;
+    let mut output = render(&outcome, collected, origin, &name, targets, options.color)?;
     // GitHub's job summary: appended, like every step's, when the runner asks for it.
     if targets.iter().any(|t| t.format == Format::Github)
         && let Some(summary) = options.step_summary.clone()
@@ -201,6 +235,8 @@ struct Scored {
     source: RunSource,
     limits: Limits,
     outcome: Option<RunOutcome>,
+    /// The run's data of the HTML report, when it is asked for.
+    html: Option<HtmlRun>,
 }
 
 /// The runs of one part of a trace file, scored, and the error that stopped its parsing.
@@ -211,8 +247,11 @@ struct Scoring<'a> {
     test: &'a Test,
     /// How many of the runs added so far have findings.
     findings: &'a AtomicUsize,
-    /// Whether every run is listed (the JSON report), so that every outcome is built whole.
+    /// Whether every run is listed (the JSON and HTML reports), so that every outcome is
+    /// built whole.
     every_run: bool,
+    /// The names the HTML report's run data takes from the test, when it is asked for.
+    html: Option<JsonContext>,
 }
 
 /// Parses and scores the runs of one part; the first is run `first` of the test.
@@ -244,10 +283,17 @@ fn score_part(scoring: &Scoring<'_>, label: &str, first: usize, part: TracePart)
             .hold()
             .then(|| grade_run_as(test, number, source.clone(), &run, detail));
         part_findings += usize::from(outcome.as_ref().is_some_and(RunOutcome::has_findings));
+        // The HTML report shows the run's calls, which only this thread still holds.
+        let html = scoring
+            .html
+            .as_ref()
+            .zip(outcome.as_ref())
+            .map(|(context, outcome)| HtmlRun::new(test, context, &run, outcome));
         scored.push(Scored {
             source,
             limits,
             outcome,
+            html,
         });
         // The next line is read over this run.
         runs.recycle(run);
@@ -395,7 +441,7 @@ fn stopped(file: &str) -> TraceError {
 /// Renders every report the command line asks for.
 fn render(
     outcome: &SuiteOutcome,
-    json_runs: Option<JsonRuns>,
+    collected: Collected,
     origin: Option<ShardOrigin<'_>>,
     suite: &str,
     targets: &[ReportTarget],
@@ -403,8 +449,15 @@ fn render(
 ) -> Result<Output, Error> {
     // The JSON report grows with the runs: it is rendered once, into a temporary file, and
     // shared by every target that asks for it.
-    let json = json_runs
+    let json = collected
+        .json
         .map(|runs| spool(|out| render_json_runs(outcome, runs, origin, out)))
+        .transpose()
+        .map_err(|error| temporary_file_error("write", &error))?;
+    // Likewise the HTML page, which embeds every run.
+    let html = collected
+        .html
+        .map(|runs| spool(|out| render_html(outcome, runs, suite, out)))
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
     let mut output = Output::default();
@@ -417,6 +470,14 @@ fn render(
                 || {
                     Err(std::io::Error::other(
                         "the runs were not collected for JSON",
+                    ))
+                },
+                Rendered::share,
+            ),
+            Format::Html => html.as_ref().map_or_else(
+                || {
+                    Err(std::io::Error::other(
+                        "the runs were not collected for HTML",
                     ))
                 },
                 Rendered::share,
@@ -437,17 +498,17 @@ fn render(
     Ok(output)
 }
 
-/// A temporary file of the JSON report could not be created or written.
+/// A temporary file of the JSON or HTML report could not be created or written.
 fn temporary_file_error(doing: &str, error: &std::io::Error) -> Error {
     Error::Suite(SuiteError::detached(
         Problem::new(
             "toolgate::report::temporary_file",
-            format!("cannot {doing} a temporary file of the JSON report: {error}"),
+            format!("cannot {doing} a temporary file of the report: {error}"),
             "",
         )
         .with_help(
-            "the JSON report lists every run and is written through temporary files in the \
-             system's temporary folder; make room there, or point TMPDIR at a folder with room",
+            "the JSON and HTML reports list every run and are written through temporary files \
+             in the system's temporary folder; make room there, or point TMPDIR at a folder with room",
         ),
     ))
 }
