@@ -51,10 +51,11 @@
 
   // A bar chart of `counts` under `labels`, as inline SVG, with its numbers in words for
   // screen readers and in each bar's tooltip.
-  // `ticks` are the labels written under the axis, by index (all of them by default).
-  function barChart(title, labels, counts, unit, ticks) {
+  // `ticks` are the labels written under the axis, by index (all of them by default);
+  // `scale` is the count of a full-height bar: the largest count unless given.
+  function barChart(title, labels, counts, unit, ticks, scale) {
     const width = 300, height = 130, left = 28, bottom = 22, top = 10;
-    const max = Math.max(1, ...counts);
+    const max = scale || Math.max(1, ...counts);
     const step = (width - left) / counts.length;
     const words = labels.map((label, i) => label + ": " + counts[i] + unit).join(", ");
     const chart = svg("svg", { class: "chart", width, height, viewBox: "0 0 " + width + " " + height, role: "img", "aria-label": title + ": " + words });
@@ -133,7 +134,7 @@
       section.append(el("p", {}, "Pass rate " + reliability.pass_rate + " (" + reliability.confidence + " % interval " + reliability.lower + " to " + reliability.upper +
         "), pass@" + reliability.k + " " + reliability.pass_at_k + ", pass^" + reliability.k + " " + reliability.pass_hat_k + "."));
       const decay = reliability.pass_hat_k_decay;
-      section.append(barChart("pass^k for k = 1 to " + decay.length, decay.map((_, i) => String(i + 1)), decay, ""));
+      section.append(barChart("pass^k for k = 1 to " + decay.length, decay.map((_, i) => String(i + 1)), decay, "", null, 100));
     }
     section.append(el("h3", {}, "Baseline comparison"));
     // The place of `check --baseline`'s comparison, which the data does not carry yet.
@@ -215,6 +216,11 @@
 
   function drawRuns() {
     state = readState();
+    // A fragment changed by hand or by a link moves the controls too.
+    for (const [id, value] of [["filter-test", state.test], ["filter-verdict", state.verdict], ["filter-finding", state.finding], ["filter-tool", state.tool]]) {
+      const control = document.getElementById(id);
+      if (control && control.value !== value) control.value = value;
+    }
     const found = [];
     DATA.tests.forEach((test, t) => {
       if (state.test && state.test !== String(t + 1)) return;
