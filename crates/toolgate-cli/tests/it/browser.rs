@@ -9,8 +9,10 @@
 //! README's test command needs only a Rust toolchain; with `CI` set they fail instead, as CI
 //! installs Chromium (`.ci/run`) and must run them.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::golden::HTML_FIXTURES;
 use crate::support::toolgate;
@@ -28,7 +30,13 @@ fn browser() -> Option<PathBuf> {
             "CI is set but no Chromium is installed: `.ci/run` installs it \
              (apt-get install chromium), and CI must run the browser test"
         );
-        eprintln!("the browser test was skipped: no `chromium` on the PATH");
+        #[expect(
+            clippy::print_stderr,
+            reason = "a skipped test says so where the test runner shows it"
+        )]
+        {
+            eprintln!("the browser test was skipped: no `chromium` on the PATH");
+        }
     }
     found
 }
@@ -68,15 +76,20 @@ fn report(name: &str, passed: bool) -> PathBuf {
             out,
         ],
     );
-    assert_eq!(run.code, if passed { 0 } else { 1 }, "{}", run.stderr);
+    assert_eq!(run.code, i32::from(!passed), "{}", run.stderr);
     page
 }
 
-/// Runs the browser on the page at `fragment` with `args`, in a profile of its own.
+/// How long one browser run may take: a page that never finishes (a dialog that injected
+/// script opened waits for a click forever) fails the test instead of hanging it.
+const BROWSER_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// Runs the browser on the page at `fragment` with `args`, in a profile of its own, and
+/// returns what it printed.
 fn open(browser: &Path, page: &Path, fragment: &str, args: &[&str]) -> String {
     let profile = tempfile::tempdir().expect("a temporary folder");
     let url = format!("file://{}#{fragment}", page.display());
-    let output = Command::new(browser)
+    let mut child = Command::new(browser)
         .args([
             "--headless",
             "--disable-gpu",
@@ -86,14 +99,36 @@ fn open(browser: &Path, page: &Path, fragment: &str, args: &[&str]) -> String {
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .args(args)
         .arg(&url)
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
         .expect("the browser starts");
-    assert!(
-        output.status.success(),
-        "the browser failed on {url}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("the DOM is UTF-8")
+    // Read while it runs, so that a large DOM never fills the pipe.
+    let mut stdout = child.stdout.take().expect("a piped stdout");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        stdout.read_to_string(&mut text).map(|_| text)
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the browser can be waited for") {
+            break status;
+        }
+        if started.elapsed() > BROWSER_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        assert!(
+            started.elapsed() <= BROWSER_TIMEOUT,
+            "the browser did not finish {url} in {BROWSER_TIMEOUT:?}: did a script of the data run?"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "the browser failed on {url}");
+    reader
+        .join()
+        .expect("the reading thread ends")
+        .expect("the DOM is UTF-8")
 }
 
 /// The page's DOM after its script ran, with the filters of `fragment`.
@@ -135,11 +170,9 @@ fn listed_runs(dom: &str) -> Vec<String> {
 
 /// The value of the first attribute `name` in `html`.
 fn attribute(html: &str, name: &str) -> String {
-    let start = html
-        .find(&format!("{name}=\""))
-        .unwrap_or_else(|| panic!("an attribute `{name}` in {html}"))
-        + name.len()
-        + 2;
+    let found = html.find(&format!("{name}=\""));
+    assert!(found.is_some(), "an attribute `{name}` in {html}");
+    let start = found.unwrap_or_default() + name.len() + 2;
     html[start..]
         .split('"')
         .next()
@@ -149,10 +182,9 @@ fn attribute(html: &str, name: &str) -> String {
 
 /// The bars' counts of the histogram of `metric`, from 0–9 to 100.
 fn histogram(dom: &str, metric: &str) -> Vec<u64> {
-    let figure = dom
-        .split(&format!(r#"<figure data-metric="{metric}">"#))
-        .nth(1)
-        .unwrap_or_else(|| panic!("a chart of {metric}"));
+    let open = format!(r#"<figure data-metric="{metric}">"#);
+    assert!(dom.contains(&open), "a chart of {metric}");
+    let figure = dom.split(&open).nth(1).unwrap_or_default();
     let figure = figure.split("</figure>").next().unwrap_or_default();
     figure
         .split(r#"<rect class="bar""#)
@@ -267,7 +299,7 @@ fn hostile_strings_are_shown_as_text() {
         "&lt;i&gt;search&lt;/i&gt;&lt;script&gt;alert('class')&lt;/script&gt;",
         "&lt;script&gt;alert('server')&lt;/script&gt;.&lt;img src=x onerror=alert('tool')&gt;",
         r#"{"&lt;b&gt;key&lt;/b&gt;":"&lt;/script&gt;&lt;script&gt;alert('argument')&lt;/script&gt;","amp":"&amp;lt;&amp;amp;&amp;gt; "#,
-        r#"&lt;!-- --&gt;&lt;svg onload=alert('result')&gt;&lt;/svg&gt;"#,
+        "&lt;!-- --&gt;&lt;svg onload=alert('result')&gt;&lt;/svg&gt;",
         r#"&lt;iframe src=\"javascript:alert('q')\"&gt;&lt;/iframe&gt;"#,
         r#"{"&lt;a&gt;":"&lt;a href=\"javascript:alert('href')\"&gt;link&lt;/a&gt;"}"#,
         "\u{2028}\u{2029}",

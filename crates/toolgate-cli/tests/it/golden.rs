@@ -84,8 +84,9 @@ pub(crate) const HTML_FIXTURES: [&str; 3] = [
     "hostile-html-content",
 ];
 
-/// The HTML page as its snapshot shows it: the page with its style sheet and script left
-/// out (they are the same for every report, and reviewed as code), and its data
+/// The HTML page as its snapshot shows it: the page with its style sheet, script and the
+/// script's digest left out (they are the same for every report, and reviewed as code), and
+/// its data
 /// pretty-printed (its keys sorted by the pretty-printer), after checking that the data as
 /// embedded holds no `<`, `>` or `&`.
 fn html_page(page: &str) -> String {
@@ -105,6 +106,7 @@ fn html_page(page: &str) -> String {
         format!("{before}{open}/* {name} */{close}{after}")
     };
     let head = elide(head, "<style>", "</style>", "page.css");
+    let head = elide(&head, "'sha256-", "'", "the digest of page.js");
     let tail = elide(tail, "<script>", "</script>", "page.js");
     format!(
         "{head}{open}\n{}\n</script>{tail}",

@@ -2,7 +2,7 @@
 
 use rstest::rstest;
 
-use super::{cut, write_escaped};
+use super::{base64, cut, write_escaped};
 
 #[track_caller]
 fn check_escaped(json: &str, expected: &str) {
@@ -60,4 +60,14 @@ fn the_page_assets_cannot_end_the_script_or_style_early() {
             && super::PAGE.contains("/*CSS*/")
             && super::PAGE.contains("/*SCRIPT*/")
     );
+}
+
+#[rstest]
+#[case::empty(b"", "")]
+#[case::one(b"f", "Zg==")]
+#[case::two(b"fo", "Zm8=")]
+#[case::three(b"foo", "Zm9v")]
+#[case::six(b"foobar", "Zm9vYmFy")]
+fn base64_is_the_standard_one(#[case] bytes: &[u8], #[case] expected: &str) {
+    assert_eq!(base64(bytes), expected);
 }
