@@ -5,6 +5,7 @@ use toolgate_core::reliability::ReliabilityError;
 use toolgate_trace::Run;
 
 use crate::gate::{GateOutcome, Target, gate_outcome};
+use crate::graders::selection::ToolMarks;
 use crate::graders::tool_calls::{MissingArgument, MissingArguments};
 use crate::graders::{Block, Grader, GraderReport, Verdicts, registry};
 use crate::model::Test;
@@ -517,4 +518,38 @@ fn listed(first: Vec<RunOutcome>, flagged: Vec<RunOutcome>, count: usize) -> Vec
     }
     let first_flagged = first.into_iter().filter(RunOutcome::has_findings);
     first_flagged.chain(flagged).take(LISTED_RUNS).collect()
+}
+
+impl RunOutcome {
+    /// What the test's equal-function sets made of the run's calls; empty when the test has
+    /// none.
+    pub fn tool_marks(&self) -> ToolMarks<'_> {
+        self.graders
+            .equal_function_sets
+            .as_ref()
+            .map(|run| ToolMarks {
+                satisfied: run.satisfied_by.iter().flatten().map(|c| &c.tool).collect(),
+                unexpected: run.unexpected.iter().map(|c| &c.tool).collect(),
+            })
+            .unwrap_or_default()
+    }
+}
+
+impl TestOutcome {
+    /// Each class of the test's equal-function sets, in declaration order, with how many
+    /// runs missed it; empty when the test has none.
+    pub fn class_misses(&self) -> Vec<(&str, u64)> {
+        self.graders
+            .equal_function_sets
+            .as_ref()
+            .map(|outcome| {
+                outcome
+                    .classes
+                    .iter()
+                    .map(toolgate_core::ClassName::as_str)
+                    .zip(outcome.missed_runs.iter().copied())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
 }

@@ -71,8 +71,6 @@ pub struct HtmlRun {
     rest: Vec<u8>,
     metrics: Vec<&'static str>,
     tools: BTreeMap<String, ToolCounts>,
-    /// Per class of the test's equal-function sets, whether the run satisfied it.
-    classes: Vec<bool>,
 }
 
 /// Where a run's grader entries go: each as `[list, entry]`, in the order written.
@@ -144,15 +142,12 @@ impl HtmlRun {
                 ));
             }
         }
-        let mut classes = Vec::new();
-        if let Some(selection) = &outcome.graders.equal_function_sets {
-            classes = selection.satisfied_by.iter().map(Option::is_some).collect();
-            for called in selection.satisfied_by.iter().flatten() {
-                tools.entry(called.tool.to_string()).or_default().satisfied += 1;
-            }
-            for called in &selection.unexpected {
-                tools.entry(called.tool.to_string()).or_default().unexpected += 1;
-            }
+        let marks = outcome.tool_marks();
+        for tool in marks.satisfied {
+            tools.entry(tool.to_string()).or_default().satisfied += 1;
+        }
+        for tool in marks.unexpected {
+            tools.entry(tool.to_string()).or_default().unexpected += 1;
         }
         let mut entries = RunEntries(b"[".to_vec());
         // Writing into memory fails only when a grader names an unknown list: the run's
@@ -187,7 +182,6 @@ impl HtmlRun {
             rest: bytes,
             metrics: metrics.iter().map(|(target, _)| target.as_str()).collect(),
             tools,
-            classes,
         }
     }
 }
@@ -242,7 +236,6 @@ struct Collected {
     file_numbers: BTreeMap<String, usize>,
     metrics: Vec<&'static str>,
     tools: BTreeMap<String, ToolCounts>,
-    classes: Vec<u64>,
 }
 
 #[derive(Debug)]
@@ -295,12 +288,6 @@ impl HtmlRuns {
             let known = test.tools.len() < TOOLS_CAP || test.tools.contains_key(&tool);
             let name = if known { tool } else { OTHER_TOOLS.to_owned() };
             test.tools.entry(name).or_default().add(counts);
-        }
-        if test.classes.len() < run.classes.len() {
-            test.classes.resize(run.classes.len(), 0);
-        }
-        for (sum, satisfied) in test.classes.iter_mut().zip(run.classes) {
-            *sum += u64::from(satisfied);
         }
         let line = format!("{{\"n\":{},\"f\":{file},", test.runs);
         match &mut self.spill {
@@ -372,7 +359,7 @@ struct TestData<'a> {
     /// Per tool: `[tool, called, satisfied, unexpected, errors]`.
     tools: Vec<(&'a str, u64, u64, u64, u64)>,
     /// Per class of the equal-function sets: `[class, runs satisfied, runs missed]`.
-    classes: Vec<(String, u64, u64)>,
+    classes: Vec<(&'a str, u64, u64)>,
     /// The comparison with the report of `check --baseline`: not written yet (`null`).
     baseline: Option<()>,
 }
@@ -567,25 +554,13 @@ fn test_data<'a>(test: &'a TestOutcome, collected: &'a Collected) -> TestData<'a
             }
         }
     }
+    // Every run either satisfied a class or missed it.
+    let runs = test.run_count as u64;
     let classes = test
-        .graders
-        .equal_function_sets
-        .as_ref()
-        .map(|selection| {
-            selection
-                .classes
-                .iter()
-                .enumerate()
-                .map(|(index, class)| {
-                    (
-                        class.as_str().to_owned(),
-                        collected.classes.get(index).copied().unwrap_or(0),
-                        selection.missed_runs.get(index).copied().unwrap_or(0),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+        .class_misses()
+        .into_iter()
+        .map(|(class, missed)| (class, runs.saturating_sub(missed), missed))
+        .collect();
     TestData {
         name: &test.name,
         agent: test.agent.as_deref(),
