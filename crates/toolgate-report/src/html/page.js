@@ -54,7 +54,7 @@
   // `ticks` are the labels written under the axis, by index (all of them by default);
   // `scale` is the count of a full-height bar: the largest count unless given.
   function barChart(title, labels, counts, unit, ticks, scale) {
-    const width = 300, height = 130, left = 28, bottom = 22, top = 10;
+    const width = 310, height = 130, left = 40, bottom = 22, top = 10;
     const max = scale || Math.max(1, ...counts);
     const step = (width - left) / counts.length;
     const words = labels.map((label, i) => label + ": " + counts[i] + unit).join(", ");
