@@ -213,6 +213,9 @@
   }
 
   const listArea = el("div", { id: "run-list" });
+  // The control to give the focus back to once the list is drawn again, as the list's
+  // buttons are drawn anew: a CSS selector within the list, or null.
+  let refocus = null;
 
   function drawRuns() {
     state = readState();
@@ -229,28 +232,35 @@
     const pages = Math.max(1, Math.ceil(found.length / PAGE_SIZE));
     const page = Math.min(state.page, pages);
     const shown = found.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-    const go = (to) => { state.page = to; writeState(state); };
+    const go = (to, which) => { state.page = to; refocus = "[data-go=" + which + "]"; writeState(state); };
     const pager = el("div", { class: "pager" },
       el("button", { type: "button", disabled: page <= 1 ? "" : null, "data-go": "previous" }, "Previous page"),
       el("span", { id: "run-count" }, found.length === 0 ? "no run matches" :
         "runs " + ((page - 1) * PAGE_SIZE + 1) + "–" + ((page - 1) * PAGE_SIZE + shown.length) + " of " + found.length + " matching (page " + page + " of " + pages + ")"),
       el("button", { type: "button", disabled: page >= pages ? "" : null, "data-go": "next" }, "Next page"));
-    pager.querySelector("[data-go=previous]").addEventListener("click", () => go(page - 1));
-    pager.querySelector("[data-go=next]").addEventListener("click", () => go(page + 1));
+    pager.querySelector("[data-go=previous]").addEventListener("click", () => go(page - 1, "previous"));
+    pager.querySelector("[data-go=next]").addEventListener("click", () => go(page + 1, "next"));
     const rows = shown.map(([t, run]) => {
       const test = DATA.tests[t];
       const key = (t + 1) + "." + run.n;
       const open = el("button", { type: "button", "aria-expanded": state.run === key ? "true" : "false" }, state.run === key ? "Close" : "Open");
-      open.addEventListener("click", () => { state.run = state.run === key ? "" : key; writeState(state); });
+      open.setAttribute("data-open", key);
+      open.addEventListener("click", () => { state.run = state.run === key ? "" : key; refocus = '[data-open="' + key + '"]'; writeState(state); });
       return el("tr", { class: state.run === key ? "open run" : "run", "data-run": key, "data-passed": run.p },
         el("td", {}, open), el("td", {}, verdict(run.p)), el("td", {}, test.name), el("td", { class: "num" }, String(run.n)),
         el("td", { class: "mono" }, source(test, run)), el("td", { class: "num" }, String(run.k)),
         el("td", {}, run.x.length ? run.x.join(", ") : "none"));
     });
-    const list = el("table", { class: "runs" },
+    const list = el("table", { class: "runs", tabindex: "-1" },
       el("thead", {}, el("tr", {}, ["", "Verdict", "Test", "Run", "Source", "Calls", "Findings"].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, rows));
     listArea.replaceChildren(pager, list, runDetail(state.run));
+    if (refocus) {
+      const target = listArea.querySelector(refocus);
+      // A disabled button (the last page reached) cannot hold the focus: the list can.
+      (target && !target.disabled ? target : list).focus();
+      refocus = null;
+    }
   }
 
   // A value of a grader's entry, in words: strings as they are, anything else as JSON.
