@@ -1,7 +1,8 @@
 //! The reports of toolgate: a text report for people, a versioned JSON report for
-//! machines, JUnit XML for CI test reporters, GitHub Actions workflow commands, and a
-//! Markdown summary for pull requests and job summaries, and a self-contained HTML page
-//! with a run explorer, all written into a caller's `io::Write`; and the comparison of two JSON reports (`diff`), in the same formats.
+//! machines, JUnit XML for CI test reporters, GitHub Actions workflow commands, a Markdown
+//! summary for pull requests and job summaries, and a self-contained HTML page with a run
+//! explorer, all written into a caller's `io::Write`; and the comparison of two JSON reports
+//! (`diff`), in the same formats but HTML and JUnit.
 //!
 //! All are functions of what they are given: no clock, no absolute path, no environment, so
 //! the same outcome always gives the same bytes.
