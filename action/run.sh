@@ -11,7 +11,8 @@
 #   TOOLGATE_JUNIT        a file for the JUnit report (default toolgate-junit.xml), or empty
 #   TOOLGATE_MARKDOWN     a file for the Markdown report, or empty
 #   TOOLGATE_JSON         a file for the JSON report (default toolgate-report.json), or empty
-#   TOOLGATE_BASELINE     a baseline JSON report; reserved until `check` has `--baseline`
+#   TOOLGATE_BASELINE     a baseline JSON report for gates on the baseline (`--baseline`),
+#                         or empty
 #   TOOLGATE_ARGS         more arguments for `toolgate check`, split at spaces
 #   TOOLGATE_INSTALL      pip (the Python package, default), cargo (`cargo install
 #                         --locked` from the action's own source) or none (on PATH already)
@@ -82,13 +83,8 @@ add_report() {
 [ -z "$json" ] || add_report json "$json"
 
 if [ -n "$baseline" ]; then
-    # Passed through as soon as `toolgate check` has the option; until then a baseline
-    # that is silently ignored would gate on nothing it promises.
-    if toolgate check --help | grep -q -- '--baseline'; then
-        args+=(--baseline "$baseline")
-    else
-        fail "\`baseline\` is reserved: this toolgate's \`check\` has no \`--baseline\` yet"
-    fi
+    # A toolgate older than `--baseline` refuses the option (exit 2) rather than ignore it.
+    args+=(--baseline "$baseline")
 fi
 
 step_summary="${GITHUB_STEP_SUMMARY:-}"

@@ -112,7 +112,7 @@ def test_extra_arguments_reach_check(tmp_path: Path, fixtures: Path) -> None:
 @pytest.mark.parametrize(
     ("inputs", "message"),
     [
-        ({"baseline": "old.json"}, "`baseline` is reserved"),
+        ({"baseline": "old.json"}, "cannot read baseline `old.json`"),
         ({"install": "brew"}, "`install` is `brew`"),
         ({"annotations": "yes"}, "`annotations` is `yes`"),
     ],
@@ -123,6 +123,17 @@ def test_inputs_it_cannot_honour_stop_it_with_exit_2(
     result, _ = run_action(tmp_path, "seed-000-first-run", fixtures, **inputs)
     assert result.returncode == 2
     assert message in result.stderr
+
+
+def test_the_baseline_reaches_check(tmp_path: Path, fixtures: Path) -> None:
+    # With the case's `base.json`, its gates on the baseline resolve and one fails.
+    result, outputs = run_action(
+        tmp_path, "baseline-gates", fixtures, baseline="base.json", json="report.json"
+    )
+    assert result.returncode == 1, result.stderr
+    report = (tmp_path / "baseline-gates" / "report.json").read_text(encoding="utf-8")
+    assert '"expression": "baseline - 15"' in report
+    assert outputs["exit-code"] == "1"
 
 
 def test_install_pip_installs_the_package_into_its_own_environment(tmp_path: Path, fixtures: Path) -> None:

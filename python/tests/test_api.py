@@ -23,7 +23,7 @@ def test_the_package_under_test_is_the_installed_wheel() -> None:
 
 def test_check_returns_the_json_report_of_a_passing_suite(fixtures: Path) -> None:
     report = toolgate.check(fixtures / "seed-000-first-run" / "toolgate.yaml")
-    assert report["version"] == 1
+    assert report["version"] == 2
     assert report["passed"] is True
     assert report["summary"] == {"tests": 1, "passed": 1, "failed": 0}
     [test] = report["tests"]
@@ -42,6 +42,25 @@ def test_check_passes_options_through(fixtures: Path) -> None:
     assert toolgate.check(suite, threads=2) == toolgate.check(suite)
     sharded = toolgate.check(suite, shard="1/2")
     assert sharded["shard"] is not None
+
+
+def test_check_compares_gates_on_the_baseline_with_a_report(fixtures: Path) -> None:
+    case = fixtures / "baseline-gates"
+    without = toolgate.check(case / "toolgate.yaml")
+    gate = without["tests"][0]["gates"][1]
+    assert (gate["value"], gate["passed"], gate["skipped"]) == (None, None, "no --baseline given")
+    assert without["passed"] is True
+    compared = toolgate.check(case / "toolgate.yaml", baseline=case / "base.json")
+    gate = compared["tests"][0]["gates"][1]
+    assert gate["baseline"] == {"expression": "baseline - 15", "base": 100}
+    assert (gate["value"], gate["passed"]) == (85, True)
+    assert compared["passed"] is False
+    # The runs' verdicts do not depend on the baseline.
+    assert compared["tests"][0]["passed_runs"] == without["tests"][0]["passed_runs"] == 3
+    with pytest.raises(toolgate.ToolgateError) as caught:
+        toolgate.check(case / "toolgate.yaml", baseline=case / "toolgate.yaml")
+    assert caught.value.code == 2
+    assert "toolgate::baseline::json" in caught.value.diagnostic
 
 
 def test_check_selects_tests_by_name_and_pattern(fixtures: Path) -> None:

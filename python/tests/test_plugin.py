@@ -36,6 +36,26 @@ def test_a_failing_suite_fails_its_item_with_the_gate_report(
     assert result.ret == pytest.ExitCode.TESTS_FAILED
 
 
+def test_gates_on_the_baseline_are_skipped_or_compared_with_the_baseline(
+    pytester: pytest.Pytester, fixtures: Path
+) -> None:
+    path = suite(pytester, fixtures, "baseline-gates")
+    result = pytester.runpytest("--toolgate", path)
+    result.assert_outcomes(passed=3)
+    base = str(pytester.path / "baseline-gates" / "base.json")
+    result = pytester.runpytest("--toolgate", path, "--toolgate-baseline", base)
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*FAIL search then fetch (3 runs)",
+            "*gates",
+            "*PASS tool_selection.f1 >= 50  (actual 90)  toolgate.yaml:11",
+            "*PASS tool_selection.f1 >= baseline - 15 (baseline 100, so 85)  (actual 90)  toolgate.yaml:12",
+            "*FAIL tool_selection.recall >= baseline (baseline 100, so 100)  (actual 83)  toolgate.yaml:13",
+        ]
+    )
+
+
 def test_both_suites_and_the_projects_own_tests_run_together(
     pytester: pytest.Pytester, fixtures: Path
 ) -> None:

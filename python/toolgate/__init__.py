@@ -98,6 +98,7 @@ def check(
     naming: Optional[str] = None,
     servers: Iterable[str] = (),
     naming_pattern: Optional[str] = None,
+    baseline: Optional[StrPath] = None,
 ) -> dict[str, Any]:
     """Runs every test of ``suite`` and returns its JSON report as Python data.
 
@@ -105,7 +106,8 @@ def check(
     ``passed`` is False when a gate failed. ``tests`` names the tests to check (``--test``)
     and ``select`` is a substring or regex of their names (``-k``); the report and its sums
     then cover those alone. The other keyword arguments are the command line's options of
-    the same names. Raises :class:`ToolgateError` when the suite, a trace or an option is
+    the same names; ``baseline`` is the JSON report (a path) that gates written
+    ``baseline - N`` compare with (``--baseline``). Raises :class:`ToolgateError` when the suite, a trace or an option is
     invalid, or when nothing is selected.
     """
     args = ["check", os.fspath(suite), "--format", "json"]
@@ -121,6 +123,8 @@ def check(
         args += ["--shard", shard]
     if threads is not None:
         args += ["--threads", str(threads)]
+    if baseline is not None:
+        args += ["--baseline", os.fspath(baseline)]
     args += _read_args(trace_format, naming, servers, naming_pattern)
     _, stdout = _run(_native.check, args)
     report: dict[str, Any] = json.loads(stdout)

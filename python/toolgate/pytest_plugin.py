@@ -24,6 +24,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="SUITE",
         help="run each test of this toolgate suite as a pytest item (repeatable)",
     )
+    group.addoption(
+        "--toolgate-baseline",
+        default=None,
+        metavar="FILE",
+        help="the JSON report that the suites' gates on the baseline compare with (`--baseline`)",
+    )
 
 
 # First, so that the items are there when pytest's own `-k` and `-m` deselect.
@@ -40,8 +46,9 @@ class ToolgateSuite(pytest.File):
     """A toolgate suite file, checked once: its items are its tests."""
 
     def collect(self) -> list[pytest.Item]:  # type: ignore[override]
+        baseline = self.config.getoption("toolgate_baseline")
         try:
-            report = toolgate.check(self.path)
+            report = toolgate.check(self.path, baseline=baseline)
         except toolgate.ToolgateError as error:
             return [ToolgateInvalid.from_parent(self, name="suite", error=error)]
         return [
@@ -96,11 +103,20 @@ def gate_report(test: dict[str, Any], suite: str) -> str:
     runs = test["runs"]
     lines = [f"FAIL {test['name']} ({runs} run{'s' if runs != 1 else ''})", "  gates"]
     for gate in test["gates"]:
-        verdict = "PASS" if gate["passed"] else "FAIL"
-        lines.append(
-            f"    {verdict} {gate['target']} {gate['op']} {gate['value']}  (actual {gate['actual']})"
-            f"  {suite}:{gate['line']}"
-        )
+        # A gate on the baseline shows its expression, and what it resolved to or why it
+        # was skipped (`passed` is then null: it neither passed nor failed).
+        skipped = gate.get("skipped")
+        baseline = gate.get("baseline")
+        if skipped is not None:
+            verdict, outcome = "SKIP", f"skipped: {skipped}"
+        else:
+            verdict, outcome = ("PASS" if gate["passed"] else "FAIL"), f"(actual {gate['actual']})"
+        value = gate["value"]
+        if baseline is not None:
+            value = baseline["expression"]
+            if skipped is None:
+                value += f" (baseline {baseline['base']}, so {gate['value']})"
+        lines.append(f"    {verdict} {gate['target']} {gate['op']} {value}  {outcome}  {suite}:{gate['line']}")
     if test["metrics"]:
         lines.append("  metrics")
         lines += [f"    {name} {value}" for name, value in test["metrics"].items()]

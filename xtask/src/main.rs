@@ -126,8 +126,9 @@ fn snapshots() -> Result<(), String> {
 
 /// Writes again the reports that `diff` fixtures compare: `<case>/base.json` and
 /// `<case>/head.json` are what `toolgate check --format json` prints in `<case>/base/` and
-/// `<case>/head/`, so a change to the JSON report reaches them too (the golden test checks
-/// they are current).
+/// `<case>/head/` (or, where the folder has an `args` file, `toolgate <args> --format
+/// json`), so a change to the JSON report reaches them too (the golden test checks they are
+/// current).
 fn write_diff_reports(root: &Path, fixtures: &Path, cargo: &str) -> Result<usize, String> {
     let status = Command::new(cargo)
         .current_dir(root)
@@ -142,12 +143,15 @@ fn write_diff_reports(root: &Path, fixtures: &Path, cargo: &str) -> Result<usize
     for case in read_dir(fixtures)? {
         for side in ["base", "head"] {
             let dir = case.join(side);
-            if !dir.join("toolgate.yaml").is_file() {
-                continue;
-            }
+            let args: Vec<String> = match fs::read_to_string(dir.join("args")) {
+                Ok(text) => text.lines().map(str::to_owned).collect(),
+                Err(_) if dir.join("toolgate.yaml").is_file() => vec!["check".to_owned()],
+                Err(_) => continue,
+            };
             let output = Command::new(&toolgate)
                 .current_dir(&dir)
-                .args(["check", "--format", "json"])
+                .args(&args)
+                .args(["--format", "json"])
                 .env_clear()
                 .output()
                 .map_err(|e| format!("cannot run toolgate: {e}"))?;

@@ -8,7 +8,7 @@ use toolgate_run::{CheckOptions, NamePattern, Selection, TraceOptions};
 
 /// What `toolgate --version` prints after the name: the version, and the version of the JSON
 /// report's layout, which scripts reading the report depend on.
-const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (JSON report version 1)");
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (JSON report version 2)");
 
 /// Score recorded AI-agent tool-call traces, with no model in the loop, and gate CI on the
 /// result.
@@ -26,10 +26,11 @@ pub(crate) struct Cli {
     pub(crate) command: Command,
 }
 
+// `check` has the most options by far; boxed, a parsed command stays small.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Run every test of a suite against its recorded traces and report.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Write a commented starter suite and a sample trace into the current folder.
     Init,
     /// Print the JSON Schema of the suite file, for completion and validation in editors.
@@ -219,8 +220,8 @@ pub(crate) struct CheckArgs {
     /// Write the report of the `--format` before it to FILE [default: standard output]
     ///
     /// Written atomically: a failed run never leaves half a file. Without any `--format`,
-    /// the file's extension names the format (`.json`, `.xml` for JUnit, `.md`, `.html`,
-    /// `.txt`).
+    /// the file's extension names the format (`.json`, `.jsonl`, `.xml` for JUnit, `.md`,
+    /// `.html`, `.txt`).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
 
@@ -270,6 +271,15 @@ pub(crate) struct CheckArgs {
     /// a thread, the ones that started do the work.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub(crate) threads: Option<u16>,
+
+    /// The JSON report that gates written `baseline`, `baseline - N` or `baseline + N`
+    /// compare with (docs/baselines.md)
+    ///
+    /// Each such gate compares its metric with the same test's same metric in FILE, moved
+    /// by N points and kept within 0..100. Without this option, or when FILE lacks the test
+    /// or the metric, the gate is skipped with the reason: it neither passes nor fails.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -278,6 +288,9 @@ pub(crate) enum Format {
     Text,
     /// A versioned, byte-stable JSON document.
     Json,
+    /// JSON Lines: a header, a line per run, a line per test, a summary; written as the
+    /// runs are scored, for `jq`, `DuckDB` or `pandas`.
+    Jsonl,
     /// JUnit XML for CI test reporters (GitHub, GitLab, Jenkins): a testcase per test.
     Junit,
     /// GitHub Actions annotations on the suite's lines, then the text report; with
@@ -313,6 +326,7 @@ impl CheckArgs {
         options.read = self.read.options();
         options.step_summary.clone_from(&self.step_summary);
         options.color = color;
+        options.baseline.clone_from(&self.baseline);
         options
     }
 }
@@ -373,6 +387,7 @@ impl From<ReportTarget> for toolgate_run::ReportTarget {
         let format = match target.format {
             Format::Text => toolgate_run::Format::Text,
             Format::Json => toolgate_run::Format::Json,
+            Format::Jsonl => toolgate_run::Format::Jsonl,
             Format::Junit => toolgate_run::Format::Junit,
             Format::Github => toolgate_run::Format::Github,
             Format::Markdown => toolgate_run::Format::Markdown,
@@ -388,7 +403,7 @@ impl From<ReportTarget> for toolgate_run::ReportTarget {
 /// Pairs each `--output` with the `--format` just before it on the command line.
 ///
 /// Without any `--format` the report is text on standard output, or each `--output` file's
-/// format is the one its extension names (`.json`, `.xml`, `.md`, `.html`, `.txt`). A format without an output goes to standard
+/// format is the one its extension names (`.json`, `.jsonl`, `.xml`, `.md`, `.html`, `.txt`). A format without an output goes to standard
 /// output, and only one may.
 pub(crate) fn report_targets(
     matches: &clap::ArgMatches,
@@ -444,7 +459,9 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
             .map(|(_, path)| {
                 Format::from_extension(&path)
                     .filter(|format| !merge || matches!(format, Format::Text | Format::Json))
-                    .filter(|format| !diff || *format != Format::Junit)
+                    .filter(|format| {
+                        !diff || !matches!(format, Format::Junit | Format::Jsonl | Format::Html)
+                    })
                     .map(|format| ReportTarget {
                         format,
                         path: Some(path.clone()),
@@ -459,7 +476,7 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
                             } else if diff {
                                 "`.json`, `.md` or `.txt`"
                             } else {
-                                "`.json`, `.xml`, `.md` or `.txt`"
+                                "`.json`, `.jsonl`, `.xml`, `.md`, `.html` or `.txt`"
                             }
                         )
                     })
@@ -524,6 +541,7 @@ impl Format {
         let extension = path.extension()?.to_str()?.to_ascii_lowercase();
         match extension.as_str() {
             "json" => Some(Self::Json),
+            "jsonl" => Some(Self::Jsonl),
             "xml" => Some(Self::Junit),
             "md" | "markdown" => Some(Self::Markdown),
             "html" | "htm" => Some(Self::Html),
@@ -537,6 +555,7 @@ impl Format {
         match self {
             Self::Text => "text",
             Self::Json => "json",
+            Self::Jsonl => "jsonl",
             Self::Junit => "junit",
             Self::Github => "github",
             Self::Markdown => "markdown",

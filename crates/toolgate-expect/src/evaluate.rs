@@ -4,7 +4,7 @@ use toolgate_core::Percent;
 use toolgate_core::reliability::ReliabilityError;
 use toolgate_trace::Run;
 
-use crate::gate::{GateOutcome, Target, gate_outcome};
+use crate::gate::{Baseline, GateOutcome, Target, gate_outcome};
 use crate::graders::selection::ToolMarks;
 use crate::graders::tool_calls::{MissingArgument, MissingArguments};
 use crate::graders::{Block, Grader, GraderReport, Verdicts, registry};
@@ -252,6 +252,7 @@ macro_rules! per_kind {
                 self,
                 listed: Vec<RunGrades>,
                 runs: u64,
+                base: Base<'_>,
                 metrics: &mut Vec<(Target, Percent)>,
                 gates: &mut Vec<GateOutcome>,
             ) -> Outcomes {
@@ -262,7 +263,7 @@ macro_rules! per_kind {
                 Outcomes {
                     $($field: self
                         .$field
-                        .map(|slot| slot.finish($field, runs, metrics, gates)),)*
+                        .map(|slot| slot.finish($field, runs, base, metrics, gates)),)*
                 }
             }
         }
@@ -318,6 +319,7 @@ impl<'t, G: Grader> Slot<'t, G> {
         self,
         listed: Vec<G::Run>,
         runs: u64,
+        base: Base<'_>,
         metrics: &mut Vec<(Target, Percent)>,
         gates: &mut Vec<GateOutcome>,
     ) -> G::Outcome {
@@ -327,11 +329,18 @@ impl<'t, G: Grader> Slot<'t, G> {
             self.grader
                 .gates()
                 .iter()
-                .map(|gate| gate_outcome(*gate, &values)),
+                .map(|gate| gate_outcome(*gate, &values, base.test, base.baseline)),
         );
         metrics.extend(values);
         outcome
     }
+}
+
+/// The test being gated and the baseline its gates on the baseline compare with.
+#[derive(Debug, Clone, Copy)]
+struct Base<'b> {
+    test: &'b str,
+    baseline: Option<&'b Baseline>,
 }
 
 /// Scores a test's runs as they are read, folds each into the test's sums, keeps the runs
@@ -349,6 +358,8 @@ pub struct TestEvaluator<'t> {
     flagged: Vec<RunOutcome>,
     slots: Slots<'t>,
     missing: MissingArguments,
+    /// The baseline report's metrics (`check --baseline`), when one was given.
+    baseline: Option<&'t Baseline>,
 }
 
 impl<'t> TestEvaluator<'t> {
@@ -363,7 +374,16 @@ impl<'t> TestEvaluator<'t> {
             flagged: Vec::new(),
             slots: Slots::new(test),
             missing: MissingArguments::default(),
+            baseline: None,
         }
+    }
+
+    /// The evaluator, with the gates on the baseline compared with `baseline` (`None`: no
+    /// baseline was given, and those gates are skipped). The runs' verdicts do not depend
+    /// on it.
+    #[must_use]
+    pub fn with_baseline(self, baseline: Option<&'t Baseline>) -> Self {
+        Self { baseline, ..self }
     }
 
     /// Scores the next run and adds it.
@@ -436,16 +456,25 @@ impl<'t> TestEvaluator<'t> {
             infos.push(run.info);
             listed_grades.push(run.graders);
         }
+        let base = Base {
+            test: &self.test.name,
+            baseline: self.baseline,
+        };
         let graders = self
             .slots
-            .finish(listed_grades, runs, &mut metrics, &mut gates);
+            .finish(listed_grades, runs, base, &mut metrics, &mut gates);
         let reliability = match &self.test.reliability {
             Some(block) => {
                 let outcome = block
                     .outcome(runs, self.passed_runs as u64)
                     .map_err(Unscorable::Reliability)?;
                 let values = outcome.metrics();
-                gates.extend(block.gates.iter().map(|gate| outcome.judge(*gate, &values)));
+                gates.extend(
+                    block
+                        .gates
+                        .iter()
+                        .map(|gate| outcome.judge(*gate, &values, &self.test.name, self.baseline)),
+                );
                 metrics.extend(values);
                 Some(outcome)
             }

@@ -11,9 +11,13 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use toolgate_core::Percent;
 
 use crate::error::{Problem, custom, suggest};
-use crate::gate::{Gate, Op, Target};
+use crate::gate::{Gate, GateValue, Op, Target};
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join};
+
+mod baseline;
+
+pub(crate) use self::baseline::parse_expression;
 
 /// The gates of an `expect:` list at `path`, or the block's `default` gate when it is
 /// empty; `block_key` and `targets` are the block's.
@@ -110,22 +114,22 @@ pub(crate) fn gates_or(
 #[serde(deny_unknown_fields)]
 struct Comparison {
     #[serde(rename = ">=")]
-    ge: Option<GateValue>,
+    ge: Option<RawGateValue>,
     #[serde(rename = ">")]
-    gt: Option<GateValue>,
+    gt: Option<RawGateValue>,
     #[serde(rename = "<=")]
-    le: Option<GateValue>,
+    le: Option<RawGateValue>,
     #[serde(rename = "<")]
-    lt: Option<GateValue>,
+    lt: Option<RawGateValue>,
     #[serde(rename = "==")]
-    eq: Option<GateValue>,
+    eq: Option<RawGateValue>,
     #[serde(rename = "!=")]
-    ne: Option<GateValue>,
+    ne: Option<RawGateValue>,
 }
 
 impl Comparison {
     /// The operators given, in [`Op::ALL`] order.
-    fn gates(&self) -> Vec<(Op, Percent)> {
+    fn gates(&self) -> Vec<(Op, GateValue)> {
         [
             (Op::Ge, self.ge),
             (Op::Gt, self.gt),
@@ -306,37 +310,50 @@ impl Visitor<'_> for RejectKey {
     }
 }
 
-/// A gate's value: a whole percent from 0 to 100.
+/// A gate's value: a whole percent from 0 to 100, or a string `baseline`, `baseline - N`
+/// or `baseline + N`.
 #[derive(Clone, Copy)]
-struct GateValue(Percent);
+struct RawGateValue(GateValue);
 
-impl<'de> Deserialize<'de> for GateValue {
+impl<'de> Deserialize<'de> for RawGateValue {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct PercentVisitor;
         impl Visitor<'_> for PercentVisitor {
-            type Value = GateValue;
+            type Value = RawGateValue;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an integer from 0 to 100")
+                f.write_str("an integer from 0 to 100, or `baseline - N`")
             }
-            fn visit_u64<E: de::Error>(self, value: u64) -> Result<GateValue, E> {
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<RawGateValue, E> {
+                parse_expression(text)
+                    .map(|offset| RawGateValue(GateValue::Baseline(offset)))
+                    .map_err(|bad| {
+                        custom(
+                            "toolgate::suite::invalid_value",
+                            &bad.message,
+                            bad.label,
+                            &bad.help,
+                        )
+                    })
+            }
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<RawGateValue, E> {
                 u8::try_from(value)
                     .ok()
                     .and_then(Percent::new)
-                    .map(GateValue)
+                    .map(|p| RawGateValue(GateValue::Percent(p)))
                     .ok_or_else(|| out_of_range(&value.to_string()))
             }
-            fn visit_i64<E: de::Error>(self, value: i64) -> Result<GateValue, E> {
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawGateValue, E> {
                 u64::try_from(value)
                     .map_err(|_| out_of_range(&value.to_string()))
                     .and_then(|v| self.visit_u64(v))
             }
-            fn visit_u128<E: de::Error>(self, value: u128) -> Result<GateValue, E> {
+            fn visit_u128<E: de::Error>(self, value: u128) -> Result<RawGateValue, E> {
                 Err(out_of_range(&value.to_string()))
             }
-            fn visit_i128<E: de::Error>(self, value: i128) -> Result<GateValue, E> {
+            fn visit_i128<E: de::Error>(self, value: i128) -> Result<RawGateValue, E> {
                 Err(out_of_range(&value.to_string()))
             }
-            fn visit_f64<E: de::Error>(self, value: f64) -> Result<GateValue, E> {
+            fn visit_f64<E: de::Error>(self, value: f64) -> Result<RawGateValue, E> {
                 Err(custom(
                     "toolgate::suite::invalid_value",
                     &format!("gate value `{value}` is not a whole percent"),
@@ -420,9 +437,15 @@ fn threshold_range<E: de::Error>(value: &str) -> E {
     )
 }
 
-described!(GateValue, "GateValue", |_| json_schema!({
-    "type": "integer", "minimum": 0, "maximum": 100,
-    "description": "a whole percent"
+described!(RawGateValue, "GateValue", |_| json_schema!({
+    "oneOf": [
+        {"type": "integer", "minimum": 0, "maximum": 100, "description": "a whole percent"},
+        {
+            "type": "string",
+            "pattern": "^\\s*baseline\\s*([+-]\\s*[0-9]+\\s*)?$",
+            "description": "the baseline report's value of the metric, moved by N points: `baseline`, `baseline - N`, `baseline + N` (check --baseline)"
+        }
+    ]
 }));
 described!(Threshold, "Threshold", |_| json_schema!({
     "type": "number", "minimum": 0, "maximum": 1, "multipleOf": 0.01,

@@ -21,7 +21,7 @@ use serde::de::DeserializeOwned;
 use toolgate_core::{PairingTooLarge, Percent};
 use toolgate_trace::Run;
 
-use crate::gate::{Gate, Target, gate_outcome};
+use crate::gate::{Gate, Target, run_gate_holds};
 use crate::graders::config::GraderConfig;
 use crate::graders::tool_calls::MissingArgument;
 use crate::json_part::{Entries, JsonPart};
@@ -94,12 +94,13 @@ pub(crate) trait Grader: Verdicts {
         metrics_alone(self, run)
     }
     /// Whether every gate of the grader holds on the metrics of `run` alone (SPEC section
-    /// 14).
+    /// 14). Gates on the baseline are left out: a run's verdict does not depend on which
+    /// baseline, if any, the check was given.
     fn run_passes(&self, run: &Self::Run) -> bool {
         let metrics = self.run_metrics(run);
         self.gates()
             .iter()
-            .all(|gate| gate_outcome(*gate, &metrics).passed)
+            .all(|gate| run_gate_holds(gate, &metrics))
     }
     /// For a grader that pairs a run's calls with an expected list: the size limit of the
     /// pairing that `run` passes, if it passes one (checked before the run is graded).
@@ -120,6 +121,8 @@ pub(crate) trait GraderReport: Grader {
     type Names: fmt::Debug + Clone + Default;
     /// How many run-sized lists its JSON object holds (numbered from 0 in its module).
     const JSON_LISTS: usize;
+    /// The keys of its run-sized lists in its object, by number.
+    const JSON_LIST_NAMES: &'static [&'static str];
 
     /// The names of the grader.
     fn names(&self) -> Self::Names;
@@ -162,6 +165,7 @@ macro_rules! report_and_recheck {
         impl $crate::graders::GraderReport for $grader {
             type Names = $names;
             const JSON_LISTS: usize = super::json::LISTS;
+            const JSON_LIST_NAMES: &'static [&'static str] = &super::json::LIST_NAMES;
 
             fn names(&self) -> $names {
                 self.json_names()
@@ -290,6 +294,24 @@ macro_rules! blocks {
                     base += <$grader as GraderReport>::JSON_LISTS;
                 )*
                 base
+            }
+
+            /// The key of the kind's object in a test of the JSON report.
+            pub fn json_key(self) -> &'static str {
+                match self {
+                    $(Self::$variant => stringify!($field),)*
+                }
+            }
+
+            /// The kind's run-sized lists: the number of the first among every kind's
+            /// (see [`JSON_LISTS`]) and each one's key in the kind's object, in order.
+            pub fn json_lists(self) -> (usize, &'static [&'static str]) {
+                match self {
+                    $(Self::$variant => (
+                        self.list_base(),
+                        <$grader as GraderReport>::JSON_LIST_NAMES,
+                    ),)*
+                }
             }
 
             /// The block's key in the suite file.

@@ -31,7 +31,9 @@ pub use crate::evaluate::{
     Outcomes, RunGrades, RunOutcome, SuiteOutcome, TestEvaluator, TestOutcome, Unscorable,
     grade_run, grade_run_as,
 };
-pub use crate::gate::{Gate, GateOutcome, Op, Target};
+pub use crate::gate::{
+    Baseline, BaselineOffset, BaselineUse, Gate, GateOutcome, GateValue, Op, Target,
+};
 pub use crate::graders::budget::{
     BudgetGrader, BudgetOutcome, Exceeded, Limit, RunBudget, ToolLimit,
 };
@@ -66,7 +68,7 @@ pub use crate::parse::{missing_argument_problems, run_count_problems, suite_sche
 pub use crate::reliability::{ReliabilityBlock, ReliabilityOutcome};
 pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource};
 pub use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone};
-pub use crate::shard_test::{KeptTest, ShardGate, ShardTest};
+pub use crate::shard_test::{KeptTest, ShardBaseline, ShardGate, ShardTest};
 pub use crate::step_matcher::{StepMatcher, StepMiss};
 pub use crate::suite_file::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile};
 pub use crate::test_json::JsonContext;

@@ -16,7 +16,7 @@ use toolgate_core::reliability::{self as stats, Confidence, Reliability, Reliabi
 
 use crate::error::{Problem, custom};
 use crate::expect::{self, Expectations};
-use crate::gate::{Gate, GateOutcome, Op, Target, gate_outcome};
+use crate::gate::{Baseline, Gate, GateOutcome, Op, Target, gate_outcome};
 use crate::json_part::JsonPart;
 use crate::recheck::{Metrics, same, same_percent};
 use crate::schema::described;
@@ -148,9 +148,19 @@ impl ReliabilityOutcome {
 
     /// A gate's verdict, with the inconclusive mark on a gate on `reliability.pass_rate`
     /// that its runs do not settle (its verdict stands; see [`inconclusive_note`]).
-    pub(crate) fn judge(&self, gate: Gate, metrics: &[(Target, Percent)]) -> GateOutcome {
-        let mut outcome = gate_outcome(gate, metrics);
-        outcome.note = inconclusive_note(&self.figures, gate.target.as_str(), gate.op, gate.value);
+    /// A gate on the baseline is judged on the value it resolves to, and has no note when
+    /// it is skipped.
+    pub(crate) fn judge(
+        &self,
+        gate: Gate,
+        metrics: &[(Target, Percent)],
+        test: &str,
+        baseline: Option<&Baseline>,
+    ) -> GateOutcome {
+        let mut outcome = gate_outcome(gate, metrics, test, baseline);
+        outcome.note = outcome.value().and_then(|value| {
+            inconclusive_note(&self.figures, gate.target.as_str(), gate.op, value)
+        });
         outcome
     }
 

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toolgate_core::Percent;
 
+use crate::expect::parse_expression;
 use crate::gate::Op;
 use crate::graders::{GraderRecheck, registry};
 use crate::recheck::{Fold, Metrics, Runs, same};
@@ -122,14 +123,56 @@ pub struct ShardGate {
     pub target: String,
     /// The operator.
     pub op: String,
-    /// The percent it is compared with.
-    pub value: u8,
+    /// The percent it is compared with; `None` for a skipped gate.
+    pub value: Option<u8>,
     /// The metric's value.
     pub actual: u8,
-    /// The gate's verdict.
-    pub passed: bool,
+    /// The gate's verdict; `None` for a skipped gate.
+    pub passed: Option<bool>,
     /// A remark on the verdict: an inconclusive reliability gate.
     pub note: Option<String>,
+    /// For a gate on the baseline: its expression and the baseline's value.
+    #[serde(default)]
+    pub baseline: Option<ShardBaseline>,
+    /// Why the gate was skipped, when it was.
+    #[serde(default)]
+    pub skipped: Option<String>,
+}
+
+/// A gate on the baseline in a shard report: the expression as written and the baseline's
+/// value of the metric (`None` when skipped).
+#[derive(Debug, Deserialize)]
+pub struct ShardBaseline {
+    /// `baseline`, `baseline - N` or `baseline + N`.
+    pub expression: String,
+    /// The metric's value in the baseline report.
+    pub base: Option<u8>,
+}
+
+impl ShardGate {
+    /// The gate as the text report shows it: `target op value`, and for a gate on the
+    /// baseline its expression and what it resolved to (`GateOutcome::written`).
+    pub fn written(&self) -> String {
+        match (&self.baseline, self.value) {
+            (Some(baseline), Some(value)) => match baseline.base {
+                Some(base) => format!(
+                    "{} {} {} (baseline {base}, so {value})",
+                    self.target, self.op, baseline.expression
+                ),
+                None => format!("{} {} {}", self.target, self.op, baseline.expression),
+            },
+            (Some(baseline), None) => {
+                format!("{} {} {}", self.target, self.op, baseline.expression)
+            }
+            (None, Some(value)) => format!("{} {} {value}", self.target, self.op),
+            (None, None) => format!("{} {}", self.target, self.op),
+        }
+    }
+
+    /// Whether the gate failed (a skipped gate does not).
+    pub fn failed(&self) -> bool {
+        self.passed == Some(false)
+    }
 }
 
 impl ShardTest {
@@ -168,10 +211,46 @@ impl ShardTest {
 fn apply_gates(view: &ShardTest, figures: Option<&Reliability>) -> Result<(), String> {
     let mut all = true;
     for gate in &view.gates {
-        let label = format!("gate `{} {} {}`", gate.target, gate.op, gate.value);
-        let (Some(op), Some(value), Some(actual)) = (
+        let label = format!("gate `{}`", gate.written());
+        // A gate on the baseline carries the value it resolved to: `merge` rechecks the
+        // comparison with that value, and that the value is the baseline's moved by the
+        // offset; a skipped gate stays skipped, with no value and no verdict.
+        if let Some(baseline) = &gate.baseline {
+            let offset = parse_expression(&baseline.expression)
+                .map_err(|bad| format!("{label}: {}", bad.message))?;
+            match (&gate.skipped, baseline.base, gate.value, gate.passed) {
+                (Some(_), None, None, None) => {
+                    let metric = view.metrics.get(&gate.target).copied();
+                    if metric != Some(gate.actual) {
+                        return Err(format!(
+                            "{label} compared {} but the metric is {}",
+                            gate.actual,
+                            metric.map_or_else(|| "missing".to_owned(), |m| m.to_string())
+                        ));
+                    }
+                    continue;
+                }
+                (None, Some(base), Some(value), Some(_)) => {
+                    let resolved = Percent::new(base).map(|base| offset.resolve(base));
+                    if resolved.map(Percent::value) != Some(value) {
+                        return Err(format!(
+                            "{label} compared with {value} but the baseline's {base} gives {}",
+                            resolved.map_or_else(|| "no percent".to_owned(), |r| r.to_string())
+                        ));
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "{label} is neither skipped (no value, no verdict) nor resolved (a \
+                         value, a verdict and the baseline's value)"
+                    ));
+                }
+            }
+        }
+        let (Some(op), Some(value), Some(expected), Some(actual)) = (
             Op::from_symbol(&gate.op),
-            Percent::new(gate.value),
+            gate.value.and_then(Percent::new),
+            gate.passed,
             view.metrics
                 .get(&gate.target)
                 .copied()
@@ -186,10 +265,10 @@ fn apply_gates(view: &ShardTest, figures: Option<&Reliability>) -> Result<(), St
             ));
         }
         let passed = op.holds(actual, value);
-        if passed != gate.passed {
+        if passed != expected {
             return Err(format!(
                 "{label} says {} but {actual} {} {value} is {passed}",
-                verdict(gate.passed),
+                verdict(expected),
                 gate.op
             ));
         }

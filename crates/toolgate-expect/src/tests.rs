@@ -5,7 +5,9 @@ use rstest::rstest;
 use toolgate_core::{ClassName, Counts};
 use toolgate_trace::{Call, Run, parse_run};
 
-use crate::{PathSeg, RunSource, Suite, SuiteFile, Test, TestEvaluator, TestOutcome, slug};
+use crate::{
+    Baseline, PathSeg, RunSource, Suite, SuiteFile, Test, TestEvaluator, TestOutcome, slug,
+};
 
 // ---------------------------------------------------------------------------------------
 // Helpers.
@@ -183,6 +185,12 @@ fn check_gates(expect: Option<&str>, expected: &[&str]) {
 )]
 #[case::same_target_twice(Some(r#"[{tool_selection.f1: {">=": 50}}, {tool_selection.f1: {"<": 90}}]"#), &["tool_selection.f1 >= 50", "tool_selection.f1 < 90"])]
 #[case::bounds(Some(r#"[{tool_selection.f1: {">=": 0, "<=": 100}}]"#), &["tool_selection.f1 >= 0", "tool_selection.f1 <= 100"])]
+#[case::baseline(Some(r#"[{tool_selection.f1: {">=": "baseline"}}]"#), &["tool_selection.f1 >= baseline"])]
+#[case::baseline_minus(Some(r#"[{tool_selection.f1: {">=": "baseline-2"}}]"#), &["tool_selection.f1 >= baseline - 2"])]
+#[case::baseline_plus_beside_a_percent(
+    Some(r#"[{tool_selection.recall: {"<": "baseline + 10", ">": 5}}]"#),
+    &["tool_selection.recall > 5", "tool_selection.recall < baseline + 10"],
+)]
 #[case::omitted_is_the_default(None, &["tool_selection.f1 >= 50"])]
 #[case::empty_is_the_default(Some("[]"), &["tool_selection.f1 >= 50"])]
 #[case::null_is_the_default(Some("null"), &["tool_selection.f1 >= 50"])]
@@ -999,6 +1007,135 @@ fn evaluate(classes: &str, expect: &str, runs: &[&str]) -> TestOutcome {
     evaluator
         .finish()
         .expect("no tool-calls grader, so nothing to refuse")
+}
+
+/// A baseline of one test `t` with `metrics`.
+fn baseline_of(name: &str, metrics: &[(&str, u8)]) -> Baseline {
+    let metrics = metrics.iter().map(|(m, v)| ((*m).to_owned(), *v)).collect();
+    Baseline::new(std::iter::once((name.to_owned(), metrics)).collect())
+}
+
+/// Each gate of `outcome`: as the reports write it, then `pass`, `fail` or `skipped: why`.
+fn gate_verdicts(outcome: &TestOutcome) -> Vec<String> {
+    outcome
+        .gates
+        .iter()
+        .map(|gate| match (gate.skipped(), gate.passed) {
+            (Some(reason), _) => format!("{} skipped: {reason}", gate.written()),
+            (None, true) => format!("{} pass", gate.written()),
+            (None, false) => format!("{} fail", gate.written()),
+        })
+        .collect()
+}
+
+/// Gates on the baseline resolve against the baseline's test of the same name and its
+/// metric of the same name, or are skipped with the reason; the runs' verdicts and the
+/// test's count of passed runs never depend on the baseline (SPEC 14).
+#[rstest]
+#[case::no_baseline(None, &[
+    "tool_selection.f1 >= 50 pass",
+    "tool_selection.f1 >= baseline - 5 skipped: no --baseline given",
+    "tool_selection.recall == baseline skipped: no --baseline given",
+], true)]
+#[case::resolved(Some(baseline_of("t", &[("tool_selection.f1", 80), ("tool_selection.recall", 60)])), &[
+    "tool_selection.f1 >= 50 pass",
+    "tool_selection.f1 >= baseline - 5 (baseline 80, so 75) fail",
+    "tool_selection.recall == baseline (baseline 60, so 60) fail",
+], false)]
+#[case::clamped(Some(baseline_of("t", &[("tool_selection.f1", 3), ("tool_selection.recall", 50)])), &[
+    "tool_selection.f1 >= 50 pass",
+    "tool_selection.f1 >= baseline - 5 (baseline 3, so 0) pass",
+    "tool_selection.recall == baseline (baseline 50, so 50) pass",
+], true)]
+#[case::no_such_test(Some(baseline_of("other", &[("tool_selection.f1", 100)])), &[
+    "tool_selection.f1 >= 50 pass",
+    "tool_selection.f1 >= baseline - 5 skipped: the baseline has no test named `t`",
+    "tool_selection.recall == baseline skipped: the baseline has no test named `t`",
+], true)]
+#[case::no_such_metric(Some(baseline_of("t", &[("tool_selection.f1", 60)])), &[
+    "tool_selection.f1 >= 50 pass",
+    "tool_selection.f1 >= baseline - 5 (baseline 60, so 55) pass",
+    "tool_selection.recall == baseline skipped: the baseline's test has no metric `tool_selection.recall`",
+], true)]
+fn gates_on_the_baseline(
+    #[case] baseline: Option<Baseline>,
+    #[case] expected: &[&str],
+    #[case] passed: bool,
+) {
+    let suite = yaml(&[
+        "tests:",
+        "  - name: t",
+        "    equal_function_sets:",
+        "      classes: [{name: a, members: [a]}, {name: b, members: [b]}]",
+        r#"      expect: [{tool_selection.f1: {">=": 50}}, {tool_selection.f1: {">=": "baseline - 5"}}, {tool_selection.recall: {"==": "baseline"}}]"#,
+    ]);
+    let test = parse_one(&suite);
+    let runs = ["a b", "a", "b x", ""];
+    let evaluate_with = |baseline: Option<&Baseline>| {
+        let mut evaluator = TestEvaluator::new(&test).with_baseline(baseline);
+        for (number, calls) in (1..).zip(runs) {
+            let source = RunSource {
+                file: format!("traces/run{number}.json"),
+                line: None,
+            };
+            evaluator.add_run(source, &run(calls));
+        }
+        evaluator.finish().expect("nothing to refuse")
+    };
+    let outcome = evaluate_with(baseline.as_ref());
+    // Over the four runs: TP 4, FP 1 (`x`), FN 4: recall 50, f1 61.
+    assert_eq!(gate_verdicts(&outcome), expected);
+    assert_eq!(outcome.passed, passed);
+    let without = evaluate_with(None);
+    let verdicts = |o: &TestOutcome| o.runs.iter().map(|r| r.passed).collect::<Vec<_>>();
+    // Run 1 (f1 100) and run 2 (f1 66) pass the one gate that is not on the baseline; run
+    // 3 (f1 50) passes at the bound; run 4 calls nothing.
+    assert_eq!(verdicts(&outcome), [true, true, true, false]);
+    assert_eq!(verdicts(&outcome), verdicts(&without));
+    assert_eq!(outcome.passed_runs, 3);
+    assert_eq!(outcome.metrics, without.metrics);
+}
+
+/// A `reliability:` gate on the baseline resolves like any other, and its inconclusive note
+/// is computed on the value it resolved to; skipped, it has none.
+#[rstest]
+#[case::resolved(Some(baseline_of("t", &[("reliability.pass_rate", 80)])), "reliability.pass_rate >= baseline - 10 (baseline 80, so 70) pass", true)]
+#[case::skipped(
+    None,
+    "reliability.pass_rate >= baseline - 10 skipped: no --baseline given",
+    false
+)]
+fn a_reliability_gate_on_the_baseline(
+    #[case] baseline: Option<Baseline>,
+    #[case] expected: &str,
+    #[case] noted: bool,
+) {
+    let suite = yaml(&[
+        "tests:",
+        "  - name: t",
+        "    equal_function_sets:",
+        "      classes: [{name: a, members: [a]}, {name: b, members: [b]}]",
+        r#"    reliability: {expect: [{reliability.pass_rate: {">=": "baseline - 10"}}]}"#,
+    ]);
+    let test = parse_one(&suite);
+    let mut evaluator = TestEvaluator::new(&test).with_baseline(baseline.as_ref());
+    for (number, calls) in (1..).zip(["a b", "a", "b x", ""]) {
+        let source = RunSource {
+            file: format!("traces/run{number}.json"),
+            line: None,
+        };
+        evaluator.add_run(source, &run(calls));
+    }
+    let outcome = evaluator.finish().expect("nothing to refuse");
+    // 3 of 4 runs pass `tool_selection.f1 >= 50` on their own: a pass rate of 75, whose
+    // interval (from 30 up) holds 70.
+    let gate = outcome.gates.last().expect("the reliability gate");
+    assert_eq!(
+        gate_verdicts(&outcome).last().map(String::as_str),
+        Some(expected)
+    );
+    assert_eq!(gate.note.is_some(), noted, "{:?}", gate.note);
+    assert_eq!(outcome.passed_runs, 3);
 }
 
 /// What one run of a test counted: each class with the call that satisfied it, the

@@ -9,6 +9,7 @@
 //! tens of thousands of runs is compared in megabytes. The outputs are in `render.rs`
 //! (text, Markdown, GitHub workflow commands) and `json.rs`.
 
+mod baseline;
 mod json;
 mod read;
 mod render;
@@ -25,6 +26,7 @@ use self::read::{GateRead, ReadError, ReportRead, TestRead, read_report};
 use crate::json::JSON_VERSION;
 use crate::merge::source::{At, fail, offset_of};
 
+pub use self::baseline::read_baseline;
 pub use self::json::{DIFF_JSON_VERSION, render_diff_json};
 pub use self::render::{render_diff_github, render_diff_markdown, render_diff_text};
 
@@ -118,15 +120,19 @@ impl MetricDiff {
 struct GateDiff {
     target: String,
     op: String,
+    /// For a gate on the baseline: its expression, in the head report or else the base's.
+    expression: Option<String>,
     base: Option<GateSide>,
     head: Option<GateSide>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct GateSide {
-    value: u8,
+    /// `None` for a skipped gate on the baseline.
+    value: Option<u8>,
     actual: u8,
-    passed: bool,
+    /// `None` for a skipped gate, which neither passes nor fails.
+    passed: Option<bool>,
 }
 
 impl From<&GateRead> for GateSide {
@@ -169,7 +175,9 @@ impl GateChange {
 
 impl GateDiff {
     fn change(&self) -> GateChange {
-        match (self.base.map(|g| g.passed), self.head.map(|g| g.passed)) {
+        // A skipped gate fails nothing: it counts as holding.
+        let holds = |g: GateSide| g.passed != Some(false);
+        match (self.base.map(holds), self.head.map(holds)) {
             (Some(true) | None, Some(false)) => GateChange::NewlyFailing,
             (Some(false), Some(true)) => GateChange::NewlyPassing,
             (None, Some(true)) => GateChange::Added,
@@ -180,8 +188,19 @@ impl GateDiff {
 
     /// The gate as written in the head report, or else in the base report.
     fn written(&self) -> String {
-        let value = self.head.or(self.base).map_or(0, |g| g.value);
-        format!("{} {} {value}", self.target, self.op)
+        let value = self.head.or(self.base).and_then(|g| g.value);
+        match (&self.expression, value) {
+            (Some(expression), Some(value)) => {
+                format!("{} {} {expression} (so {value})", self.target, self.op)
+            }
+            (Some(expression), None) => format!("{} {} {expression}", self.target, self.op),
+            (None, value) => format!(
+                "{} {} {}",
+                self.target,
+                self.op,
+                value.map_or_else(String::new, |v| v.to_string())
+            ),
+        }
     }
 }
 
@@ -311,7 +330,7 @@ impl TestDiff {
 
 /// Whether an added test fails a gate: a gate that did not fail before fails now.
 fn fails_a_gate(test: &TestRead) -> bool {
-    test.gates.iter().any(|g| !g.passed)
+    test.gates.iter().any(GateRead::failed)
 }
 
 impl Diff {
@@ -345,8 +364,8 @@ pub fn diff_reports<R: Read + Seek>(
     mut base: ReportFile<R>,
     mut head: ReportFile<R>,
 ) -> Result<Diff, SuiteError> {
-    let base_read = read_checked(&mut base, None)?;
-    let head_read = read_checked(&mut head, Some(&base.name))?;
+    let base_read = read_checked(&mut base, None, Reader::Diff)?;
+    let head_read = read_checked(&mut head, Some(&base.name), Reader::Diff)?;
     let tests_at = head_read.tests_at;
     let diff = compare(&base.name, base_read, &head.name, head_read);
     if diff.tests.is_empty() {
@@ -370,23 +389,53 @@ pub fn diff_reports<R: Read + Seek>(
     Ok(diff)
 }
 
+/// Who reads a report, for the words of its refusals: `diff`, or `check --baseline`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reader {
+    Diff,
+    Baseline,
+}
+
+impl Reader {
+    /// The refusal's code: `diff`'s, or the baseline's.
+    fn code(self, diff: &'static str, baseline: &'static str) -> &'static str {
+        match self {
+            Self::Diff => diff,
+            Self::Baseline => baseline,
+        }
+    }
+
+    /// The help of a refusal of the file itself.
+    fn help(self) -> &'static str {
+        match self {
+            Self::Diff => "pass two JSON reports written by `toolgate check --format json`",
+            Self::Baseline => {
+                "pass `--baseline` a JSON report written by `toolgate check --format json` (or \
+                 `toolgate merge --format json`), e.g. main's"
+            }
+        }
+    }
+}
+
 /// Reads one report and refuses what cannot be compared. `base` is the base report's name,
-/// when this is the head report.
+/// when this is the head report of a `diff`.
 fn read_checked<R: Read + Seek>(
     file: &mut ReportFile<R>,
     base: Option<&str>,
+    reader: Reader,
 ) -> Result<ReportRead, SuiteError> {
-    let help = "pass two JSON reports written by `toolgate check --format json`";
+    let help = reader.help();
     let read = match read_report(&mut file.reader) {
         Ok(read) => read,
-        Err(ReadError::Io(error)) => return Err(cannot_read(&file.name, &error)),
+        Err(ReadError::Io(error)) => return Err(cannot_read(&file.name, &error, reader)),
         Err(ReadError::Json(error)) => {
             let message = if matches!(error.classify(), Category::Syntax | Category::Eof) {
                 format!("`{}` is not valid JSON: {error}", file.name)
             } else {
                 format!("`{}` is not a toolgate JSON report: {error}", file.name)
             };
-            let problem = Problem::new("toolgate::diff::json", message, "here").with_help(help);
+            let code = reader.code("toolgate::diff::json", "toolgate::baseline::json");
+            let problem = Problem::new(code, message, "here").with_help(help);
             let at = offset_of(&mut file.reader, 0, u64::MAX, error.line(), error.column())
                 .ok()
                 .map(At::Character);
@@ -396,25 +445,36 @@ fn read_checked<R: Read + Seek>(
             let against = base.map_or_else(String::new, |base| {
                 format!(" and `{base}` a version {JSON_VERSION} report")
             });
+            let (verb, which) = match reader {
+                Reader::Diff => ("compares", "both reports"),
+                Reader::Baseline => ("reads", "the baseline"),
+            };
             let problem = Problem::new(
-                "toolgate::diff::version",
+                reader.code("toolgate::diff::version", "toolgate::baseline::version"),
                 format!(
-                    "`{}` is a version {version} report{against}; this toolgate compares \
+                    "`{}` is a version {version} report{against}; this toolgate {verb} \
                      version {JSON_VERSION} reports",
                     file.name
                 ),
                 "this version",
             )
-            .with_help(
-                "write both reports with the same toolgate release; a report's `version` \
-                 changes when a field changes meaning",
-            );
+            .with_help(if version < JSON_VERSION {
+                "an older toolgate wrote it: regenerate it with this release \
+                 (`toolgate check --format json`); a report's `version` changes when a field \
+                 moves or changes meaning"
+                    .to_owned()
+            } else {
+                format!(
+                    "write {which} with the same toolgate release; a report's `version` \
+                     changes when a field changes meaning"
+                )
+            });
             return Err(fail(&file.name, &mut file.reader, problem, at));
         }
     };
     if let Some(shard) = read.shard {
         let problem = Problem::new(
-            "toolgate::diff::shard",
+            reader.code("toolgate::diff::shard", "toolgate::baseline::shard"),
             format!(
                 "`{}` is the report of shard {}/{}, not of the whole suite",
                 file.name, shard.index, shard.count
@@ -429,7 +489,10 @@ fn read_checked<R: Read + Seek>(
     }
     if let Some((name, start)) = &read.duplicate {
         let problem = Problem::new(
-            "toolgate::diff::duplicate_test",
+            reader.code(
+                "toolgate::diff::duplicate_test",
+                "toolgate::baseline::duplicate_test",
+            ),
             format!(
                 "`{}` names test `{name}` twice; a suite names each test once",
                 file.name
@@ -448,14 +511,14 @@ fn read_checked<R: Read + Seek>(
 }
 
 /// A report that cannot be read.
-fn cannot_read(name: &str, error: &std::io::Error) -> SuiteError {
+fn cannot_read(name: &str, error: &std::io::Error, reader: Reader) -> SuiteError {
     SuiteError::detached(
         Problem::new(
-            "toolgate::diff::io",
+            reader.code("toolgate::diff::io", "toolgate::baseline::io"),
             format!("cannot read report `{name}`: {error}"),
             "",
         )
-        .with_help("pass two JSON reports written by `toolgate check --format json`"),
+        .with_help(reader.help()),
     )
 }
 
@@ -548,6 +611,12 @@ fn metric(name: &str) -> MetricDiff {
     }
 }
 
+/// The expression of a gate on the baseline.
+fn expression(gate: Option<&GateRead>) -> Option<String> {
+    gate.and_then(|g| g.baseline.as_ref())
+        .map(|baseline| baseline.expression.clone())
+}
+
 /// Pairs the gates of one target and operator in order: the first of the head's with the
 /// first of the base's, and so on.
 fn compare_gates(base: &[GateRead], head: &[GateRead]) -> Vec<GateDiff> {
@@ -568,10 +637,12 @@ fn compare_gates(base: &[GateRead], head: &[GateRead]) -> Vec<GateDiff> {
             if let Some(index) = other {
                 paired[index] = true;
             }
+            let base_gate = other.and_then(|index| base.get(index));
             GateDiff {
                 target: gate.target.clone(),
                 op: gate.op.clone(),
-                base: other.and_then(|index| base.get(index)).map(GateSide::from),
+                expression: expression(Some(gate)).or_else(|| expression(base_gate)),
+                base: base_gate.map(GateSide::from),
                 head: Some(GateSide::from(gate)),
             }
         })
@@ -583,6 +654,7 @@ fn compare_gates(base: &[GateRead], head: &[GateRead]) -> Vec<GateDiff> {
             .map(|(gate, _)| GateDiff {
                 target: gate.target.clone(),
                 op: gate.op.clone(),
+                expression: expression(Some(gate)),
                 base: Some(GateSide::from(gate)),
                 head: None,
             }),

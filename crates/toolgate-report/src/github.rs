@@ -1,5 +1,6 @@
 //! GitHub Actions workflow commands: an `::error` annotation on the suite file for each
-//! failed gate, worst first, then a `PASS`/`FAIL` line per test for the job log.
+//! failed gate, worst first, a `::notice` for each skipped gate on the baseline, then a
+//! `PASS`/`FAIL` line per test for the job log.
 
 use std::cmp::Reverse;
 use std::io::{self, Write};
@@ -13,9 +14,15 @@ use crate::lines::{Look, render};
 /// rest, so the renderer stops here and says itself how many it left out.
 const MAX_ERRORS: usize = 10;
 
+/// How many skipped gates on the baseline get a notice of their own: with the notice that
+/// counts the errors left out and the one that counts the skipped gates left out, GitHub's
+/// ten notices of a step hold them all.
+const MAX_SKIPPED: usize = 8;
+
 /// Writes GitHub Actions workflow commands for a suite's outcome: an `::error` for each
 /// failed gate (at most ten, the largest shortfall first), a `::notice` counting the
-/// failed gates left out, then `PASS name` or `FAIL name` for every test.
+/// failed gates left out, a `::notice` for each skipped gate on the baseline (at most eight,
+/// then one counting the rest), then `PASS name` or `FAIL name` for every test.
 ///
 /// `suite_path` is the suite file as the annotations should name it, relative to the
 /// repository's root so that GitHub can place them on the file.
@@ -40,7 +47,7 @@ pub fn render_github(
             github_property(&format!("toolgate: {}", test.name))
         ));
         let properties = properties.join(",");
-        let mut message = format!("{} (actual {})", gate.gate, gate.actual);
+        let mut message = format!("{} (actual {})", gate.written(), gate.actual);
         if let Some(why) = explanation(test, gate.gate.target) {
             message.push_str(": ");
             message.push_str(&why);
@@ -52,6 +59,39 @@ pub fn render_github(
         let message = format!(
             "toolgate: {left_out} more failed {} not annotated (GitHub shows at most \
              {MAX_ERRORS} errors per step); the full report is in the job log",
+            if left_out == 1 { "gate" } else { "gates" }
+        );
+        writeln!(out, "::notice::{}", github_data(&message))?;
+    }
+    // A gate on the baseline with nothing to compare with: a notice on its line, so that a
+    // gate that never runs is not forgotten. GitHub shows ten notices of a step; past
+    // `MAX_SKIPPED`, one more notice counts the rest.
+    let skipped: Vec<(&TestOutcome, &GateOutcome, &str)> = outcome
+        .tests
+        .iter()
+        .flat_map(|test| test.gates.iter().map(move |gate| (test, gate)))
+        .filter_map(|(test, gate)| gate.skipped().map(|reason| (test, gate, reason)))
+        .collect();
+    for (test, gate, reason) in skipped.iter().take(MAX_SKIPPED) {
+        let mut properties = vec![format!("file={}", github_property(suite_path))];
+        properties.extend(gate.gate.line.map(|line| format!("line={line}")));
+        properties.push(format!(
+            "title={}",
+            github_property(&format!("toolgate: {}", test.name))
+        ));
+        let message = format!("{} skipped: {reason}", gate.gate);
+        writeln!(
+            out,
+            "::notice {}::{}",
+            properties.join(","),
+            github_data(&message)
+        )?;
+    }
+    let left_out = skipped.len().saturating_sub(MAX_SKIPPED);
+    if left_out > 0 {
+        let message = format!(
+            "toolgate: {left_out} more skipped {} on the baseline not annotated; the full \
+             report is in the job log",
             if left_out == 1 { "gate" } else { "gates" }
         );
         writeln!(out, "::notice::{}", github_data(&message))?;
@@ -72,7 +112,9 @@ pub fn render_github(
 /// How far the actual value is from passing the gate: how much it would have to move.
 fn shortfall(gate: &GateOutcome) -> u16 {
     let actual = u16::from(gate.actual.value());
-    let value = u16::from(gate.gate.value.value());
+    let Some(value) = gate.value().map(|value| u16::from(value.value())) else {
+        return 0;
+    };
     if gate.passed {
         return 0;
     }

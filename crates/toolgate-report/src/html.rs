@@ -348,7 +348,9 @@ struct TestData<'a> {
     run_count: usize,
     passed_runs: usize,
     metrics: Vec<(&'static str, u8)>,
-    gates: Vec<GateData<'a>>,
+    /// The gates as the JSON report writes them: a skipped gate (on a baseline that was
+    /// not given) has no value and no verdict, and a gate on the baseline its `baseline`.
+    gates: Vec<crate::json::Gate<'a>>,
     /// Each grader's object of the JSON report, its run-sized lists left out.
     parts: Parts,
     /// Each run-sized list of the JSON report, by number: `[grader, field]`.
@@ -362,16 +364,6 @@ struct TestData<'a> {
     classes: Vec<(&'a str, u64, u64)>,
     /// The comparison with the report of `check --baseline`: not written yet (`null`).
     baseline: Option<()>,
-}
-
-#[derive(Serialize)]
-struct GateData<'a> {
-    target: &'static str,
-    op: &'static str,
-    value: u8,
-    actual: u8,
-    passed: bool,
-    note: Option<&'a str>,
 }
 
 /// Each grader's values, under its key, as the grader serialized them.
@@ -572,18 +564,7 @@ fn test_data<'a>(test: &'a TestOutcome, collected: &'a Collected) -> TestData<'a
             .iter()
             .map(|(target, value)| (target.as_str(), value.value()))
             .collect(),
-        gates: test
-            .gates
-            .iter()
-            .map(|g| GateData {
-                target: g.gate.target.as_str(),
-                op: g.gate.op.as_str(),
-                value: g.gate.value.value(),
-                actual: g.actual.value(),
-                passed: g.passed,
-                note: g.note.as_deref(),
-            })
-            .collect(),
+        gates: crate::json::gates(test),
         parts: Parts(parts),
         lists,
         run_metrics: &collected.metrics,

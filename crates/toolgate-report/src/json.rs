@@ -12,11 +12,16 @@ use toolgate_expect::{
     SuiteOutcome, Test as SuiteTest, TestOutcome,
 };
 
+use crate::layout::{RawJson, write_report};
 use crate::transcode::JsonText;
 
 /// The version of the JSON report's layout. It changes only when a field changes meaning
 /// or disappears; new fields may be added within a version.
-pub const JSON_VERSION: u32 = 1;
+///
+/// Version 2 (issue 24) says each thing once: a grader's run entries no longer repeat the
+/// run's source and line (they are in `sources`), nor what the test expects (named by its
+/// number in the grader's object), and each entry of a list in a test is one line.
+pub const JSON_VERSION: u32 = 2;
 
 #[derive(Serialize)]
 struct Report<'a> {
@@ -137,19 +142,26 @@ struct RunOrigin<'a> {
 }
 
 #[derive(Serialize)]
-struct Gate<'a> {
+pub(crate) struct Gate<'a> {
     target: &'static str,
     op: &'static str,
-    value: u8,
+    /// `None` (null) for a skipped gate: there was nothing to compare with.
+    value: Option<u8>,
     actual: u8,
-    passed: bool,
+    /// `None` (null) for a skipped gate, which neither passes nor fails.
+    passed: Option<bool>,
     line: Option<usize>,
     /// A remark on a verdict that stands (an inconclusive reliability gate).
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<crate::baseline::GateBaseline>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<&'a str>,
 }
 
-/// Writes the JSON report of a suite's outcome, pretty-printed, with a trailing newline.
+/// Writes the JSON report of a suite's outcome, in the layout of [`crate::layout`], with a
+/// trailing newline.
 ///
 /// The runs listed are the outcome's own ([`TestOutcome::runs`]): every run of a test with
 /// at most [`toolgate_expect::LISTED_RUNS`]. A report of every run of larger tests is
@@ -211,8 +223,7 @@ pub fn render_json_runs(
             .collect(),
         notes: &outcome.notes,
     };
-    serde_json::to_writer_pretty(&mut *out, &report)?;
-    writeln!(out)
+    write_report(out, &report)
 }
 
 /// The run-sized lists of the JSON report: the graders' ([`JSON_LISTS`] of them), then
@@ -383,7 +394,7 @@ impl Serialize for Listed<'_> {
             reader
                 .read_line(&mut line)
                 .map_err(serde::ser::Error::custom)?;
-            seq.serialize_element(&JsonText(line.trim_end()))?;
+            seq.serialize_element(&RawJson(line.trim_end()))?;
         }
         seq.end()
     }
@@ -404,28 +415,38 @@ fn test<'a>(
             reader: &readers[SOURCES],
             count: counts[SOURCES],
         },
-        metrics: test
-            .metrics
-            .iter()
-            .map(|(target, value)| (target.as_str(), value.value()))
-            .collect(),
-        gates: test
-            .gates
-            .iter()
-            .map(|g| Gate {
-                target: g.gate.target.as_str(),
-                op: g.gate.op.as_str(),
-                value: g.gate.value.value(),
-                actual: g.actual.value(),
-                passed: g.passed,
-                line: g.gate.line,
-                note: g.note.as_deref(),
-            })
-            .collect(),
+        metrics: metrics(test),
+        gates: gates(test),
         graders: Parts {
             each: test.json_parts(),
             readers,
             counts,
         },
     }
+}
+
+/// A test's metrics, by name.
+pub(crate) fn metrics(test: &TestOutcome) -> BTreeMap<&'static str, u8> {
+    test.metrics
+        .iter()
+        .map(|(target, value)| (target.as_str(), value.value()))
+        .collect()
+}
+
+/// A test's gates, in the suite's order.
+pub(crate) fn gates(test: &TestOutcome) -> Vec<Gate<'_>> {
+    test.gates
+        .iter()
+        .map(|g| Gate {
+            target: g.gate.target.as_str(),
+            op: g.gate.op.as_str(),
+            value: g.value().map(toolgate_core::Percent::value),
+            actual: g.actual.value(),
+            passed: g.skipped().is_none().then_some(g.passed),
+            line: g.gate.line,
+            note: g.note.as_deref(),
+            baseline: crate::baseline::GateBaseline::of(g),
+            skipped: g.skipped(),
+        })
+        .collect()
 }

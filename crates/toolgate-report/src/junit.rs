@@ -56,6 +56,12 @@ fn test_case(test: &TestOutcome, suite_name: &str) -> TestCase {
             .iter()
             .map(|(target, value)| Property::new(target.as_str(), value.value().to_string())),
     );
+    // A gate on the baseline with nothing to compare with is no testcase of its own: it is
+    // listed as a property, with why it was skipped.
+    case.add_properties(test.gates.iter().filter_map(|gate| {
+        gate.skipped()
+            .map(|reason| Property::new("gate.skipped", xml(&format!("{}: {reason}", gate.gate))))
+    }));
     // With several runs, how many passed every gate on their own (SPEC section 14).
     if test.run_count > 1 {
         case.add_properties([
@@ -76,7 +82,7 @@ fn failed_gates(test: &TestOutcome) -> Vec<String> {
 }
 
 fn gate_verdict(gate: &GateOutcome) -> String {
-    format!("{} (actual {})", gate.gate, gate.actual)
+    format!("{} (actual {})", gate.written(), gate.actual)
 }
 
 /// The failure's text: each failed gate with its suite line, then, for each block with a

@@ -7,12 +7,15 @@
 //! All are functions of what they are given: no clock, no absolute path, no environment, so
 //! the same outcome always gives the same bytes.
 
+mod baseline;
 mod diff;
 mod escape;
 mod github;
 mod html;
 mod json;
+mod jsonl;
 mod junit;
+mod layout;
 mod lines;
 mod markdown;
 mod merge;
@@ -22,8 +25,8 @@ mod text;
 mod transcode;
 
 pub use crate::diff::{
-    DIFF_JSON_VERSION, Diff, ReportFile, diff_reports, render_diff_github, render_diff_json,
-    render_diff_markdown, render_diff_text,
+    DIFF_JSON_VERSION, Diff, ReportFile, diff_reports, read_baseline, render_diff_github,
+    render_diff_json, render_diff_markdown, render_diff_text,
 };
 pub use crate::escape::escape_terminal;
 pub use crate::github::render_github;
@@ -31,6 +34,7 @@ pub use crate::html::{HtmlRun, HtmlRuns, render_html};
 pub use crate::json::{
     JSON_VERSION, JsonRuns, ShardOrigin, render_json, render_json_runs, render_json_shard,
 };
+pub use crate::jsonl::{JsonLines, render_jsonl};
 pub use crate::junit::render_junit;
 pub use crate::markdown::render_markdown;
 pub use crate::merge::{Merged, ShardFile, merge_shards, render_merged_json, render_merged_text};

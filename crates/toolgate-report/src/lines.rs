@@ -160,6 +160,8 @@ pub(crate) const PASS: Style = AnsiColor::Green.on_default().bold();
 pub(crate) const FAIL: Style = AnsiColor::Red.on_default().bold();
 const DIM: Style = Style::new().dimmed();
 pub(crate) const BOLD: Style = Style::new().bold();
+/// A gate on the baseline with nothing to compare with: neither passed nor failed.
+pub(crate) const SKIP: Style = AnsiColor::Yellow.on_default().bold();
 
 pub(crate) struct Painter {
     color: bool,

@@ -96,11 +96,13 @@ fn render_gates_table(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result
                 out,
                 "| {} | {} | {} | {} |",
                 cell(&code(&test.name)),
-                cell(&code(&gate.gate.to_string())),
+                cell(&code(&gate.written())),
                 gate.actual,
-                match &gate.note {
-                    Some(note) => format!("{} ({})", verdict(gate.passed), cell(note)),
-                    None => verdict(gate.passed).to_string(),
+                match (&gate.note, gate.skipped()) {
+                    // The reason may name the test: user text, shown as code.
+                    (_, Some(reason)) => format!("skipped: {}", cell(&code(reason))),
+                    (Some(note), None) => format!("{} ({})", verdict(gate.passed), cell(note)),
+                    (None, None) => verdict(gate.passed).to_string(),
                 }
             )?;
         }
@@ -162,7 +164,7 @@ fn render_failed_test(test: &TestOutcome, out: &mut dyn Write) -> io::Result<()>
 }
 
 fn failed_gate(gate: &GateOutcome) -> String {
-    format!("{} (actual {})", code(&gate.gate.to_string()), gate.actual)
+    format!("{} (actual {})", code(&gate.written()), gate.actual)
 }
 
 /// `run 2 (`traces/b.json`): ` and the run's facts, or `None` when it has none.

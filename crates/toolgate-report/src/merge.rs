@@ -34,7 +34,7 @@ use self::source::{At, fail, offset_of};
 use crate::escape::escape_terminal;
 use crate::json::{JSON_VERSION, Summary};
 use crate::text::{
-    Painter, TextOptions, inconclusive_line, write_footer, write_gate, write_header,
+    Painter, TextOptions, inconclusive_line, write_footer, write_gate, write_header, write_skipped,
 };
 use crate::transcode::JsonRead;
 
@@ -237,7 +237,12 @@ fn check_shard<R: Read + Seek>(
                 ),
                 "this version",
             )
-            .with_help("write every shard and merge them with the same toolgate release"),
+            .with_help(if read.version < JSON_VERSION {
+                "an older toolgate wrote it: regenerate the shard with this release \
+                 (`toolgate check --shard K/N --format json`), and merge shards of one release"
+            } else {
+                "write every shard and merge them with the same toolgate release"
+            }),
             read.version_at,
         ));
     }
@@ -392,8 +397,7 @@ pub fn render_merged_json<R: Read + Seek>(
             files: RefCell::new(&mut merged.files),
         },
     };
-    serde_json::to_writer_pretty(&mut *out, &report)?;
-    writeln!(out)
+    crate::layout::write_report(out, &report)
 }
 
 /// Writes the merged text report: each test's verdict and gates, in suite order. The runs'
@@ -434,8 +438,12 @@ pub fn render_merged_text<R>(
         )?;
         writeln!(out, "  gates")?;
         for gate in &view.gates {
-            let text = format!("{} {} {}", gate.target, gate.op, gate.value);
-            write_gate(&painter, gate.passed, &text, gate.actual, out)?;
+            let text = gate.written();
+            if let Some(reason) = &gate.skipped {
+                write_skipped(&painter, &text, reason, out)?;
+                continue;
+            }
+            write_gate(&painter, !gate.failed(), &text, gate.actual, out)?;
             if let Some(note) = &gate.note {
                 writeln!(out, "      {}", escape_terminal(note))?;
             }

@@ -75,6 +75,73 @@ fn json_report(runs: &[&str]) -> Value {
 // ---------------------------------------------------------------------------------------
 // The JSON report, field by field.
 
+#[test]
+fn a_graders_run_entry_leaves_the_runs_source_to_sources() {
+    let report = json_report(MIXED);
+    let entry = &report["tests"][0]["equal_function_sets"]["runs"][1];
+    assert_eq!(entry["run"], json!(2), "{report:#}");
+    assert_eq!(entry.get("source"), None, "{report:#}");
+    assert_eq!(entry.get("line"), None, "{report:#}");
+}
+
+#[test]
+fn each_entry_of_a_tests_lists_is_one_line() {
+    let text = String::from_utf8(render(&outcome(MIXED), Format::Json)).expect("UTF-8");
+    // Every line of the report is a whole value, a key, or a bracket: an entry of `sources`,
+    // `gates` or a grader's `runs` starts and ends on its own line.
+    let entries: Vec<&str> = text
+        .lines()
+        .filter(|line| line.trim_start().starts_with("{\"run\":"))
+        .collect();
+    assert!(!entries.is_empty(), "{text}");
+    for entry in entries {
+        let entry = entry.trim().trim_end_matches(',');
+        assert!(serde_json::from_str::<Value>(entry).is_ok(), "{entry}");
+    }
+}
+
+#[test]
+fn the_json_lines_report_says_what_the_json_report_says() {
+    let outcome = outcome(MIXED);
+    let report: Value =
+        serde_json::from_slice(&render(&outcome, Format::Json)).expect("the JSON report parses");
+    let mut bytes = Vec::new();
+    crate::render_jsonl(&outcome, "toolgate.yaml", &mut bytes).expect("writing to a Vec");
+    let lines: Vec<Value> = String::from_utf8(bytes)
+        .expect("UTF-8")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("every line parses"))
+        .collect();
+    assert_eq!(lines[0]["type"], "header");
+    assert_eq!(lines[0]["version"], report["version"]);
+    let mut at = 1;
+    for test in report["tests"].as_array().expect("tests") {
+        let sources = test["sources"].as_array().expect("sources");
+        for (index, source) in sources.iter().enumerate() {
+            let run = &lines[at];
+            at += 1;
+            assert_eq!(run["type"], "run");
+            assert_eq!(run["test"], test["name"]);
+            for key in ["run", "source", "line", "calls", "passed"] {
+                assert_eq!(run[key], source[key], "{key}");
+            }
+            let entry = &test["equal_function_sets"]["runs"][index];
+            assert_eq!(run["equal_function_sets"]["f1"], entry["f1"]);
+            assert_eq!(run["equal_function_sets"]["classes"], entry["classes"]);
+        }
+        let line = &lines[at];
+        at += 1;
+        assert_eq!(line["type"], "test");
+        for key in ["name", "passed", "runs", "passed_runs", "metrics", "gates"] {
+            assert_eq!(line[key], test[key], "{key}");
+        }
+    }
+    assert_eq!(lines[at]["type"], "summary");
+    assert_eq!(lines.len(), at + 1);
+    assert_eq!(lines[at]["tests"], report["summary"]["tests"]);
+    assert_eq!(lines[at]["passed"], report["passed"]);
+}
+
 #[track_caller]
 fn check_json(runs: &[&str], pointer: &str, expected: &Value) {
     let report = json_report(runs);
@@ -83,7 +150,7 @@ fn check_json(runs: &[&str], pointer: &str, expected: &Value) {
 
 #[rstest]
 #[case::version(MIXED, "/version", json!(JSON_VERSION))]
-#[case::version_is_1(MIXED, "/version", json!(1))]
+#[case::version_is_2(MIXED, "/version", json!(2))]
 #[case::failed(MIXED, "/passed", json!(false))]
 #[case::passed(CLEAN, "/passed", json!(true))]
 #[case::tests_in_suite_order(MIXED, "/tests/1/name", json!("fetches"))]
@@ -126,7 +193,7 @@ fn check_json(runs: &[&str], pointer: &str, expected: &Value) {
     {"run": 2, "call": 3, "tool": "google.search", "class": "search"},
 ]))]
 #[case::nothing_missed(CLEAN, "/tests/0/equal_function_sets/missed_classes", json!([]))]
-#[case::run_source(MIXED, "/tests/0/equal_function_sets/runs/1/source", json!("traces/run2.json"))]
+#[case::run_source(MIXED, "/tests/0/sources/1/source", json!("traces/run2.json"))]
 #[case::run_f1(MIXED, "/tests/0/equal_function_sets/runs/0/f1", json!(40))]
 #[case::run_classes(MIXED, "/tests/0/equal_function_sets/runs/0/classes", json!([
     {"class": "search", "satisfied_by": {"call": 1, "tool": "google.search"}},

@@ -9,7 +9,7 @@ use unicode_width::UnicodeWidthStr;
 use crate::escape::escape_terminal;
 pub(crate) use crate::lines::Painter;
 pub use crate::lines::TextOptions;
-use crate::lines::{BOLD, Look, render};
+use crate::lines::{BOLD, Look, SKIP, render};
 use crate::safe::Shown;
 
 /// Writes the text report of a suite's outcome.
@@ -122,10 +122,14 @@ fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io
     write_run_verdicts(test, painter, out)?;
     writeln!(out, "  gates")?;
     for gate in &test.gates {
+        if let Some(reason) = gate.skipped() {
+            write_skipped(painter, &gate.written(), reason, out)?;
+            continue;
+        }
         write_gate(
             painter,
             gate.passed,
-            &gate.gate.to_string(),
+            &gate.written(),
             gate.actual.value(),
             out,
         )?;
@@ -248,6 +252,22 @@ pub(crate) fn listing_note(test: &TestOutcome) -> Option<String> {
         test.runs.len(),
         test.run_count
     ))
+}
+
+/// The line of a gate on the baseline that had nothing to compare with: `SKIP`, the gate as
+/// written, and why.
+pub(crate) fn write_skipped(
+    painter: &Painter,
+    gate: &str,
+    reason: &str,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "    {} {gate}  skipped: {}",
+        painter.paint(SKIP, "SKIP"),
+        escape_terminal(reason)
+    )
 }
 
 /// A gate's line: its verdict, the gate as written, and the value it compared.

@@ -9,13 +9,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 
 use toolgate_expect::{
-    Detail, JsonContext, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg, Problem,
-    RunOutcome, RunSource, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, Unscorable,
-    grade_run_as, missing_argument_problems, run_count_problems,
+    Baseline, Detail, JsonContext, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg,
+    Problem, RunOutcome, RunSource, Shard, SuiteError, SuiteFile, SuiteOutcome, Test,
+    TestEvaluator, TestOutcome, Unscorable, grade_run_as, missing_argument_problems,
+    run_count_problems,
 };
 use toolgate_report::{
-    HtmlRun, HtmlRuns, JsonRuns, ShardOrigin, TextOptions, render_github, render_html,
-    render_json_runs, render_junit, render_markdown, render_text,
+    HtmlRun, HtmlRuns, JsonLines, JsonRuns, ReportFile, ShardOrigin, TextOptions, read_baseline,
+    render_github, render_html, render_json_runs, render_junit, render_markdown, render_text,
 };
 use toolgate_trace::{FileLayout, Naming, ReadOptions, TraceError, TracePart, read_trace_in_parts};
 
@@ -41,46 +42,92 @@ fn refuse_missing_arguments(
     Err(Error::Suite(file.error(problems)))
 }
 
-/// What the reports that list every run collect of each run while the runs are scored:
-/// the JSON report's entries and the HTML report's data, each spilled to disk, when the
-/// report is asked for.
-struct Collected {
+/// The JSON Lines report, written into an anonymous temporary file as the runs are scored.
+type Lines = JsonLines<std::io::BufWriter<File>>;
+
+/// What is collected as the runs are scored for the reports that list every run, when they
+/// are asked for: the JSON report's entries of every run (spilled to disk), the JSON
+/// Lines report itself, and the HTML report's data of every run (spilled to disk).
+struct Collected<'a> {
     json: Option<JsonRuns>,
+    lines: Option<Lines>,
     html: Option<HtmlRuns>,
+    origin: Option<ShardOrigin<'a>>,
 }
 
-impl Collected {
-    fn for_targets(targets: &[ReportTarget]) -> Result<Self, Error> {
+impl Collected<'_> {
+    fn new(targets: &[ReportTarget], suite: &str, shard: Option<Shard>) -> Result<Self, Error> {
         let asked = |format| targets.iter().any(|t| t.format == format);
-        let created = |error| temporary_file_error("create", &error);
+        let json = asked(Format::Json)
+            .then(JsonRuns::spilled)
+            .transpose()
+            .map_err(|error| temporary_file_error("create", &error))?;
+        let lines = asked(Format::Jsonl)
+            .then(|| {
+                tempfile::tempfile()
+                    .and_then(|file| JsonLines::new(std::io::BufWriter::new(file), suite, shard))
+            })
+            .transpose()
+            .map_err(|error| temporary_file_error("create", &error))?;
+        let html = asked(Format::Html)
+            .then(HtmlRuns::spilled)
+            .transpose()
+            .map_err(|error| temporary_file_error("create", &error))?;
         Ok(Self {
-            json: asked(Format::Json)
-                .then(JsonRuns::spilled)
-                .transpose()
-                .map_err(created)?,
-            html: asked(Format::Html)
-                .then(HtmlRuns::spilled)
-                .transpose()
-                .map_err(created)?,
+            json,
+            lines,
+            html,
+            origin: None,
         })
+    }
+
+    /// Whether a report lists every run, so that every outcome is built whole.
+    fn every_run(&self) -> bool {
+        self.json.is_some() || self.lines.is_some() || self.html.is_some()
+    }
+
+    /// What scoring `test`'s runs on any thread needs, for what is collected.
+    fn scoring<'t>(&self, test: &'t Test, findings: &'t AtomicUsize) -> Scoring<'t> {
+        Scoring {
+            test,
+            findings,
+            every_run: self.every_run(),
+            html: self.html.as_ref().map(|_| JsonContext::of_test(test)),
+        }
     }
 
     fn start_test(&mut self, test: &Test) {
         if let Some(json) = &mut self.json {
             json.start_test(test);
         }
+        if let Some(lines) = &mut self.lines {
+            lines.start_test(test);
+        }
         if let Some(html) = &mut self.html {
             html.start_test();
         }
     }
 
-    /// Adds a run's entries and data.
-    fn push(&mut self, outcome: &RunOutcome, html: Option<HtmlRun>) -> std::io::Result<()> {
+    /// Adds a run, in the order the runs are folded: file order whatever the threads; `html`
+    /// is its data of the HTML report, built where it was scored.
+    fn push(&mut self, run: &RunOutcome, html: Option<HtmlRun>) -> std::io::Result<()> {
         if let Some(json) = &mut self.json {
-            json.push(outcome)?;
+            json.push(run)?;
         }
-        if let (Some(runs), Some(run)) = (&mut self.html, html) {
-            runs.push(run)?;
+        if let Some(lines) = &mut self.lines {
+            lines.push(run)?;
+        }
+        if let (Some(runs), Some(html)) = (&mut self.html, html) {
+            runs.push(html)?;
+        }
+        Ok(())
+    }
+
+    fn finish_test(&mut self, test: &TestOutcome) -> Result<(), Error> {
+        if let Some(lines) = &mut self.lines {
+            lines
+                .finish_test(test)
+                .map_err(|error| temporary_file_error("write", &error))?;
         }
         Ok(())
     }
@@ -97,9 +144,10 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
     let naming = options.read.naming()?;
     let file = SuiteFile::new(&name, text);
     let suite = file.parse()?;
+    let baseline = options.baseline.as_deref().map(read_base).transpose()?;
     let suite_dir = suite_path.parent().unwrap_or(Path::new(""));
 
-    let mut collected = Collected::for_targets(targets)?;
+    let mut collected = Collected::new(targets, &name, options.shard)?;
     let threads = options.threads;
     let mut outcome = SuiteOutcome {
         tests: Vec::new(),
@@ -122,10 +170,9 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
     for test in tests {
         let (files, searched) = discover(test, suite_dir, options.traces_dir.as_deref(), &file)?;
         inputs.extend(files.iter().map(|trace| trace.path.clone()));
-        let mut evaluator = TestEvaluator::new(test);
+        let mut evaluator = TestEvaluator::new(test).with_baseline(baseline.as_ref());
         collected.start_test(test);
-        // Every run's entries of the JSON and HTML reports are spilled to disk as the runs
-        // are scored.
+        // Every run's entries of the JSON report are spilled to disk as the runs are scored.
         let mut spill_error = None;
         let mut too_long = TooLongRuns::default();
         let read = read_options(test, options, &naming);
@@ -133,12 +180,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
         // How many runs added so far have findings, for the threads that score later runs
         // (`Detail::for_run`); the JSON report lists every run.
         let findings = AtomicUsize::new(0);
-        let scoring = Scoring {
-            test,
-            findings: &findings,
-            every_run: collected.json.is_some() || collected.html.is_some(),
-            html: collected.html.as_ref().map(|_| JsonContext::of_test(test)),
-        };
+        let scoring = collected.scoring(test, &findings);
         let warnings = score_runs(&scoring, &files, &read, threads, |scored| {
             let Scored {
                 source,
@@ -167,7 +209,10 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
         }
         check_count(test, &evaluator, &searched, &file)?;
         match evaluator.finish() {
-            Ok(test_outcome) => outcome.tests.push(test_outcome),
+            Ok(test_outcome) => {
+                collected.finish_test(&test_outcome)?;
+                outcome.tests.push(test_outcome);
+            }
             Err(Unscorable::MissingArguments(found)) => missing.push((test, found)),
             Err(error) => {
                 // `check_count` refuses every count the figures cannot be computed from.
@@ -177,13 +222,13 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
     }
     refuse_missing_arguments(&missing, &file)?;
     let digest = suite_digest(file.text());
-    let origin = options.shard.map(|shard| ShardOrigin {
+    collected.origin = options.shard.map(|shard| ShardOrigin {
         shard,
         suite: &name,
         suite_tests: suite.tests.len(),
         suite_digest: &digest,
     });
-    let mut output = render(&outcome, collected, origin, &name, targets, options.color)?;
+    let mut output = render(&outcome, collected, &name, targets, options.color)?;
     // GitHub's job summary: appended, like every step's, when the runner asks for it.
     if targets.iter().any(|t| t.format == Format::Github)
         && let Some(summary) = options.step_summary.clone()
@@ -193,10 +238,30 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
             .map_err(|error| Error::Message(format!("cannot render the summary: {error}")))?;
         output.appends.push((summary, bytes));
     }
-    output.inputs = inputs;
+    output.inputs = inputs.into_iter().chain(options.baseline.clone()).collect();
     output.warnings.clone_from(&outcome.notes);
     output.gate_failed = !outcome.passed();
     Ok(output)
+}
+
+/// The baseline report of `--baseline`: the metrics of each of its tests. An invalid file
+/// stops the check before any trace is read, with a diagnostic that names it.
+fn read_base(path: &Path) -> Result<Baseline, Error> {
+    let name = display(path);
+    let file = File::open(path).map_err(|error| {
+        Error::Suite(SuiteError::detached(
+            Problem::new(
+                "toolgate::baseline::io",
+                format!("cannot read baseline `{name}`: {error}"),
+                "",
+            )
+            .with_help(
+                "pass `--baseline` a JSON report written by `toolgate check --format json` (or \
+                 `toolgate merge --format json`), e.g. main's",
+            ),
+        ))
+    })?;
+    Ok(read_baseline(ReportFile { name, reader: file })?)
 }
 
 /// The SHA-256 of the suite's text, in hex: shards of different suites never merge.
@@ -247,8 +312,8 @@ struct Scoring<'a> {
     test: &'a Test,
     /// How many of the runs added so far have findings.
     findings: &'a AtomicUsize,
-    /// Whether every run is listed (the JSON and HTML reports), so that every outcome is
-    /// built whole.
+    /// Whether every run is listed (the JSON, JSON Lines and HTML reports), so that every
+    /// outcome is built whole.
     every_run: bool,
     /// The names the HTML report's run data takes from the test, when it is asked for.
     html: Option<JsonContext>,
@@ -441,22 +506,38 @@ fn stopped(file: &str) -> TraceError {
 /// Renders every report the command line asks for.
 fn render(
     outcome: &SuiteOutcome,
-    collected: Collected,
-    origin: Option<ShardOrigin<'_>>,
+    collected: Collected<'_>,
     suite: &str,
     targets: &[ReportTarget],
     color: bool,
 ) -> Result<Output, Error> {
     // The JSON report grows with the runs: it is rendered once, into a temporary file, and
     // shared by every target that asks for it.
-    let json = collected
-        .json
+    let Collected {
+        json,
+        lines,
+        html,
+        origin,
+    } = collected;
+    let json = json
         .map(|runs| spool(|out| render_json_runs(outcome, runs, origin, out)))
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
+    // The JSON Lines report was written as the runs were scored; its summary ends it.
+    let lines = lines
+        .map(|lines| {
+            lines
+                .finish(outcome)
+                .and_then(|out| {
+                    out.into_inner()
+                        .map_err(std::io::IntoInnerError::into_error)
+                })
+                .map(Rendered::Spooled)
+        })
+        .transpose()
+        .map_err(|error| temporary_file_error("write", &error))?;
     // Likewise the HTML page, which embeds every run.
-    let html = collected
-        .html
+    let html = html
         .map(|runs| spool(|out| render_html(outcome, runs, suite, out)))
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
@@ -470,6 +551,14 @@ fn render(
                 || {
                     Err(std::io::Error::other(
                         "the runs were not collected for JSON",
+                    ))
+                },
+                Rendered::share,
+            ),
+            Format::Jsonl => lines.as_ref().map_or_else(
+                || {
+                    Err(std::io::Error::other(
+                        "the runs were not collected for JSON Lines",
                     ))
                 },
                 Rendered::share,
@@ -498,7 +587,7 @@ fn render(
     Ok(output)
 }
 
-/// A temporary file of the JSON or HTML report could not be created or written.
+/// A temporary file of the JSON, JSON Lines or HTML report could not be created or written.
 fn temporary_file_error(doing: &str, error: &std::io::Error) -> Error {
     Error::Suite(SuiteError::detached(
         Problem::new(
@@ -507,8 +596,9 @@ fn temporary_file_error(doing: &str, error: &std::io::Error) -> Error {
             "",
         )
         .with_help(
-            "the JSON and HTML reports list every run and are written through temporary files \
-             in the system's temporary folder; make room there, or point TMPDIR at a folder with room",
+            "the JSON, JSON Lines and HTML reports list every run and are written through \
+             temporary files in the system's temporary folder; make room there, or point TMPDIR \
+             at a folder with room",
         ),
     ))
 }

@@ -29,6 +29,9 @@ pub struct CheckOptions {
     pub step_summary: Option<PathBuf>,
     /// Whether the reports that go to [`Output::stdout`](crate::Output) are coloured.
     pub color: bool,
+    /// The JSON report that gates on the baseline (`baseline - 2`) compare with; without
+    /// one, those gates are skipped.
+    pub baseline: Option<PathBuf>,
 }
 
 impl CheckOptions {
@@ -44,6 +47,7 @@ impl CheckOptions {
             read: TraceOptions::default(),
             step_summary: None,
             color: false,
+            baseline: None,
         }
     }
 }
@@ -89,6 +93,9 @@ pub enum Format {
     Text,
     /// A versioned, byte-stable JSON document.
     Json,
+    /// The JSON report streamed: one compact JSON object per line (header, runs, tests,
+    /// summary), written as the runs are scored.
+    Jsonl,
     /// JUnit XML for CI test reporters: a testcase per test.
     Junit,
     /// GitHub Actions annotations on the suite's lines, then the text report.

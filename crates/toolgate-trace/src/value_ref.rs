@@ -13,7 +13,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::value::RawValue;
 use serde_json::{Number, Value};
 
-use crate::decimal::number_texts_equal;
+use crate::decimal::{Decimal, number_texts_equal};
 use crate::equality::{args_equal, numbers_equal};
 use crate::json_scan::{skip_string, string_stop};
 
@@ -340,6 +340,24 @@ impl<'a> ValueRef<'a> {
         }
     }
 
+    /// A text that two values share exactly when they are equal as call arguments
+    /// ([`args_equal`]): the [canonical JSON](Self::canonical_json), with each number
+    /// written by its value (`1`, `1.0` and `1e0` all as `1`; `-0` as `0`). Text already
+    /// canonical is returned as it is: its numbers are plain integers of at most 18
+    /// digits, which is how this writes every integer of that size.
+    ///
+    /// It lets a grader find equal arguments by a map lookup instead of comparing each
+    /// call with every earlier one.
+    pub fn equality_key(self) -> Cow<'a, str> {
+        match self.0 {
+            Repr::Parsed(value) => Cow::Owned(equality_key(value)),
+            Repr::Text(text) | Repr::Indexed(text, _) if is_canonical(text.as_bytes()) => {
+                Cow::Borrowed(text)
+            }
+            Repr::Text(text) | Repr::Indexed(text, _) => Cow::Owned(equality_key(&parse(text))),
+        }
+    }
+
     /// A string as it is, anything else as [canonical JSON](Self::canonical_json): what a
     /// `result` pattern is searched in.
     pub fn match_text(self) -> Cow<'a, str> {
@@ -419,6 +437,75 @@ pub(crate) fn canonical_json(value: &Value) -> String {
 }
 
 /// Text kept as a value always parses; `Null` is never reached.
+/// [`ValueRef::equality_key`] of a parsed value: compact, keys sorted (`serde_json`'s `Map`
+/// is a `BTreeMap`), strings as `serde_json` writes them, numbers by [`number_key`].
+fn equality_key(value: &Value) -> String {
+    fn write(value: &Value, out: &mut String) {
+        match value {
+            Value::Number(number) => number_key(&number.to_string(), out),
+            Value::Array(items) => {
+                out.push('[');
+                for (index, item) in items.iter().enumerate() {
+                    if index > 0 {
+                        out.push(',');
+                    }
+                    write(item, out);
+                }
+                out.push(']');
+            }
+            Value::Object(members) => {
+                out.push('{');
+                for (index, (key, item)) in members.iter().enumerate() {
+                    if index > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&canonical_json(&Value::String(key.clone())));
+                    out.push(':');
+                    write(item, out);
+                }
+                out.push('}');
+            }
+            Value::Null | Value::Bool(_) | Value::String(_) => out.push_str(&canonical_json(value)),
+        }
+    }
+    let mut out = String::new();
+    write(value, &mut out);
+    out
+}
+
+/// A number written by its exact value ([`Decimal`]), so that equal numbers get one text:
+/// an integer of at most 18 digits plainly (`-120`, and `0` for any zero), as canonical
+/// JSON writes it; any other value as `±0.<significant digits>e<point>`, which no plain
+/// integer looks like. Text [`Decimal`] does not read (an exponent beyond 10¹⁵) is
+/// written as it is: such numbers are equal only when their texts are.
+fn number_key(text: &str, out: &mut String) {
+    use std::fmt::Write as _;
+    let Some(decimal) = Decimal::parse(text) else {
+        out.push_str(text);
+        return;
+    };
+    if decimal.is_zero() {
+        out.push('0');
+        return;
+    }
+    if decimal.is_negative() {
+        out.push('-');
+    }
+    let digits = decimal.digits().count();
+    let point = decimal.point();
+    if decimal.is_integer() && point <= 18 {
+        out.extend(decimal.digits().map(char::from));
+        // `point` is at most 18 and at least the digits' count here.
+        let zeros = usize::try_from(point).unwrap_or(0).saturating_sub(digits);
+        out.extend(std::iter::repeat_n('0', zeros));
+    } else {
+        out.push_str("0.");
+        out.extend(decimal.digits().map(char::from));
+        // Writing to a `String` cannot fail.
+        let _ = write!(out, "e{point}");
+    }
+}
+
 fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
 }

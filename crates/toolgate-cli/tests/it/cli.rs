@@ -34,7 +34,7 @@ fn suite_path_may_point_into_another_folder() {
     // Sources are relative to the suite's folder, wherever toolgate runs from.
     assert!(
         run.stdout
-            .contains(r#""source": "traces/research-agent-picks-search-then-fetch.json""#)
+            .contains(r#""source":"traces/research-agent-picks-search-then-fetch.json""#)
     );
 }
 

@@ -254,6 +254,7 @@ fn every_output_is_checked_before_any_is_written(#[case] args: &[&str], #[case] 
 
 #[rstest]
 #[case::json("report.json", "json")]
+#[case::jsonl("report.jsonl", "jsonl")]
 #[case::xml("report.xml", "junit")]
 #[case::markdown("report.md", "markdown")]
 #[case::text("report.txt", "text")]
@@ -271,7 +272,7 @@ fn without_format_the_extension_names_it(#[case] file: &str, #[case] format: &st
 }
 
 #[rstest]
-#[case::check_jsonl(&["check", "--output", "{t}/report.jsonl"])]
+#[case::check_csv(&["check", "--output", "{t}/report.csv"])]
 #[case::check_no_extension(&["check", "--output", "{t}/report"])]
 #[case::merge_xml(&["merge", "x.json", "--output", "{t}/report.xml"])]
 fn an_output_whose_extension_names_no_format_needs_one(#[case] args: &[&str]) {

@@ -178,7 +178,7 @@ fn write_large_report(path: &Path, runs: usize, fails_every: usize) {
     test["sources"] = json!(["@sources@"]);
     test[&grader]["runs"] = json!(["@runs@"]);
     let whole =
-        json!({"version": 1, "passed": false, "summary": report["summary"], "tests": [test]});
+        json!({"version": 2, "passed": false, "summary": report["summary"], "tests": [test]});
     let pretty = serde_json::to_string_pretty(&whole).unwrap();
     let (before, rest) = pretty.split_once("\"@sources@\"").unwrap();
     let (between, after) = rest.split_once("\"@runs@\"").unwrap();

@@ -46,9 +46,18 @@ fn golden_fixtures() {
     });
 }
 
-/// A valid case prints its report on stdout, nothing on stderr, and exits 0 or 1.
+/// A valid case prints its report on stdout, nothing on stderr, and exits 0 or 1. A case
+/// that checks against a baseline written from its `base/` suite (`check --baseline`) has
+/// that report checked to be current, as a `diff` case's. The JSON Lines report is
+/// snapshotted for the cases whose README names `--format jsonl`.
 fn check_scored(dir: &Path, args: &[String]) {
-    for format in ["text", "json", "junit", "github", "markdown"] {
+    reports_are_current(dir);
+    let readme = fs::read_to_string(dir.join("README.md")).unwrap_or_default();
+    let jsonl = readme.contains("`--format jsonl`");
+    for format in ["text", "json", "jsonl", "junit", "github", "markdown"] {
+        if format == "jsonl" && !jsonl {
+            continue;
+        }
         let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
         full.extend(["--format", format]);
         let run = toolgate(dir, &full);
@@ -64,6 +73,16 @@ fn check_scored(dir: &Path, args: &[String]) {
             let parsed: serde_json::Value =
                 serde_json::from_str(&run.stdout).expect("the JSON report parses");
             assert_eq!(parsed["passed"], serde_json::Value::Bool(run.code == 0));
+        }
+        if format == "jsonl" {
+            for line in run.stdout.lines() {
+                let parsed: Result<serde_json::Value, _> = serde_json::from_str(line);
+                assert!(
+                    parsed.is_ok(),
+                    "{}: a line that does not parse: {line}",
+                    dir.display()
+                );
+            }
         }
         insta::assert_snapshot!(format, run.show(&run.stdout));
     }
@@ -119,19 +138,7 @@ fn html_page(page: &str) -> String {
 /// (`base/` and `head/`), the reports are checked to be what `check --format json` writes
 /// there today, so a change to the JSON report cannot leave them stale.
 fn check_diff(dir: &Path, args: &[String]) {
-    for side in ["base", "head"] {
-        if dir.join(side).join("toolgate.yaml").is_file() {
-            let written = toolgate(&dir.join(side), &["check", "--format", "json"]);
-            let committed = fs::read_to_string(dir.join(format!("{side}.json")))
-                .expect("the fixture holds the report of its suite");
-            assert_eq!(
-                written.stdout,
-                committed,
-                "{}: {side}.json is stale; write it again with the commands of the README",
-                dir.display()
-            );
-        }
-    }
+    reports_are_current(dir);
     for format in ["text", "json", "markdown", "github"] {
         let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
         full.extend(["--format", format]);
@@ -150,6 +157,30 @@ fn check_diff(dir: &Path, args: &[String]) {
             assert_eq!(parsed["regressed"], serde_json::Value::Bool(run.code == 1));
         }
         insta::assert_snapshot!(format, run.show(&run.stdout));
+    }
+}
+
+/// `base.json` and `head.json` are what `check --format json` writes in `base/` and `head/`,
+/// where the case holds those suites, or what `toolgate <args> --format json` writes there,
+/// where the folder has an `args` file.
+fn reports_are_current(dir: &Path) {
+    for side in ["base", "head"] {
+        let mut args: Vec<String> = match fs::read_to_string(dir.join(side).join("args")) {
+            Ok(text) => text.lines().map(str::to_owned).collect(),
+            Err(_) if dir.join(side).join("toolgate.yaml").is_file() => vec!["check".to_owned()],
+            Err(_) => continue,
+        };
+        args.extend(["--format".to_owned(), "json".to_owned()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let written = toolgate(&dir.join(side), &args);
+        let committed = fs::read_to_string(dir.join(format!("{side}.json")))
+            .expect("the fixture holds the report of its suite");
+        assert_eq!(
+            written.stdout,
+            committed,
+            "{}: {side}.json is stale; write it again with the commands of the README",
+            dir.display()
+        );
     }
 }
 

@@ -70,6 +70,7 @@ fn check_inert(what: &str, text: &str, github: bool) {
             assert!(
                 github
                     && (line.starts_with("::error file=toolgate.yaml,line=")
+                        || line.starts_with("::notice file=toolgate.yaml,line=")
                         || line.starts_with("::notice::")),
                 "{what}: a workflow command that is not toolgate's: {line}"
             );
@@ -141,7 +142,7 @@ fn write_case(dir: &Path, f: &Fields) {
     let suite = format!(
         "tests:\n  - name: {}\n    agent: {}\n    traces: [{}]\n    equal_function_sets:\n      \
          classes:\n        - name: {}\n          members: [{}]\n      expect:\n        - \
-         tool_selection.f1: {{ \">=\": 80 }}\n    graders:\n      - type: tool-correctness\n        \
+         tool_selection.f1: {{ \">=\": 80 }}\n        - tool_selection.precision: {{ \">=\": \"baseline\" }}\n    graders:\n      - type: tool-correctness\n        \
          config:\n          expected_tools: [{}]\n      - type: call-accuracy\n        config:\n          \
          expected:\n            - tool: {}\n              args: {{ {}: 1, a: {} }}\n",
         yaml(&f.test),
@@ -173,8 +174,16 @@ proptest! {
     fn untrusted_text_is_inert_in_every_report_and_diagnostic(f in fields()) {
         let temp = tempfile::tempdir().unwrap();
         write_case(temp.path(), &f);
+        // A baseline without the test: the gate on the baseline is skipped with a reason
+        // that names the test.
+        let run = toolgate(temp.path(), &["check", "--format", "json"]);
+        let mut base: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        base["tests"][0]["name"] = serde_json::Value::from("another test");
+        fs::write(temp.path().join("base.json"), base.to_string()).unwrap();
         for format in ["text", "github", "markdown", "junit"] {
-            let run = toolgate(temp.path(), &["check", "--format", format, "--color", "never"]);
+            let args = ["check", "--format", format, "--color", "never", "--baseline", "base.json"];
+            let run = toolgate(temp.path(), &args);
+            prop_assert!(run.stdout.contains("the baseline has no test named"), "{}", run.stdout);
             check_scored(&run, format);
         }
         // With colour, the escapes are toolgate's own colours and nothing else.

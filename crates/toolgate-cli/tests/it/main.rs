@@ -6,6 +6,7 @@
     reason = "test helpers fail loudly on a broken setup"
 )]
 
+mod baseline;
 mod browser;
 mod cli;
 mod delivery;

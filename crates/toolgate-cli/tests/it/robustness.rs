@@ -321,15 +321,15 @@ fn write_large_shard(path: &Path, runs: u64) {
 /// 8 MiB; reading the shard whole took its size, and more.
 const MERGE_DATA_LIMIT_KIB: u64 = 10 * 1024;
 
-/// `merge` holds about one run's JSON, not a shard's: shard 1 holds a test of 100,000 runs
-/// (about 53 MB), and `merge` runs under the shell's `ulimit -d` of
+/// `merge` holds about one run's JSON, not a shard's: shard 1 holds a test of 150,000 runs
+/// (about 66 MB), and `merge` runs under the shell's `ulimit -d` of
 /// [`MERGE_DATA_LIMIT_KIB`], so that an allocation past it fails and `toolgate` aborts. The
 /// limit is a bound, not a measurement: it holds on any Linux whatever else runs, and the
 /// test asserts no time and no exact figure.
 #[test]
 fn merge_memory_does_not_grow_with_the_shards() {
     let temp = tempfile::tempdir().unwrap();
-    let runs = 100_000;
+    let runs = 150_000;
     write_large_shard(&temp.path().join("1.json"), runs);
     fs::write(temp.path().join("2.json"), shard_report(2).to_string()).unwrap();
     let size = fs::metadata(temp.path().join("1.json")).unwrap().len();

@@ -132,7 +132,7 @@ fn version_names_the_json_reports_version() {
         concat!(
             "toolgate ",
             env!("CARGO_PKG_VERSION"),
-            " (JSON report version 1)\n"
+            " (JSON report version 2)\n"
         )
     );
 }

@@ -201,7 +201,7 @@ fn reports_are_identical_whatever_the_number_of_threads() {
         let run = |threads: &str| {
             let mut full: Vec<String> = args.clone();
             full.extend(["--threads".to_owned(), threads.to_owned()]);
-            for format in ["text", "json", "junit", "markdown", "github"] {
+            for format in ["text", "json", "jsonl", "junit", "markdown", "github"] {
                 let path = temp.path().join(format!("{threads}.{format}"));
                 full.extend([
                     "--format".to_owned(),
@@ -356,6 +356,119 @@ fn many_parts_give_the_same_report_whatever_the_number_of_threads() {
     }
 }
 
+/// The JSON Lines report of a large suite, written as its runs are scored on several
+/// threads: every line parses; a header, then one line per run in file order, the test's
+/// line, the summary; the runs, their verdicts and the test's metrics and gates are the
+/// JSON report's; the bytes are the same whatever the number of threads.
+#[test]
+fn the_json_lines_report_streams_every_run_in_order_and_agrees_with_the_json_report() {
+    const RUNS: usize = 2000;
+    let temp = many_runs(RUNS, &[]);
+    let check = |threads: &str| {
+        let outcome = toolgate(
+            temp.path(),
+            &[
+                "check",
+                "--threads",
+                threads,
+                "--format",
+                "json",
+                "--output",
+                "r.json",
+                "--format",
+                "jsonl",
+                "--output",
+                "r.jsonl",
+            ],
+        );
+        assert!(outcome.code == 0 || outcome.code == 1, "{}", outcome.stderr);
+        let read = |name: &str| fs::read(temp.path().join(name)).unwrap();
+        (read("r.json"), read("r.jsonl"))
+    };
+    let (json, jsonl) = check("1");
+    let report: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let lines: Vec<serde_json::Value> = std::str::from_utf8(&jsonl)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("every line parses"))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        RUNS + 3,
+        "a header, the runs, the test, the summary"
+    );
+    assert_eq!(lines[0]["type"], "header");
+    assert_eq!(lines[0]["version"], report["version"]);
+    let test = &report["tests"][0];
+    let sources = test["sources"].as_array().unwrap();
+    for (index, (line, source)) in lines[1..=RUNS].iter().zip(sources).enumerate() {
+        assert_eq!(line["type"], "run");
+        assert_eq!(line["run"], serde_json::json!(index + 1), "in file order");
+        for key in ["source", "line", "calls", "passed"] {
+            assert_eq!(line[key], source[key], "run {}: {key}", index + 1);
+        }
+    }
+    let passed = lines[1..=RUNS]
+        .iter()
+        .filter(|line| line["passed"] == true)
+        .count();
+    assert_eq!(serde_json::json!(passed), test["passed_runs"]);
+    let test_line = &lines[RUNS + 1];
+    assert_eq!(test_line["type"], "test");
+    for key in ["name", "passed", "runs", "passed_runs", "metrics", "gates"] {
+        assert_eq!(test_line[key], test[key], "{key}");
+    }
+    assert_eq!(lines[RUNS + 2]["type"], "summary");
+    assert_eq!(lines[RUNS + 2]["passed"], report["passed"]);
+    for threads in ["2", "3"] {
+        let (other_json, other_jsonl) = check(threads);
+        assert!(
+            json == other_json,
+            "--threads {threads}: the JSON reports differ"
+        );
+        assert!(
+            jsonl == other_jsonl,
+            "--threads {threads}: the JSON Lines reports differ"
+        );
+    }
+}
+
+/// A shard's JSON Lines report says which shard it is in its header; its runs and tests
+/// are the shard's, as in its JSON report.
+#[test]
+fn a_shards_json_lines_report_names_the_shard_and_holds_its_tests() {
+    let dir = fixtures().join("merge-shards");
+    let lines = toolgate(&dir, &["check", "--shard", "2/2", "--format", "jsonl"]);
+    let json = toolgate(&dir, &["check", "--shard", "2/2", "--format", "json"]);
+    assert_eq!(lines.code, json.code, "{}", lines.stderr);
+    let lines: Vec<serde_json::Value> = lines
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("every line parses"))
+        .collect();
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(
+        lines[0]["shard"],
+        serde_json::json!({"index": 2, "count": 2})
+    );
+    let tests: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|line| line["type"] == "test")
+        .map(|line| &line["name"])
+        .collect();
+    let expected: Vec<&serde_json::Value> = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|test| &test["name"])
+        .collect();
+    assert_eq!(tests, expected);
+    let unsharded = toolgate(&dir, &["check", "--format", "jsonl"]);
+    let header: serde_json::Value =
+        serde_json::from_str(unsharded.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(header.get("shard"), None);
+}
+
 /// With bad lines in several parts, every number of threads reports the first one in the
 /// file, and writes no report.
 #[rstest::rstest]
@@ -380,5 +493,79 @@ fn the_first_bad_line_is_reported_whatever_the_number_of_threads(
         let (other_code, other_stderr, _, _) = check_with_threads(temp.path(), threads);
         assert_eq!(other_code, 2, "--threads {threads}");
         assert_eq!(stderr, other_stderr, "--threads {threads}: the diagnostic");
+    }
+}
+
+/// The shards of a check with `--baseline` carry each gate on the baseline resolved (its
+/// value, verdict and the baseline's value) or skipped; `merge` rechecks the comparison with
+/// the recorded value and gives the unsharded report, and refuses a shard whose resolved
+/// value is not the baseline's moved by the gate's offset.
+#[test]
+fn merge_rechecks_gates_on_the_baseline() {
+    let dir = fixtures().join("baseline-gates");
+    let check = ["check", "toolgate.yaml", "--baseline", "base.json"];
+    let whole = toolgate(&dir, &[&check[..], &["--format", "json"]].concat());
+    assert_eq!(whole.code, 1, "{}", whole.stderr);
+    let temp = tempfile::tempdir().unwrap();
+    let mut shards = Vec::new();
+    for index in 1..=2 {
+        let path = temp.path().join(format!("{index}.json"));
+        let spec = format!("{index}/2");
+        let out = path.to_str().unwrap().to_owned();
+        let extra = ["--shard", &spec, "--format", "json", "--output", &out];
+        let run = toolgate(&dir, &[&check[..], &extra[..]].concat());
+        assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+        shards.push(out);
+    }
+    let merge = |shards: &[String]| {
+        let mut args = vec!["merge"];
+        args.extend(shards.iter().map(String::as_str));
+        args.extend(["--format", "json"]);
+        toolgate(&dir, &args)
+    };
+    let merged = merge(&shards);
+    assert_eq!(merged.code, 1, "{}", merged.stderr);
+    assert_eq!(merged.stdout, whole.stdout);
+    // Shard 1 holds `search then fetch`: its `baseline - 15` gate resolved to 85 (the
+    // baseline's 100, moved). A value edited to 80 no longer follows from the baseline.
+    let first = fs::read_to_string(&shards[0]).unwrap();
+    let resolved = "\"value\":85,";
+    assert_eq!(first.matches(resolved).count(), 1, "{first}");
+    fs::write(&shards[0], first.replace(resolved, "\"value\":80,")).unwrap();
+    let edited = merge(&shards);
+    assert_eq!(edited.code, 2, "{}", edited.stderr);
+    assert_eq!(edited.stdout, "");
+    assert!(
+        edited
+            .stderr
+            .contains("compared with 80 but the baseline's 100 gives 85"),
+        "{}",
+        edited.stderr
+    );
+    fs::write(&shards[0], &first).unwrap();
+    assert_eq!(merge(&shards).stdout, whole.stdout);
+    // A skipped gate stays skipped, and its metric is still checked: a skipped gate given a
+    // verdict, or another metric value, is refused.
+    let mut report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&shards[1]).unwrap()).unwrap();
+    let gate = &mut report["tests"][0]["gates"][2];
+    assert_eq!(
+        gate["skipped"],
+        "the baseline's test has no metric `call_accuracy.f1`"
+    );
+    for (field, value, message) in [
+        ("passed", serde_json::json!(true), "neither skipped"),
+        (
+            "actual",
+            serde_json::json!(50),
+            "compared 50 but the metric is 100",
+        ),
+    ] {
+        let mut edited = report.clone();
+        edited["tests"][0]["gates"][2][field] = value;
+        fs::write(&shards[1], serde_json::to_string_pretty(&edited).unwrap()).unwrap();
+        let run = merge(&shards);
+        assert_eq!(run.code, 2, "{field}: {}", run.stderr);
+        assert!(run.stderr.contains(message), "{field}: {}", run.stderr);
     }
 }

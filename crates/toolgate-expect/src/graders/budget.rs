@@ -4,10 +4,10 @@
 pub(crate) mod config;
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::hash_map::Entry;
 
 use toolgate_core::{Percent, ToolId};
-use toolgate_trace::{Call, Run, Status, args_equal};
+use toolgate_trace::{Call, Run, Status};
 
 use crate::gate::{Gate, Target};
 use crate::run::{CalledTool, Detail};
@@ -178,53 +178,39 @@ impl BudgetGrader {
     }
 }
 
-/// The calls of a run identical to an earlier one (same tool, JSON-equal arguments), and
-/// the first such call with the earlier call it repeats, by position.
+/// The calls of a run identical to an earlier one (same tool, arguments equal as call
+/// arguments are: keys in any order, numbers by value), and the first such call with the
+/// earlier call it repeats, by position.
 ///
-/// Calls are grouped by tool and by their arguments' canonical text, which equal arguments
-/// share unless they write a number two ways (`1` and `1.0`); when either of two texts of
-/// a tool writes a number with a fraction or an exponent, they are also compared by value,
-/// so those are found too.
+/// Each call is looked up by its tool and its arguments' [equality
+/// key](toolgate_trace::ValueRef::equality_key), which equal arguments share and unequal
+/// ones do not: one map lookup per call, whatever the run's length.
 fn repeats(calls: &[Call]) -> (u64, Option<(usize, usize)>) {
-    // Per tool, each distinct argument text once: the text, whether it writes a number
-    // with a fraction or an exponent, and its first call.
-    type Tool<'c> = (Option<&'c str>, &'c str);
-    let mut seen: BTreeMap<Tool<'_>, Vec<(Cow<'_, str>, bool, usize)>> = BTreeMap::new();
+    type Key<'c> = (Option<&'c str>, &'c str, Cow<'c, str>);
+    // Keyed by the trace's text, so hashed with the standard library's keyed hash; only
+    // looked up, never listed, so its order cannot reach a report.
+    #[allow(clippy::disallowed_types)]
+    let mut seen: std::collections::HashMap<Key<'_>, usize> =
+        std::collections::HashMap::with_capacity(calls.len());
     let mut count = 0;
     let mut first = None;
     for (index, call) in calls.iter().enumerate() {
-        let text = call.args_view().canonical_json();
-        let spelled = spells_numbers(&text);
-        let known = seen
-            .entry((call.server.as_deref(), call.name.as_str()))
-            .or_default();
-        let earlier = known
-            .iter()
-            .find(|(other, _, _)| *other == text)
-            .or_else(|| {
-                known.iter().find(|(_, other_spelled, at)| {
-                    (spelled || *other_spelled) && args_equal(calls[*at].args(), call.args())
-                })
-            })
-            .map(|(_, _, at)| *at);
-        match earlier {
-            Some(at) => {
+        let key = (
+            call.server.as_deref(),
+            call.name.as_str(),
+            call.args_view().equality_key(),
+        );
+        match seen.entry(key) {
+            Entry::Occupied(earlier) => {
                 count += 1;
-                first.get_or_insert((index, at));
+                first.get_or_insert((index, *earlier.get()));
             }
-            None => known.push((text, spelled, index)),
+            Entry::Vacant(slot) => {
+                slot.insert(index);
+            }
         }
     }
     (count, first)
-}
-
-/// Whether JSON text may write a number with a fraction or an exponent (a digit followed by
-/// `.`, `e` or `E`): the only way two equal values get different canonical texts. Text
-/// inside strings may trigger it too; that only costs a comparison by value.
-fn spells_numbers(text: &str) -> bool {
-    text.as_bytes()
-        .windows(2)
-        .any(|pair| pair[0].is_ascii_digit() && matches!(pair[1], b'.' | b'e' | b'E'))
 }
 
 /// The grader's verdict over all runs of a test.
@@ -316,3 +302,39 @@ mod explain;
 mod grader;
 pub(crate) mod json;
 pub(crate) mod recheck;
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use toolgate_trace::{Call, Status};
+
+    fn call(server: Option<&str>, name: &str, args: serde_json::Value) -> Call {
+        Call {
+            server: server.map(str::to_owned),
+            name: name.to_owned(),
+            args: args.into(),
+            args_raw: None,
+            result: None,
+            status: Status::Ok,
+            step: 0,
+            completed: true,
+        }
+    }
+
+    /// A repeat is the same tool with equal arguments: keys in any order, numbers by value
+    /// (`-0` is `0`), never a call of another tool or with other arguments.
+    #[test]
+    fn repeats_are_calls_of_one_tool_with_equal_arguments() {
+        let calls = [
+            call(None, "get", json!({ "page": 1, "q": "a" })),
+            call(None, "get", json!({ "q": "a", "page": 1.0 })),
+            call(Some("http"), "get", json!({ "page": 1, "q": "a" })),
+            call(None, "get", json!({ "page": 2, "q": "a" })),
+            call(None, "get", json!({ "page": -0.0 })),
+            call(None, "get", json!({ "page": 0 })),
+            call(None, "search", json!({ "page": 1, "q": "a" })),
+            call(None, "get", json!({ "page": 1e0, "q": "a" })),
+        ];
+        assert_eq!(super::repeats(&calls), (3, Some((1, 0))));
+    }
+}

@@ -4,12 +4,10 @@
 
 pub(crate) mod config;
 
-use serde_json::Value;
 use toolgate_core::{Percent, ToolId};
-use toolgate_trace::{Call, Run, args_equal};
+use toolgate_trace::{Call, Run};
 
 use crate::gate::{Gate, Target};
-use crate::matchers::shown;
 use crate::run::{CalledTool, Detail};
 use crate::step_matcher::StepMatcher;
 
@@ -99,29 +97,6 @@ fn called(calls: &[Call], index: usize) -> CalledTool {
     }
 }
 
-/// Whether `value` was produced by `result`: it equals a value inside it (JSON equality,
-/// at any depth), or it is a string of at least 4 characters found in the result's text.
-fn produced(value: &Value, result: &Value) -> bool {
-    if let Value::String(text) = value
-        && text.chars().count() >= 4
-        && crate::graders::tool_calls::result_text(result).contains(text.as_str())
-    {
-        return true;
-    }
-    let mut stack = vec![result];
-    while let Some(inside) = stack.pop() {
-        if args_equal(value, inside) {
-            return true;
-        }
-        match inside {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(members) => stack.extend(members.values()),
-            _ => {}
-        }
-    }
-    false
-}
-
 impl DependenciesGrader {
     /// Grades one run; every call counts, completed or not.
     pub fn grade(&self, run: &Run) -> RunDependencies {
@@ -155,54 +130,29 @@ impl DependenciesGrader {
 fn edge_verdict(edge: &Edge, calls: &[Call]) -> EdgeVerdict {
     let (earlier, later) = match edge {
         Edge::Order { before, after } => (before, after),
-        Edge::Flow { feeds, into, .. } => (feeds, into),
+        Edge::Flow { feeds, into, arg } => return flow::verdict(feeds, into, arg, calls),
     };
+    // An order edge: one pass over the run, remembering whether an earlier call was seen.
     let mut applied = false;
-    // The calls of the earlier step seen so far, in order: one pass over the run.
-    let mut before: Vec<usize> = Vec::new();
+    let mut seen_earlier = false;
     for (index, call) in calls.iter().enumerate() {
         if !later.matches(call) {
-            if earlier.matches(call) {
-                before.push(index);
-            }
+            seen_earlier |= earlier.matches(call);
             continue;
         }
         applied = true;
-        let failure = match edge {
-            Edge::Order { .. } => before.is_empty().then(|| EdgeFailure {
+        if !seen_earlier {
+            return EdgeVerdict::Failed(EdgeFailure {
                 call: Some(called(calls, index)),
                 other: (index + 1..calls.len())
                     .find(|&c| earlier.matches(&calls[c]))
                     .map(|c| called(calls, c)),
                 value: None,
                 flow: false,
-            }),
-            Edge::Flow { arg, .. } => {
-                let value = call.args_view().get(arg);
-                // The latest results first: a value is most often the one just produced.
-                let held = value.is_some_and(|value| {
-                    let value = value.to_value();
-                    before.iter().rev().any(|&c| {
-                        calls[c]
-                            .result()
-                            .is_some_and(|r| produced(value.as_ref(), r))
-                    })
-                });
-                (!held).then(|| EdgeFailure {
-                    call: Some(called(calls, index)),
-                    other: before.last().map(|&c| called(calls, c)),
-                    value: value.map(shown),
-                    flow: true,
-                })
-            }
-        };
-        if let Some(failure) = failure {
-            return EdgeVerdict::Failed(failure);
+            });
         }
         // A call of both steps is an earlier call for the calls after it.
-        if earlier.matches(call) {
-            before.push(index);
-        }
+        seen_earlier |= earlier.matches(call);
     }
     if applied {
         EdgeVerdict::Held
@@ -265,6 +215,7 @@ impl DependenciesOutcome {
 }
 
 mod explain;
+mod flow;
 mod grader;
 pub(crate) mod json;
 pub(crate) mod recheck;

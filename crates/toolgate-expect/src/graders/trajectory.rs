@@ -179,6 +179,40 @@ fn entry_calls(calls: &[Call], taken: &[Vec<usize>]) -> Vec<Vec<CalledTool>> {
         .collect()
 }
 
+/// Whether each step of the expected path matches each call of a run, each pair asked
+/// once: the ordered modes ask about a pair once per cell of their table, and a parallel
+/// group about each of its steps and calls in every span it is tried at.
+struct StepCalls {
+    /// By step (the entries' steps in order), then by call.
+    matches: Vec<bool>,
+    /// Where each entry's steps start among all steps.
+    first_step: Vec<usize>,
+    calls: usize,
+}
+
+impl StepCalls {
+    fn new(expected: &[Entry], calls: &[Call]) -> Self {
+        let mut first_step = Vec::with_capacity(expected.len());
+        let mut matches = Vec::new();
+        for entry in expected {
+            first_step.push(matches.len() / calls.len().max(1));
+            for step in entry.steps() {
+                matches.extend(calls.iter().map(|call| step.matches(call)));
+            }
+        }
+        Self {
+            matches,
+            first_step,
+            calls: calls.len(),
+        }
+    }
+
+    /// Whether step `s` of entry `e` matches call `c`.
+    fn matches(&self, e: usize, s: usize, c: usize) -> bool {
+        self.matches[(self.first_step[e] + s) * self.calls + c]
+    }
+}
+
 fn called(calls: &[Call], index: usize) -> CalledTool {
     let call = &calls[index];
     CalledTool {
@@ -269,14 +303,14 @@ impl TrajectoryGrader {
 
     /// Whether entry `e` matches the calls from `start` on: a step, the call there; a
     /// parallel group, as many calls there as it has steps, all of one turn, matched one to
-    /// one in any order.
-    fn fits(&self, e: usize, calls: &[Call], start: usize) -> bool {
-        let steps = self.expected[e].steps();
-        if let [step] = steps {
-            return calls.get(start).is_some_and(|call| step.matches(call));
+    /// one in any order. Each step is asked about each call once, by `steps`.
+    fn fits(&self, e: usize, steps: &StepCalls, calls: &[Call], start: usize) -> bool {
+        let width = self.expected[e].width();
+        if width == 1 {
+            return start < calls.len() && steps.matches(e, 0, start);
         }
         let Some(span) = start
-            .checked_add(steps.len())
+            .checked_add(width)
             .and_then(|end| calls.get(start..end))
         else {
             return false;
@@ -284,20 +318,23 @@ impl TrajectoryGrader {
         let Some(turn) = span.first().map(|call| call.step) else {
             return false;
         };
+        let fit = |s: usize, c: usize| steps.matches(e, s, start + c);
         span.iter().all(|call| call.step == turn)
-            && maximum_matching(steps.len(), span.len(), |s, c| steps[s].matches(&span[c]))
-                .iter()
-                .all(Option::is_some)
+            // Each call of some step, and each step of some call, before a matching.
+            && (0..width).all(|c| (0..width).any(|s| fit(s, c)))
+            && (0..width).all(|s| (0..width).any(|c| fit(s, c)))
+            && maximum_matching(width, width, fit).iter().all(Option::is_some)
     }
 
     /// The ordered modes: the longest common subsequence of entries and calls, each entry
     /// taking its span; for `strict`, also the first position where the run differs.
     fn ordered(&self, calls: &[Call]) -> (Vec<Vec<usize>>, Option<Difference>) {
+        let steps = StepCalls::new(&self.expected, calls);
         let pairs = longest_common_subsequence_of_spans(
             self.expected.len(),
             calls.len(),
             |e| self.expected[e].width(),
-            |e, c| self.fits(e, calls, c),
+            |e, c| self.fits(e, &steps, calls, c),
         );
         let mut taken = vec![Vec::new(); self.expected.len()];
         for (e, c) in pairs {
@@ -308,7 +345,7 @@ impl TrajectoryGrader {
         }
         let mut position = 0;
         for e in 0..self.expected.len() {
-            if !self.fits(e, calls, position) {
+            if !self.fits(e, &steps, calls, position) {
                 let difference = Difference {
                     position: position + 1,
                     expected: Some(e),

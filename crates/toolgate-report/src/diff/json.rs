@@ -77,6 +77,9 @@ struct MetricJson<'a> {
 struct GateJson<'a> {
     target: &'a str,
     op: &'a str,
+    /// For a gate on the baseline: its expression (`baseline - 2`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expression: Option<&'a str>,
     change: &'static str,
     base: Option<GateSideJson>,
     head: Option<GateSideJson>,
@@ -84,9 +87,9 @@ struct GateJson<'a> {
 
 #[derive(Serialize)]
 struct GateSideJson {
-    value: u8,
+    value: Option<u8>,
     actual: u8,
-    passed: bool,
+    passed: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -143,9 +146,9 @@ struct OneSide<'a> {
 struct OneGate<'a> {
     target: &'a str,
     op: &'a str,
-    value: u8,
+    value: Option<u8>,
     actual: u8,
-    passed: bool,
+    passed: Option<bool>,
 }
 
 /// Writes the diff as JSON, pretty-printed, with a trailing newline.
@@ -225,6 +228,7 @@ fn gate(gate: &GateDiff) -> GateJson<'_> {
     GateJson {
         target: &gate.target,
         op: &gate.op,
+        expression: gate.expression.as_deref(),
         change: gate.change().as_str(),
         base: gate.base.map(side),
         head: gate.head.map(side),

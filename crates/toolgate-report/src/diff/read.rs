@@ -62,9 +62,49 @@ pub(super) struct TestRead {
 pub(super) struct GateRead {
     pub(super) target: String,
     pub(super) op: String,
-    pub(super) value: u8,
+    /// `None` for a gate on the baseline that was skipped.
+    pub(super) value: Option<u8>,
     pub(super) actual: u8,
-    pub(super) passed: bool,
+    /// `None` for a skipped gate, which neither passes nor fails.
+    pub(super) passed: Option<bool>,
+    /// For a gate on the baseline, its expression.
+    #[serde(default)]
+    pub(super) baseline: Option<BaselineRead>,
+}
+
+/// What `diff` reads of a gate's `baseline` object: the expression as written.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub(super) struct BaselineRead {
+    pub(super) expression: String,
+}
+
+impl GateRead {
+    /// The gate as written: `target op value`, or `target op baseline - 2` for a gate on
+    /// the baseline (the value it compared with in parentheses, when it had one).
+    pub(super) fn written(&self) -> String {
+        match (&self.baseline, self.value) {
+            (Some(baseline), Some(value)) => {
+                format!(
+                    "{} {} {} (so {value})",
+                    self.target, self.op, baseline.expression
+                )
+            }
+            (Some(baseline), None) => {
+                format!("{} {} {}", self.target, self.op, baseline.expression)
+            }
+            (None, value) => format!(
+                "{} {} {}",
+                self.target,
+                self.op,
+                value.map_or_else(String::new, |v| v.to_string())
+            ),
+        }
+    }
+
+    /// Whether the gate failed: a skipped gate did not.
+    pub(super) fn failed(&self) -> bool {
+        self.passed == Some(false)
+    }
 }
 
 /// One listed run: its number, where it came from, and its verdict: the `passed` of its

@@ -130,8 +130,8 @@ pub fn render_diff_text(diff: &Diff, options: TextOptions, out: &mut dyn Write) 
                 verdict_word(test.passed),
                 plural(test.runs, "run", "runs")
             )?;
-            for gate in test.gates.iter().filter(|g| !g.passed) {
-                let written = format!("{} {} {}", gate.target, gate.op, gate.value);
+            for gate in test.gates.iter().filter(|g| g.failed()) {
+                let written = gate.written();
                 writeln!(
                     out,
                     "  failing: {} (actual {})",
@@ -349,14 +349,8 @@ fn one_side_line(test: &TestRead) -> String {
     let failing: Vec<String> = test
         .gates
         .iter()
-        .filter(|g| !g.passed)
-        .map(|g| {
-            format!(
-                "{} (actual {})",
-                markdown(&format!("{} {} {}", g.target, g.op, g.value)),
-                g.actual
-            )
-        })
+        .filter(|g| g.failed())
+        .map(|g| format!("{} (actual {})", markdown(&g.written()), g.actual))
         .collect();
     let mut line = format!(
         "{}: {}, {}",
@@ -503,12 +497,13 @@ pub fn render_diff_github(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
         }
     }
     for test in &diff.added {
-        for gate in test.gates.iter().filter(|g| !g.passed) {
+        for gate in test.gates.iter().filter(|g| g.failed()) {
             errors.push((
                 &test.name,
                 format!(
-                    "new test, failing: {} {} {} (actual {})",
-                    gate.target, gate.op, gate.value, gate.actual
+                    "new test, failing: {} (actual {})",
+                    gate.written(),
+                    gate.actual
                 ),
             ));
         }

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use rstest::rstest;
 use toolgate_core::Percent;
-use toolgate_expect::{Block, Gate, GateOutcome, Op, SuiteOutcome};
+use toolgate_expect::{Block, Gate, GateOutcome, GateValue, Op, SuiteOutcome};
 
 use super::shortfall;
 use crate::escape::{github_data as data, github_property as property};
@@ -222,7 +222,7 @@ fn check_shortfall(op: Op, value: u8, actual: u8, expected: u16) {
         // Any metric: the shortfall depends on the comparison only.
         target: Block::ALL[0].targets()[0],
         op,
-        value: percent(value),
+        value: GateValue::Percent(percent(value)),
         line: None,
     };
     let outcome = GateOutcome {
@@ -230,6 +230,7 @@ fn check_shortfall(op: Op, value: u8, actual: u8, expected: u16) {
         actual: percent(actual),
         passed: op.holds(percent(actual), percent(value)),
         note: None,
+        baseline: None,
     };
     assert_eq!(shortfall(&outcome), expected);
 }
@@ -384,4 +385,48 @@ fn check_stable(suite: &str, runs: &[&str]) {
 #[case::capped(&thresholds(&[40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40]), &["y"])]
 fn stable(#[case] suite: &str, #[case] runs: &[&str]) {
     check_stable(suite, runs);
+}
+
+/// `tests` tests, each with one gate on the baseline, skipped (no baseline is given): a
+/// notice per skipped gate on its line, at most eight, then one counting the rest.
+#[rstest]
+#[case::one(1, 1, None)]
+#[case::eight(8, 8, None)]
+#[case::eleven(
+    11,
+    8,
+    Some(
+        "::notice::toolgate: 3 more skipped gates on the baseline not annotated; the full report is in the job log"
+    )
+)]
+fn skipped_gates_are_notices(
+    #[case] tests: usize,
+    #[case] annotated: usize,
+    #[case] rest: Option<&str>,
+) {
+    let mut suite = "tests:\n".to_owned();
+    for number in 1..=tests {
+        write!(
+            suite,
+            "  - name: t{number}\n    equal_function_sets:\n      classes:\n        - name: x\n          members: [x]\n      expect:\n        - tool_selection.f1: {{ \">=\": \"baseline - 2\" }}\n"
+        )
+        .expect("writing to a String");
+    }
+    let text = github(&outcome(&suite, &["x"]), "toolgate.yaml");
+    let notices: Vec<&str> = text
+        .lines()
+        .filter(|line| line.starts_with("::notice file=toolgate.yaml,line="))
+        .collect();
+    assert_eq!(notices.len(), annotated, "{text}");
+    assert!(
+        notices[0].ends_with(
+            ",title=toolgate%3A t1::tool_selection.f1 >= baseline - 2 skipped: no --baseline given"
+        ),
+        "{text}"
+    );
+    let summary = text.lines().find(|line| line.starts_with("::notice::"));
+    assert_eq!(summary, rest, "{text}");
+    // A skipped gate fails nothing.
+    assert!(!text.contains("::error"), "{text}");
+    assert!(text.lines().any(|line| line == "PASS t1"), "{text}");
 }

@@ -39,6 +39,24 @@
     return el("span", { class: "verdict " + (passed ? "pass" : "fail") }, passed ? "PASS" : "FAIL");
   }
 
+  // A gate's verdict: a skipped gate (on a baseline that was not given) has none.
+  function gateVerdict(gate) {
+    return gate.passed === null ? el("span", { class: "verdict skip" }, "SKIPPED") : verdict(gate.passed);
+  }
+
+  function gateText(gate) {
+    const value = gate.baseline ? gate.baseline.expression : String(gate.value);
+    return gate.target + " " + gate.op + " " + value;
+  }
+
+  function gateNote(gate) {
+    const notes = [];
+    if (gate.baseline && gate.baseline.base !== null) notes.push("baseline value " + gate.baseline.base + ", compared with " + gate.value);
+    if (gate.skipped) notes.push("skipped: " + gate.skipped);
+    if (gate.note) notes.push(gate.note);
+    return notes.join("; ");
+  }
+
   function plural(count, one, many) {
     return count + " " + (count === 1 ? one : many);
   }
@@ -100,7 +118,7 @@
         el("a", { href: "#test-" + (i + 1) }, test.name),
         String(test.run_count),
         String(test.passed_runs),
-        test.gates.filter((g) => !g.passed).map((g) => g.target + " " + g.op + " " + g.value + " (actual " + g.actual + ")").join("; ") || "none",
+        test.gates.filter((g) => g.passed === false).map((g) => gateText(g) + " (actual " + g.actual + ")").join("; ") || "none",
       ]), [false, false, true, true, false]));
     return el("header", {}, parts);
   }
@@ -111,7 +129,7 @@
     section.append(el("p", {}, plural(test.run_count, "run", "runs") + "; " + test.passed_runs + " passed every gate on their own."));
     section.append(el("h3", {}, "Gates"));
     section.append(table(["Verdict", "Gate", "Actual", "Note"], test.gates.map((g) => [
-      verdict(g.passed), el("code", {}, g.target + " " + g.op + " " + g.value), String(g.actual), g.note || "",
+      gateVerdict(g), el("code", {}, gateText(g)), String(g.actual), gateNote(g),
     ]), [false, false, true, false]));
     section.append(el("h3", {}, "Metrics"));
     section.append(table(["Metric", "Value"], test.metrics.map(([target, value]) => [el("code", {}, target), String(value)]), [false, true]));

@@ -228,3 +228,56 @@ fn text_compares_numbers_exactly(#[case] text: &str, #[case] expected: Value, #[
         assert_eq!(last, Some(json!(2)), "the last of a key written twice");
     }
 }
+
+/// Two values share an equality key exactly when they are equal as arguments, whether
+/// each is viewed as text or parsed.
+#[track_caller]
+fn check_equality_key(a: &str, b: &str) {
+    let (parsed_a, parsed_b): (Value, Value) = (
+        serde_json::from_str(a).unwrap(),
+        serde_json::from_str(b).unwrap(),
+    );
+    let (kept_a, kept_b) = (kept(a), kept(b));
+    let key_a = kept_a.view().equality_key();
+    let key_b = kept_b.view().equality_key();
+    assert_eq!(
+        key_a,
+        super::ValueRef::parsed(&parsed_a).equality_key(),
+        "text and parse of {a}"
+    );
+    assert_eq!(
+        key_a == key_b,
+        args_equal(&parsed_a, &parsed_b),
+        "{a} ({key_a}) against {b} ({key_b})"
+    );
+}
+
+#[rstest]
+#[case::integer_spellings("1", "1.0")]
+#[case::exponent("1", "1e0")]
+#[case::hundred("100", "1e2")]
+#[case::negative_zero("-0", "0")]
+#[case::negative_zero_fraction("-0.0", "0")]
+#[case::twenty_digits("12345678901234567890", "1.234567890123456789e19")]
+#[case::eighteen_digits("123456789012345678", "1.23456789012345678e17")]
+#[case::nineteen_digits("1234567890123456789", "1234567890123456789.0")]
+#[case::fraction("0.5", "5e-1")]
+#[case::neighbours("9007199254740993", "9007199254740992.0")]
+#[case::negative("-12", "-1.2e1")]
+#[case::sign_matters("-12", "12")]
+#[case::key_order(r#"{"b": 1, "a": [2.0]}"#, r#"{"a":[2],"b":1.0}"#)]
+#[case::escapes(r#""\u0061""#, r#""a""#)]
+#[case::key_twice(r#"{"a": 1, "a": 2}"#, r#"{"a":2}"#)]
+#[case::string_is_not_a_number(r#""1""#, "1")]
+fn equality_keys_are_equal_exactly_for_equal_arguments(#[case] a: &str, #[case] b: &str) {
+    check_equality_key(a, b);
+    check_equality_key(b, a);
+}
+
+proptest! {
+    #[test]
+    fn equality_keys_agree_with_argument_equality(a in json_text(), b in json_text()) {
+        check_equality_key(&a, &b);
+        check_equality_key(&a, &a);
+    }
+}

@@ -16,6 +16,9 @@ const RUNS: usize = 0;
 /// How many run-sized lists the grader's object holds.
 pub(crate) const LISTS: usize = 1;
 
+/// The names of the grader's run-sized lists, by number: their keys in its object.
+pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
+
 /// How the grader's run entries name its limits.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct BudgetNames(Vec<String>);
@@ -54,7 +57,7 @@ impl BudgetOutcome {
                 "efficiency",
                 &self.efficiency.map(toolgate_core::Percent::value),
             )
-            .list("runs", RUNS)
+            .list(LIST_NAMES[RUNS], RUNS)
     }
 }
 
@@ -83,8 +86,6 @@ pub(crate) fn write_entries(
     };
     let entry = BudgetRun {
         run: info.number,
-        source: &info.source.file,
-        line: info.source.line,
         passed: run.passed,
         calls: run.calls,
         steps: run.steps,
@@ -112,8 +113,6 @@ pub(crate) fn write_entries(
 #[derive(Serialize)]
 struct BudgetRun<'a> {
     run: usize,
-    source: &'a str,
-    line: Option<usize>,
     passed: bool,
     calls: u64,
     steps: u64,
@@ -122,7 +121,7 @@ struct BudgetRun<'a> {
     per_tool: &'a [u64],
     weighed: u64,
     exceeded: Vec<ExceededJson>,
-    first_repeat: Option<RepeatJson>,
+    first_repeat: Option<RepeatJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -133,7 +132,7 @@ struct ExceededJson {
 }
 
 #[derive(Serialize)]
-struct RepeatJson {
-    call: CallJson,
+struct RepeatJson<'a> {
+    call: CallJson<'a>,
     repeats_call: usize,
 }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 use toolgate_core::{AccuracyCounts, AccuracyMetrics};
 
-use crate::json_part::{CallJson, Entries, JsonPart};
+use crate::json_part::{CallJson, Entries, JsonPart, ToolName};
 use crate::run::RunInfo;
 
 use super::{ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
@@ -17,24 +17,25 @@ const RUNS: usize = 0;
 /// How many run-sized lists the grader's object holds.
 pub(crate) const LISTS: usize = 1;
 
-/// The expected calls (the tool as written, the arguments) that the run entries name.
+/// The names of the grader's run-sized lists, by number: their keys in its object.
+pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
+
+/// What the run entries name: nothing, since they name an expected call by its number in
+/// the object's `expected_calls`, written once per test.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct AccuracyNames(Vec<(String, Value)>);
+pub(crate) struct AccuracyNames;
 
 impl CallAccuracyGrader {
+    #[expect(clippy::unused_self, reason = "the shape every grader's names share")]
     pub(crate) fn json_names(&self) -> AccuracyNames {
-        AccuracyNames(
-            self.expected
-                .iter()
-                .map(|call| (call.tool.to_string(), call.args_as_written()))
-                .collect(),
-        )
+        AccuracyNames
     }
 }
 
 impl CallAccuracyOutcome {
+    #[expect(clippy::unused_self, reason = "the shape every grader's names share")]
     pub(crate) fn json_names(&self) -> AccuracyNames {
-        AccuracyNames(self.expected.clone())
+        AccuracyNames
     }
 
     /// The grader's object: the summed scores, then its list.
@@ -50,31 +51,29 @@ impl CallAccuracyOutcome {
             .value("arguments_matched", &s.arguments_matched)
             .value("arguments_expected", &s.arguments_expected)
             .value("arguments", &s.arguments)
-            .list("runs", RUNS)
+            .value(
+                "expected_calls",
+                &self
+                    .expected
+                    .iter()
+                    .map(|(tool, args)| ExpectedCallJson { tool, args })
+                    .collect::<Vec<_>>(),
+            )
+            .list(LIST_NAMES[RUNS], RUNS)
     }
 }
 
 /// Writes one run's entry.
 pub(crate) fn write_entries(
-    names: &AccuracyNames,
+    _names: &AccuracyNames,
     info: &RunInfo,
     run: &RunAccuracy,
     entries: &mut Entries<'_>,
 ) -> io::Result<()> {
-    const NO_ARGS: &Value = &Value::Null;
-    let expected = |index: usize| {
-        names.0.get(index).map_or(
-            ExpectedCallJson {
-                tool: "",
-                args: NO_ARGS,
-            },
-            |(tool, args)| ExpectedCallJson { tool, args },
-        )
-    };
+    // An expected call is named by its number (from 1) in the object's `expected_calls`.
+    let expected = |index: usize| index + 1;
     let entry = AccuracyRun {
         run: info.number,
-        source: &info.source.file,
-        line: info.source.line,
         scores: AccuracyScores::new(run.counts, run.metrics, run.arguments),
         correct_calls: run
             .correct
@@ -82,7 +81,7 @@ pub(crate) fn write_entries(
             .map(|(index, called)| PairedCall {
                 expected: expected(*index),
                 call: called.call,
-                tool: called.tool.to_string(),
+                tool: ToolName(&called.tool),
             })
             .collect(),
         incorrect_calls: run
@@ -91,8 +90,7 @@ pub(crate) fn write_entries(
             .map(|mismatch| IncorrectCall {
                 expected: expected(mismatch.expected),
                 call: mismatch.call.call,
-                tool: mismatch.call.tool.to_string(),
-                args: mismatch.args.get(),
+                tool: ToolName(&mismatch.call.tool),
                 differing_keys: &mismatch.differing,
                 mismatch: mismatch.why.as_ref().map(|why| MismatchJson {
                     path: &why.path,
@@ -141,14 +139,12 @@ impl AccuracyScores {
 #[derive(Serialize)]
 struct AccuracyRun<'a> {
     run: usize,
-    source: &'a str,
-    line: Option<usize>,
     #[serde(flatten)]
     scores: AccuracyScores,
     correct_calls: Vec<PairedCall<'a>>,
     incorrect_calls: Vec<IncorrectCall<'a>>,
-    missed_calls: Vec<ExpectedCallJson<'a>>,
-    extra_calls: Vec<CallJson>,
+    missed_calls: Vec<usize>,
+    extra_calls: Vec<CallJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -157,19 +153,19 @@ struct ExpectedCallJson<'a> {
     args: &'a Value,
 }
 
+/// A call paired with expected call number `expected` of `expected_calls`.
 #[derive(Serialize)]
 struct PairedCall<'a> {
-    expected: ExpectedCallJson<'a>,
+    expected: usize,
     call: usize,
-    tool: String,
+    tool: ToolName<'a>,
 }
 
 #[derive(Serialize)]
 struct IncorrectCall<'a> {
-    expected: ExpectedCallJson<'a>,
+    expected: usize,
     call: usize,
-    tool: String,
-    args: &'a Value,
+    tool: ToolName<'a>,
     differing_keys: &'a [String],
     /// The first argument that failed its matcher: where, the matcher, and what the call had.
     mismatch: Option<MismatchJson<'a>>,

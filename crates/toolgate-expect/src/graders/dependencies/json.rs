@@ -15,6 +15,9 @@ const RUNS: usize = 0;
 /// How many run-sized lists the grader's object holds.
 pub(crate) const LISTS: usize = 1;
 
+/// The names of the grader's run-sized lists, by number: their keys in its object.
+pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
+
 /// What the grader's run entries name: nothing beyond the edges' positions.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct DependenciesNames;
@@ -64,7 +67,7 @@ impl DependenciesOutcome {
             .value("vacuous_edges", &vacuous)
             .value("passing_runs", &self.passing_runs)
             .value("pass_rate", &self.pass_rate.value())
-            .list("runs", RUNS)
+            .list(LIST_NAMES[RUNS], RUNS)
     }
 }
 
@@ -77,8 +80,6 @@ pub(crate) fn write_entries(
 ) -> io::Result<()> {
     let entry = DependenciesRun {
         run: info.number,
-        source: &info.source.file,
-        line: info.source.line,
         passed: run.passed,
         edges: run
             .edges
@@ -101,24 +102,22 @@ pub(crate) fn write_entries(
 #[derive(Serialize)]
 struct DependenciesRun<'a> {
     run: usize,
-    source: &'a str,
-    line: Option<usize>,
     passed: bool,
-    edges: Vec<VerdictJson>,
+    edges: Vec<VerdictJson<'a>>,
 }
 
 #[derive(Serialize)]
-struct VerdictJson {
+struct VerdictJson<'a> {
     state: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    call: Option<CallJson>,
+    call: Option<CallJson<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    other: Option<CallJson>,
+    other: Option<CallJson<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     value: Option<String>,
 }
 
-impl VerdictJson {
+impl VerdictJson<'_> {
     fn state(state: &'static str) -> Self {
         Self {
             state,

@@ -15,6 +15,9 @@ const RUNS: usize = 0;
 /// How many run-sized lists the grader's object holds.
 pub(crate) const LISTS: usize = 1;
 
+/// The names of the grader's run-sized lists, by number: their keys in its object.
+pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
+
 /// What the grader's run entries name: nothing beyond the run.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ErrorsNames;
@@ -72,7 +75,7 @@ impl ErrorsOutcome {
             .value("per_tool", &per_tool)
             .value("rate", &self.rate.value())
             .value("recovery", &self.recovery.value())
-            .list("runs", RUNS)
+            .list(LIST_NAMES[RUNS], RUNS)
     }
 }
 
@@ -85,8 +88,6 @@ pub(crate) fn write_entries(
 ) -> io::Result<()> {
     let entry = ErrorsRun {
         run: info.number,
-        source: &info.source.file,
-        line: info.source.line,
         calls: run.counts.calls,
         errors: run.counts.errors,
         recovered: run.counts.recovered,
@@ -103,11 +104,9 @@ pub(crate) fn write_entries(
 #[derive(Serialize)]
 struct ErrorsRun<'a> {
     run: usize,
-    source: &'a str,
-    line: Option<usize>,
     calls: u64,
     errors: u64,
     recovered: u64,
     per_tool: Vec<CountsJson<'a>>,
-    unrecovered: Option<CallJson>,
+    unrecovered: Option<CallJson<'a>>,
 }

@@ -5,7 +5,7 @@ use std::io;
 use serde::Serialize;
 use toolgate_core::{Counts, SelectionMetrics};
 
-use crate::json_part::{CallJson, Entries, JsonPart};
+use crate::json_part::{CallJson, Entries, JsonPart, ToolName};
 use crate::run::RunInfo;
 
 use super::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
@@ -18,6 +18,10 @@ const RUNS: usize = 3;
 
 /// How many run-sized lists the block's object holds.
 pub(crate) const LISTS: usize = 4;
+
+/// The names of the grader's run-sized lists, by number: their keys in its object.
+pub(crate) const LIST_NAMES: [&str; LISTS] =
+    ["missed_classes", "unexpected_calls", "repeats", "runs"];
 
 /// The class names, in declaration order, that the block's run entries name.
 #[derive(Debug, Clone, Default)]
@@ -47,10 +51,10 @@ impl SelectionOutcome {
             self.counts,
             self.metrics,
         )
-        .list("missed_classes", MISSED_CLASSES)
-        .list("unexpected_calls", UNEXPECTED_CALLS)
-        .list("repeats", REPEATS)
-        .list("runs", RUNS)
+        .list(LIST_NAMES[MISSED_CLASSES], MISSED_CLASSES)
+        .list(LIST_NAMES[UNEXPECTED_CALLS], UNEXPECTED_CALLS)
+        .list(LIST_NAMES[REPEATS], REPEATS)
+        .list(LIST_NAMES[RUNS], RUNS)
     }
 }
 
@@ -91,7 +95,7 @@ pub(crate) fn write_entries(
             &RunCall {
                 run: number,
                 call: c.call,
-                tool: c.tool.to_string(),
+                tool: ToolName(&c.tool),
             },
         )?;
     }
@@ -101,7 +105,7 @@ pub(crate) fn write_entries(
             &RunRepeat {
                 run: number,
                 call: c.call,
-                tool: c.tool.to_string(),
+                tool: ToolName(&c.tool),
                 class: class_name(*class),
             },
         )?;
@@ -110,8 +114,6 @@ pub(crate) fn write_entries(
         RUNS,
         &SelectionRun {
             run: number,
-            source: &info.source.file,
-            line: info.source.line,
             calls: info.calls,
             scores: Scores::new(run.counts, run.metrics),
             classes: run
@@ -158,25 +160,23 @@ struct RunClass<'a> {
 }
 
 #[derive(Serialize)]
-struct RunCall {
+struct RunCall<'a> {
     run: usize,
     call: usize,
-    tool: String,
+    tool: ToolName<'a>,
 }
 
 #[derive(Serialize)]
 struct RunRepeat<'a> {
     run: usize,
     call: usize,
-    tool: String,
+    tool: ToolName<'a>,
     class: &'a str,
 }
 
 #[derive(Serialize)]
 struct SelectionRun<'a> {
     run: usize,
-    source: &'a str,
-    line: Option<usize>,
     calls: usize,
     #[serde(flatten)]
     scores: Scores,
@@ -186,5 +186,5 @@ struct SelectionRun<'a> {
 #[derive(Serialize)]
 struct ClassMatch<'a> {
     class: &'a str,
-    satisfied_by: Option<CallJson>,
+    satisfied_by: Option<CallJson<'a>>,
 }

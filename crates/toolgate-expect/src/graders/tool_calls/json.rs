@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::json_part::{Entries, JsonPart};
 use crate::run::RunInfo;
 
-use super::{Miss, NearMiss, RunToolCalls, ToolCallsGrader, ToolCallsOutcome, ToolMatch};
+use super::{Miss, NearMiss, RunToolCalls, ToolCallsGrader, ToolCallsOutcome};
 
 /// The grader's run-sized list.
 const RUNS: usize = 0;
@@ -15,21 +15,21 @@ const RUNS: usize = 0;
 /// How many run-sized lists the grader's object holds.
 pub(crate) const LISTS: usize = 1;
 
-/// The entries, described, that the grader's run entries name.
+/// The names of the grader's run-sized lists, by number: their keys in its object.
+pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
+
+/// What the grader's run entries need of its entries: they name an entry by its number in
+/// the object's `required`, `disallowed` or `sequence`, written once per test, and say how
+/// long the sequence is.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ToolCallsNames {
-    required: Vec<String>,
-    disallowed: Vec<String>,
-    sequence: Vec<String>,
+    sequence: usize,
 }
 
 impl ToolCallsGrader {
     pub(crate) fn json_names(&self) -> ToolCallsNames {
-        let described = |list: &[ToolMatch]| list.iter().map(ToString::to_string).collect();
         ToolCallsNames {
-            required: self.required.iter().map(ToString::to_string).collect(),
-            disallowed: described(&self.disallowed),
-            sequence: described(&self.sequence),
+            sequence: self.sequence.len(),
         }
     }
 }
@@ -37,9 +37,7 @@ impl ToolCallsGrader {
 impl ToolCallsOutcome {
     pub(crate) fn json_names(&self) -> ToolCallsNames {
         ToolCallsNames {
-            required: self.required.clone(),
-            disallowed: self.disallowed.clone(),
-            sequence: self.sequence.clone(),
+            sequence: self.sequence.len(),
         }
     }
 
@@ -51,7 +49,7 @@ impl ToolCallsOutcome {
             .value("required", &self.required)
             .value("disallowed", &self.disallowed)
             .value("sequence", &self.sequence)
-            .list("runs", RUNS)
+            .list(LIST_NAMES[RUNS], RUNS)
     }
 }
 
@@ -64,15 +62,12 @@ pub(crate) fn write_entries(
 ) -> io::Result<()> {
     let entry = ToolCallsRun {
         run: info.number,
-        source: &info.source.file,
-        line: info.source.line,
         passed: run.passed,
         unmet_required: run
             .unmet
             .iter()
             .map(|unmet| UnmetEntry {
                 entry: unmet.entry + 1,
-                matcher: described(&names.required, unmet.entry),
                 found: unmet.found,
                 needed: unmet.needed,
                 near_miss: unmet.near_miss.as_ref().map(near_miss),
@@ -83,24 +78,17 @@ pub(crate) fn write_entries(
             .iter()
             .map(|violation| DisallowedCall {
                 entry: violation.entry + 1,
-                matcher: described(&names.disallowed, violation.entry),
                 call: violation.call,
                 tool: &violation.tool,
             })
             .collect(),
         sequence: run.sequence_stopped_at.map(|stopped| SequenceProgress {
             matched: stopped,
-            entries: names.sequence.len(),
+            entries: names.sequence,
             stopped_at: stopped + 1,
-            matcher: described(&names.sequence, stopped),
         }),
     };
     entries.push(RUNS, &entry)
-}
-
-/// Entry `index` of `list`, described; empty when there is none.
-fn described(list: &[String], index: usize) -> &str {
-    list.get(index).map_or("", String::as_str)
 }
 
 fn near_miss(near: &NearMiss) -> NearMissJson<'_> {
@@ -121,18 +109,15 @@ fn near_miss(near: &NearMiss) -> NearMissJson<'_> {
 #[derive(Serialize)]
 struct ToolCallsRun<'a> {
     run: usize,
-    source: &'a str,
-    line: Option<usize>,
     passed: bool,
     unmet_required: Vec<UnmetEntry<'a>>,
     disallowed_calls: Vec<DisallowedCall<'a>>,
-    sequence: Option<SequenceProgress<'a>>,
+    sequence: Option<SequenceProgress>,
 }
 
 #[derive(Serialize)]
 struct UnmetEntry<'a> {
     entry: usize,
-    matcher: &'a str,
     found: u32,
     needed: u32,
     near_miss: Option<NearMissJson<'a>>,
@@ -151,15 +136,13 @@ struct NearMissJson<'a> {
 #[derive(Serialize)]
 struct DisallowedCall<'a> {
     entry: usize,
-    matcher: &'a str,
     call: usize,
     tool: &'a str,
 }
 
 #[derive(Serialize)]
-struct SequenceProgress<'a> {
+struct SequenceProgress {
     matched: usize,
     entries: usize,
     stopped_at: usize,
-    matcher: &'a str,
 }

@@ -12,7 +12,7 @@ use toolgate_core::{Member, Percent};
 
 use crate::error::{Problem, custom};
 use crate::expect::{self, Expectations, Threshold};
-use crate::gate::Gate;
+use crate::gate::{Gate, GateValue};
 use crate::graders::Block;
 use crate::graders::config::{GraderConfig, config_keys};
 use crate::schema::described;
@@ -82,7 +82,7 @@ impl GraderConfig for RawConfig {
             .map_or_else(|| Percent::new(50).unwrap_or(Percent::ZERO), |t| t.0);
         // The block's default gate, at the written threshold.
         let default = Gate {
-            value: threshold,
+            value: GateValue::Percent(threshold),
             ..Block::ToolCorrectness.default_gate()
         };
         let gates = expect::gates(

@@ -15,6 +15,9 @@ const RUNS: usize = 0;
 /// How many run-sized lists the grader's object holds.
 pub(crate) const LISTS: usize = 1;
 
+/// The names of the grader's run-sized lists, by number: their keys in its object.
+pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
+
 /// The expected tools, as written, that the grader's run entries name.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CorrectnessNames(Vec<String>);
@@ -39,7 +42,7 @@ impl ToolCorrectnessOutcome {
             .value("expected_total", &self.expected_total)
             .value("exact_runs", &self.exact_runs)
             .value("score", &self.score.value())
-            .list("runs", RUNS)
+            .list(LIST_NAMES[RUNS], RUNS)
     }
 }
 
@@ -52,8 +55,6 @@ pub(crate) fn write_entries(
 ) -> io::Result<()> {
     let entry = CorrectnessRun {
         run: info.number,
-        source: &info.source.file,
-        line: info.source.line,
         score: run.score.value(),
         exact: run.exact,
         expected: names
@@ -61,8 +62,7 @@ pub(crate) fn write_entries(
             .iter()
             .zip(&run.matched)
             .enumerate()
-            .map(|(index, (tool, matched))| ExpectedTool {
-                tool,
+            .map(|(index, (_, matched))| ExpectedTool {
                 matched_by: matched.as_ref().map(CallJson::of),
                 out_of_order: run
                     .out_of_order
@@ -79,19 +79,18 @@ pub(crate) fn write_entries(
 #[derive(Serialize)]
 struct CorrectnessRun<'a> {
     run: usize,
-    source: &'a str,
-    line: Option<usize>,
     score: u8,
     exact: Option<bool>,
     expected: Vec<ExpectedTool<'a>>,
-    extra_calls: Vec<CallJson>,
+    extra_calls: Vec<CallJson<'a>>,
 }
 
+/// The run's match of the expected tool at the same position in the object's
+/// `expected_tools` (named there, once per test).
 #[derive(Serialize)]
 struct ExpectedTool<'a> {
-    tool: &'a str,
-    matched_by: Option<CallJson>,
+    matched_by: Option<CallJson<'a>>,
     /// With `check_ordering`: the call of this tool made out of order, when none was in order.
     #[serde(skip_serializing_if = "Option::is_none")]
-    out_of_order: Option<CallJson>,
+    out_of_order: Option<CallJson<'a>>,
 }

@@ -16,6 +16,9 @@ const RUNS: usize = 0;
 /// How many run-sized lists the grader's object holds.
 pub(crate) const LISTS: usize = 1;
 
+/// The names of the grader's run-sized lists, by number: their keys in its object.
+pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
+
 /// The expected entries, as written, that the grader's run entries name.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TrajectoryNames(Vec<String>);
@@ -41,7 +44,7 @@ impl TrajectoryOutcome {
             .value("total", &self.total)
             .value("match_rate", &self.match_rate.value())
             .value("score", &self.score.value())
-            .list("runs", RUNS)
+            .list(LIST_NAMES[RUNS], RUNS)
     }
 }
 
@@ -54,8 +57,6 @@ pub(crate) fn write_entries(
 ) -> io::Result<()> {
     let entry = TrajectoryRun {
         run: info.number,
-        source: &info.source.file,
-        line: info.source.line,
         matches: run.matches,
         matched: run.matched,
         total: run.total,
@@ -63,19 +64,18 @@ pub(crate) fn write_entries(
             .0
             .iter()
             .zip(&run.entries)
-            .map(|(step, calls)| ExpectedEntry {
-                step,
+            .map(|(_, calls)| ExpectedEntry {
                 matched_by: calls.iter().map(CallJson::of).collect(),
             })
             .collect(),
         missing: run.missing.as_ref().map(|missing| MissingJson {
-            step: names.0.get(missing.entry).map_or("", String::as_str),
+            entry: missing.entry + 1,
             closest: missing.closest.as_ref().map(ClosestJson::of),
         }),
         extra_call: run.extra.as_ref().map(CallJson::of),
         differs: run.differs.as_ref().map(|d| DifferenceJson {
             position: d.position,
-            expected: d.expected.and_then(|e| names.0.get(e)).map(String::as_str),
+            expected: d.expected.map(|entry| entry + 1),
             found: d.found.as_ref().map(CallJson::of),
         }),
     };
@@ -85,33 +85,33 @@ pub(crate) fn write_entries(
 #[derive(Serialize)]
 struct TrajectoryRun<'a> {
     run: usize,
-    source: &'a str,
-    line: Option<usize>,
     matches: bool,
     matched: u64,
     total: u64,
     expected: Vec<ExpectedEntry<'a>>,
     missing: Option<MissingJson<'a>>,
-    extra_call: Option<CallJson>,
+    extra_call: Option<CallJson<'a>>,
     differs: Option<DifferenceJson<'a>>,
 }
 
+/// The calls that matched the expected entry at the same position in the object's
+/// `expected` (written there, once per test).
 #[derive(Serialize)]
 struct ExpectedEntry<'a> {
-    step: &'a str,
-    matched_by: Vec<CallJson>,
+    matched_by: Vec<CallJson<'a>>,
 }
 
+/// The first expected entry not matched, by its number (from 1) in `expected`.
 #[derive(Serialize)]
 struct MissingJson<'a> {
-    step: &'a str,
-    closest: Option<ClosestJson>,
+    entry: usize,
+    closest: Option<ClosestJson<'a>>,
 }
 
 #[derive(Serialize)]
-struct ClosestJson {
+struct ClosestJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
-    call: Option<CallJson>,
+    call: Option<CallJson<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     path: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -124,8 +124,8 @@ struct ClosestJson {
     steps_found: Option<usize>,
 }
 
-impl ClosestJson {
-    fn of(closest: &Closest) -> Self {
+impl<'a> ClosestJson<'a> {
+    fn of(closest: &'a Closest) -> Self {
         let mut json = Self {
             call: None,
             path: None,
@@ -152,9 +152,10 @@ impl ClosestJson {
     }
 }
 
+/// Where the calls first differ; `expected` is the number (from 1) of the entry expected.
 #[derive(Serialize)]
 struct DifferenceJson<'a> {
     position: usize,
-    expected: Option<&'a str>,
-    found: Option<CallJson>,
+    expected: Option<usize>,
+    found: Option<CallJson<'a>>,
 }

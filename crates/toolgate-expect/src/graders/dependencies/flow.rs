@@ -1,0 +1,497 @@
+//! Flow edges (`feeds`/`into`/`arg`) in time linear in the run: each result is read once,
+//! whatever the number of calls that may have taken a value from it.
+//!
+//! A value of an `into` call's argument was produced by an earlier `feeds` call when it
+//! equals a value inside that call's result (JSON equality, at any depth), or when it is a
+//! string of at least 4 characters found in the result's text. Asked call by call, that is
+//! every `into` call against every earlier `feeds` call. Instead, the values asked about
+//! are gathered first; then each `feeds` result is read once, its values looked up by their
+//! equality key and its text searched for every string at once (Aho-Corasick), noting the
+//! first call that produced each; an `into` call holds when that call came before it.
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
+use serde_json::Value;
+use toolgate_trace::{Call, ValueRef};
+
+use super::{EdgeFailure, EdgeVerdict, called};
+use crate::matchers::shown;
+use crate::step_matcher::StepMatcher;
+
+/// While a run has read at most this many results, or has at most this many texts left to
+/// find, its texts are searched one by one, without an automaton.
+const SEARCHED_ONE_BY_ONE: usize = 4;
+
+/// Strings shorter than this (in characters) are produced only by an equal value.
+const MIN_FOUND_CHARS: usize = 4;
+
+#[allow(clippy::disallowed_types)] // Keyed by trace text; only looked up, never listed.
+type Map<K, V> = std::collections::HashMap<K, V>;
+
+/// The value an `into` call passes, as looked for.
+struct Wanted<'c> {
+    /// The call.
+    call: usize,
+    /// Its argument's value, with its number among the values asked about and, for a
+    /// string of at least [`MIN_FOUND_CHARS`], its number among the texts; `None` when the
+    /// call has no such argument.
+    value: Option<(ValueRef<'c>, usize, Option<usize>)>,
+}
+
+/// How the flow edge `feeds` → `into`'s `arg` fares over `calls`.
+pub(super) fn verdict(
+    feeds: &StepMatcher,
+    into: &StepMatcher,
+    arg: &str,
+    calls: &[Call],
+) -> EdgeVerdict {
+    let mut asked = Asked::default();
+    let mut wanted = Vec::new();
+    for (index, call) in calls.iter().enumerate() {
+        if !into.matches(call) {
+            continue;
+        }
+        let value = call.args_view().get(arg).map(|value| {
+            let (key, text) = asked.value(value);
+            (value, key, text)
+        });
+        wanted.push(Wanted { call: index, value });
+    }
+    if wanted.is_empty() {
+        return EdgeVerdict::Vacuous;
+    }
+    let producers: Vec<usize> = (0..calls.len())
+        .filter(|&c| feeds.matches(&calls[c]))
+        .collect();
+    let mut found = Found::new(&asked);
+    // The results read so far: those of the producers before the `into` call at hand, so
+    // that a run whose first `into` call fails reads no result after it.
+    let mut read = 0;
+    for Wanted { call, value } in wanted {
+        while let Some(&c) = producers.get(read).filter(|&&c| c < call) {
+            found.read(&asked, c, &calls[c]);
+            read += 1;
+        }
+        let held = value.as_ref().is_some_and(|(_, key, text)| {
+            found.by_key[*key] < call || text.is_some_and(|text| found.by_text[text] < call)
+        });
+        if !held {
+            return EdgeVerdict::Failed(EdgeFailure {
+                call: Some(called(calls, call)),
+                other: read
+                    .checked_sub(1)
+                    .map(|last| called(calls, producers[last])),
+                value: value.map(|(value, _, _)| shown(value)),
+                flow: true,
+            });
+        }
+    }
+    EdgeVerdict::Held
+}
+
+/// The values the `into` calls pass, each distinct one numbered once: strings by their
+/// text, other values by their equality key; and the strings long enough to be found in a
+/// result's text.
+#[derive(Default)]
+struct Asked {
+    strings: Map<String, usize>,
+    others: Map<String, usize>,
+    /// Whether an array or an object is asked about: only then are the keys of a result's
+    /// arrays and objects worth writing.
+    containers: bool,
+    /// How many values are numbered.
+    values: usize,
+    texts: Map<String, usize>,
+}
+
+impl Asked {
+    /// The number of `value`, and of its text when it may be found in a result's text.
+    fn value(&mut self, value: ValueRef<'_>) -> (usize, Option<usize>) {
+        if let Some(string) = value.as_str() {
+            let key = number(&mut self.strings, &mut self.values, string.as_ref());
+            let text = (string.chars().count() >= MIN_FOUND_CHARS).then(|| {
+                let mut next = self.texts.len();
+                number(&mut self.texts, &mut next, string.as_ref())
+            });
+            return (key, text);
+        }
+        let key = value.equality_key();
+        self.containers |= key.starts_with(['[', '{']);
+        (
+            number(&mut self.others, &mut self.values, key.as_ref()),
+            None,
+        )
+    }
+}
+
+/// The number of `item` in `map`, numbering it `next` (and counting it) when it is new.
+fn number(map: &mut Map<String, usize>, next: &mut usize, item: &str) -> usize {
+    if let Some(&known) = map.get(item) {
+        return known;
+    }
+    map.insert(item.to_owned(), *next);
+    *next += 1;
+    *next - 1
+}
+
+/// How a result's text is searched: see [`Found::searcher`].
+enum Searcher {
+    /// Each text on its own, until this many results were read.
+    OneByOne { reads: usize },
+    /// All at once.
+    AtOnce(AhoCorasick),
+    /// Each text on its own: the automaton could not be built.
+    Never,
+}
+
+/// For each value and each text asked about, the first producer whose result holds it
+/// (`usize::MAX` until one does), from the results read so far, in call order.
+struct Found {
+    by_key: Vec<usize>,
+    by_text: Vec<usize>,
+    /// The texts, by number, and an automaton that finds them all in one pass.
+    patterns: Vec<String>,
+    searcher: Searcher,
+    /// How many texts no result read so far holds.
+    unfound: usize,
+}
+
+impl Found {
+    fn new(asked: &Asked) -> Self {
+        let mut patterns = vec![String::new(); asked.texts.len()];
+        for (text, &index) in &asked.texts {
+            patterns[index].clone_from(text);
+        }
+        Self {
+            by_key: vec![usize::MAX; asked.values],
+            by_text: vec![usize::MAX; patterns.len()],
+            unfound: patterns.len(),
+            patterns,
+            searcher: Searcher::OneByOne { reads: 0 },
+        }
+    }
+
+    /// How the texts are searched in the next result: one by one for the first few results,
+    /// or while few texts are left; then, all at once, by an automaton built for the run.
+    /// Most runs decide an edge within a few results, and build none; a run that reads
+    /// many results with many texts builds one, and stays linear in its length.
+    fn searcher(&mut self) -> Option<&AhoCorasick> {
+        if let Searcher::OneByOne { reads } = &mut self.searcher {
+            *reads += 1;
+            if *reads <= SEARCHED_ONE_BY_ONE || self.unfound <= SEARCHED_ONE_BY_ONE {
+                return None;
+            }
+            self.searcher = match AhoCorasick::builder()
+                .kind(Some(AhoCorasickKind::ContiguousNFA))
+                .build(&self.patterns)
+            {
+                Ok(automaton) => Searcher::AtOnce(automaton),
+                // Too many texts for one automaton: each searched on its own.
+                Err(_) => Searcher::Never,
+            };
+        }
+        match &self.searcher {
+            Searcher::AtOnce(automaton) => Some(automaton),
+            Searcher::OneByOne { .. } | Searcher::Never => None,
+        }
+    }
+
+    /// Reads the result of producer `c`, the next in call order.
+    fn read(&mut self, asked: &Asked, c: usize, call: &Call) {
+        let Some(result) = call.result() else {
+            return;
+        };
+        let mut note = |index: usize| {
+            if self.by_key[index] == usize::MAX {
+                self.by_key[index] = c;
+            }
+        };
+        let mut stack = vec![result];
+        while let Some(inside) = stack.pop() {
+            let key = match inside {
+                Value::String(string) => {
+                    if let Some(&index) = asked.strings.get(string.as_str()) {
+                        note(index);
+                    }
+                    continue;
+                }
+                Value::Array(items) => {
+                    stack.extend(items);
+                    if !asked.containers {
+                        continue;
+                    }
+                    ValueRef::parsed(inside).equality_key()
+                }
+                Value::Object(members) => {
+                    stack.extend(members.values());
+                    if !asked.containers {
+                        continue;
+                    }
+                    ValueRef::parsed(inside).equality_key()
+                }
+                Value::Null | Value::Bool(_) | Value::Number(_) if asked.others.is_empty() => {
+                    continue;
+                }
+                Value::Null | Value::Bool(_) | Value::Number(_) => {
+                    ValueRef::parsed(inside).equality_key()
+                }
+            };
+            if let Some(&index) = asked.others.get(key.as_ref()) {
+                note(index);
+            }
+        }
+        // The result's text is written only while a text is still to be found.
+        if self.unfound == 0 {
+            return;
+        }
+        let text = crate::graders::tool_calls::result_text(result);
+        let mut found = Vec::new();
+        match self.searcher() {
+            Some(automaton) => {
+                found.extend(
+                    automaton
+                        .find_overlapping_iter(&text)
+                        .map(|hit| hit.pattern().as_usize()),
+                );
+            }
+            None => found.extend((0..self.patterns.len()).filter(|&index| {
+                self.by_text[index] == usize::MAX && text.contains(&self.patterns[index])
+            })),
+        }
+        for index in found {
+            if self.by_text[index] == usize::MAX {
+                self.by_text[index] = c;
+                self.unfound -= 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+    use toolgate_core::Member;
+    use toolgate_trace::{Call, Status, args_equal};
+
+    use super::super::{EdgeFailure, EdgeVerdict, called};
+    use crate::matchers::{ArgsMode, shown};
+    use crate::step_matcher::StepMatcher;
+    use crate::tool_matcher::ToolMatcher;
+
+    fn step(name: &str) -> StepMatcher {
+        StepMatcher {
+            tool: ToolMatcher::member(Member::parse(name).unwrap()),
+            args: None,
+            args_mode: ArgsMode::default(),
+        }
+    }
+
+    /// The definition, asked pair by pair: whether `value` was produced by `result`.
+    fn produced(value: &Value, result: &Value) -> bool {
+        if let Value::String(text) = value
+            && text.chars().count() >= super::MIN_FOUND_CHARS
+            && crate::graders::tool_calls::result_text(result).contains(text.as_str())
+        {
+            return true;
+        }
+        let mut stack = vec![result];
+        while let Some(inside) = stack.pop() {
+            if args_equal(value, inside) {
+                return true;
+            }
+            match inside {
+                Value::Array(items) => stack.extend(items),
+                Value::Object(members) => stack.extend(members.values()),
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// The edge by its definition: each `into` call against each earlier `feeds` call.
+    fn pairwise(feeds: &StepMatcher, into: &StepMatcher, calls: &[Call]) -> EdgeVerdict {
+        let mut applied = false;
+        for (index, call) in calls.iter().enumerate() {
+            if !into.matches(call) {
+                continue;
+            }
+            applied = true;
+            let before: Vec<usize> = (0..index).filter(|&c| feeds.matches(&calls[c])).collect();
+            let value = call.args_view().get("v");
+            let held = value.is_some_and(|value| {
+                let value = value.to_value();
+                before.iter().any(|&c| {
+                    calls[c]
+                        .result()
+                        .is_some_and(|result| produced(&value, result))
+                })
+            });
+            if !held {
+                return EdgeVerdict::Failed(EdgeFailure {
+                    call: Some(called(calls, index)),
+                    other: before.last().map(|&c| called(calls, c)),
+                    value: value.map(shown),
+                    flow: true,
+                });
+            }
+        }
+        if applied {
+            EdgeVerdict::Held
+        } else {
+            EdgeVerdict::Vacuous
+        }
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        let scalar = prop_oneof![
+            Just(json!(1)),
+            Just(json!(1.0)),
+            Just(json!(-0.0)),
+            Just(json!(0)),
+            Just(json!("ab")),
+            Just(json!("abcd")),
+            Just(json!("xabcdx")),
+            Just(json!("bcda")),
+            Just(json!("cdab")),
+            Just(json!("dabc")),
+            Just(json!("abcdab")),
+            Just(json!("ab\u{e9}cd")),
+            Just(json!(null)),
+        ];
+        scalar.prop_recursive(2, 6, 2, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                prop::collection::vec(inner, 0..3).prop_map(|items| {
+                    let keys = ["v", "w", "x"];
+                    Value::Object(
+                        items
+                            .into_iter()
+                            .zip(keys)
+                            .map(|(item, key)| (key.to_owned(), item))
+                            .collect(),
+                    )
+                }),
+            ]
+        })
+    }
+
+    fn call() -> impl Strategy<Value = Call> {
+        (
+            prop::sample::select(&["search", "get", "both"][..]),
+            prop::option::of(value()),
+            prop::option::of(value()),
+        )
+            .prop_map(|(name, argument, result)| made(name, argument, result))
+    }
+
+    fn made(name: &str, argument: Option<Value>, result: Option<Value>) -> Call {
+        Call {
+            server: None,
+            name: name.to_owned(),
+            args: argument
+                .map_or_else(|| json!({}), |argument| json!({ "v": argument }))
+                .into(),
+            args_raw: None,
+            completed: result.is_some(),
+            result: result.map(Into::into),
+            status: Status::Ok,
+            step: 0,
+        }
+    }
+
+    /// A string of 4 characters or more is found in a result's text; a shorter one, and a
+    /// value of a later call, are not; a value equal to one inside a result is.
+    #[test]
+    fn values_are_found_in_earlier_results() {
+        let (feeds, into) = (step("search"), step("get"));
+        let run = |result: Value, argument: Value| {
+            let calls = [
+                made("search", None, Some(result)),
+                made("get", Some(argument), None),
+            ];
+            super::verdict(&feeds, &into, "v", &calls)
+        };
+        assert_eq!(run(json!("xabcdx"), json!("abcd")), EdgeVerdict::Held);
+        assert!(matches!(
+            run(json!("xabcx"), json!("abc")),
+            EdgeVerdict::Failed(_)
+        ));
+        assert_eq!(
+            run(json!({ "ids": [7, 1.5] }), json!(1.50)),
+            EdgeVerdict::Held
+        );
+        assert_eq!(
+            run(json!({ "a": { "b": [1] } }), json!({ "b": [1.0] })),
+            EdgeVerdict::Held
+        );
+        let later = [
+            made("get", Some(json!("abcd")), None),
+            made("search", None, Some(json!("abcd"))),
+        ];
+        assert!(matches!(
+            super::verdict(&feeds, &into, "v", &later),
+            EdgeVerdict::Failed(EdgeFailure { other: None, .. })
+        ));
+    }
+
+    /// Texts are found the same way whether they are searched one by one or, in a run
+    /// that reads more results with more texts, all at once: each in the first result that
+    /// holds it, none in a result after the call that passes it.
+    #[rstest::rstest]
+    #[case::one_by_one(crate::graders::dependencies::flow::SEARCHED_ONE_BY_ONE)]
+    #[case::at_once(2 * crate::graders::dependencies::flow::SEARCHED_ONE_BY_ONE + 3)]
+    fn many_texts_are_found_as_few_are(#[case] texts: usize) {
+        let (feeds, into) = (step("search"), step("get"));
+        let text = |n: usize| format!("value-{n}");
+        // Each text in a result of its own, within other text; the first result holds two.
+        let mut calls: Vec<Call> = (0..texts)
+            .map(|n| {
+                made(
+                    "search",
+                    None,
+                    Some(json!({ "out": format!("[{}]", text(n)) })),
+                )
+            })
+            .collect();
+        calls[0] = made(
+            "search",
+            None,
+            Some(json!([text(0), format!("x{}x", text(1))])),
+        );
+        calls.extend((0..texts).map(|n| made("get", Some(json!(text(n))), None)));
+        assert_eq!(
+            super::verdict(&feeds, &into, "v", &calls),
+            EdgeVerdict::Held
+        );
+        // The result holding the last text alone comes after the call that passes it:
+        // the text is not found before that call.
+        let last = texts - 1;
+        calls.swap(last, texts + last);
+        let EdgeVerdict::Failed(failure) = super::verdict(&feeds, &into, "v", &calls) else {
+            panic!("the last text is found before its call");
+        };
+        assert_eq!(failure.call.map(|call| call.call), Some(last + 1));
+        assert_eq!(failure.other.map(|call| call.call), Some(last));
+    }
+
+    proptest! {
+        /// One read of each result gives the verdict, and the failure, that asking each
+        /// pair of calls gives.
+        #[test]
+        fn the_linear_edge_is_the_pairwise_edge(
+            calls in prop::collection::vec(call(), 0..12),
+            feeds in prop::sample::select(&["search", "both"][..]),
+            into in prop::sample::select(&["get", "both"][..]),
+        ) {
+            let (feeds, into) = (step(feeds), step(into));
+            // Every prefix of the run: each `into` call is the first to fail in one.
+            for end in 0..=calls.len() {
+                prop_assert_eq!(
+                    super::verdict(&feeds, &into, "v", &calls[..end]),
+                    pairwise(&feeds, &into, &calls[..end]),
+                    "the first {} calls", end
+                );
+            }
+        }
+    }
+}
