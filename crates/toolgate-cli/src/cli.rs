@@ -221,7 +221,7 @@ pub(crate) struct CheckArgs {
     ///
     /// Written atomically: a failed run never leaves half a file. Without any `--format`,
     /// the file's extension names the format (`.json`, `.jsonl`, `.xml` for JUnit, `.md`,
-    /// `.txt`).
+    /// `.html`, `.txt`).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
 
@@ -298,6 +298,8 @@ pub(crate) enum Format {
     Github,
     /// A Markdown summary, for a pull-request comment or another CI's job summary.
     Markdown,
+    /// One self-contained HTML page: verdicts, charts and a run explorer, for people.
+    Html,
 }
 
 fn parse_pattern(text: &str) -> Result<NamePattern, String> {
@@ -389,6 +391,7 @@ impl From<ReportTarget> for toolgate_run::ReportTarget {
             Format::Junit => toolgate_run::Format::Junit,
             Format::Github => toolgate_run::Format::Github,
             Format::Markdown => toolgate_run::Format::Markdown,
+            Format::Html => toolgate_run::Format::Html,
         };
         match target.path {
             Some(path) => Self::file(format, &path),
@@ -400,7 +403,7 @@ impl From<ReportTarget> for toolgate_run::ReportTarget {
 /// Pairs each `--output` with the `--format` just before it on the command line.
 ///
 /// Without any `--format` the report is text on standard output, or each `--output` file's
-/// format is the one its extension names (`.json`, `.xml`, `.md`, `.txt`). A format without an output goes to standard
+/// format is the one its extension names (`.json`, `.jsonl`, `.xml`, `.md`, `.html`, `.txt`). A format without an output goes to standard
 /// output, and only one may.
 pub(crate) fn report_targets(
     matches: &clap::ArgMatches,
@@ -456,7 +459,9 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
             .map(|(_, path)| {
                 Format::from_extension(&path)
                     .filter(|format| !merge || matches!(format, Format::Text | Format::Json))
-                    .filter(|format| !diff || !matches!(format, Format::Junit | Format::Jsonl))
+                    .filter(|format| {
+                        !diff || !matches!(format, Format::Junit | Format::Jsonl | Format::Html)
+                    })
                     .map(|format| ReportTarget {
                         format,
                         path: Some(path.clone()),
@@ -471,7 +476,7 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
                             } else if diff {
                                 "`.json`, `.md` or `.txt`"
                             } else {
-                                "`.json`, `.jsonl`, `.xml`, `.md` or `.txt`"
+                                "`.json`, `.jsonl`, `.xml`, `.md`, `.html` or `.txt`"
                             }
                         )
                     })
@@ -539,6 +544,7 @@ impl Format {
             "jsonl" => Some(Self::Jsonl),
             "xml" => Some(Self::Junit),
             "md" | "markdown" => Some(Self::Markdown),
+            "html" | "htm" => Some(Self::Html),
             "txt" | "text" | "log" => Some(Self::Text),
             _ => None,
         }
@@ -553,6 +559,7 @@ impl Format {
             Self::Junit => "junit",
             Self::Github => "github",
             Self::Markdown => "markdown",
+            Self::Html => "html",
         }
     }
 }

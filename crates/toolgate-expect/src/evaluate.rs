@@ -5,8 +5,9 @@ use toolgate_core::reliability::ReliabilityError;
 use toolgate_trace::Run;
 
 use crate::gate::{Baseline, GateOutcome, Target, gate_outcome};
+use crate::graders::selection::ToolMarks;
 use crate::graders::tool_calls::{MissingArgument, MissingArguments};
-use crate::graders::{Grader, GraderReport, Verdicts, registry};
+use crate::graders::{Block, Grader, GraderReport, Verdicts, registry};
 use crate::model::Test;
 use crate::reliability::ReliabilityOutcome;
 use crate::run::{Detail, LISTED_RUNS, RunInfo, RunSource};
@@ -122,6 +123,18 @@ impl RunOutcome {
     pub fn has_findings(&self) -> bool {
         self.graders.has_findings()
     }
+
+    /// The metrics of this run alone, as if it were its test's only run (SPEC section 14),
+    /// for the graders of `test`, the test it was graded for, in report order.
+    pub fn metrics(&self, test: &Test) -> Vec<(Target, Percent)> {
+        self.graders.metrics(test)
+    }
+
+    /// The graders whose findings make [`has_findings`](Self::has_findings) true, in
+    /// report order.
+    pub fn blocks_with_findings(&self) -> Vec<Block> {
+        self.graders.with_findings()
+    }
 }
 
 /// Builds, from the registry, what a run and a test hold per grader kind, and the steps of
@@ -168,6 +181,24 @@ macro_rules! per_kind {
             /// Whether every gate of every grader of `test` holds on this run alone.
             fn passes(&self, test: &Test) -> bool {
                 true $(&& passes(test.graders.$field.as_ref(), self.$field.as_ref()))*
+            }
+
+            /// The metrics of this run alone under every grader of `test`, in report order.
+            fn metrics(&self, test: &Test) -> Vec<(Target, Percent)> {
+                let mut metrics = Vec::new();
+                $(metrics.extend(run_metrics(test.graders.$field.as_ref(), self.$field.as_ref()));)*
+                metrics
+            }
+
+            /// The graders that found something short of perfect in the run, in report order.
+            fn with_findings(&self) -> Vec<Block> {
+                let mut blocks = Vec::new();
+                $(
+                    if findings::<$grader>(self.$field.as_ref()) {
+                        blocks.push(Block::$variant);
+                    }
+                )*
+                blocks
             }
         }
 
@@ -243,6 +274,14 @@ registry!(per_kind);
 
 fn findings<G: Grader>(run: Option<&G::Run>) -> bool {
     run.is_some_and(G::has_findings)
+}
+
+/// The metrics of `run` alone under `grader`, when the test has the grader.
+fn run_metrics<G: Grader>(grader: Option<&G>, run: Option<&G::Run>) -> Vec<(Target, Percent)> {
+    match (grader, run) {
+        (Some(grader), Some(run)) => grader.run_metrics(run),
+        _ => Vec::new(),
+    }
 }
 
 /// Whether `grader`'s gates hold on `run` alone, when the test has the grader.
@@ -508,4 +547,38 @@ fn listed(first: Vec<RunOutcome>, flagged: Vec<RunOutcome>, count: usize) -> Vec
     }
     let first_flagged = first.into_iter().filter(RunOutcome::has_findings);
     first_flagged.chain(flagged).take(LISTED_RUNS).collect()
+}
+
+impl RunOutcome {
+    /// What the test's equal-function sets made of the run's calls; empty when the test has
+    /// none.
+    pub fn tool_marks(&self) -> ToolMarks<'_> {
+        self.graders
+            .equal_function_sets
+            .as_ref()
+            .map(|run| ToolMarks {
+                satisfied: run.satisfied_by.iter().flatten().map(|c| &c.tool).collect(),
+                unexpected: run.unexpected.iter().map(|c| &c.tool).collect(),
+            })
+            .unwrap_or_default()
+    }
+}
+
+impl TestOutcome {
+    /// Each class of the test's equal-function sets, in declaration order, with how many
+    /// runs missed it; empty when the test has none.
+    pub fn class_misses(&self) -> Vec<(&str, u64)> {
+        self.graders
+            .equal_function_sets
+            .as_ref()
+            .map(|outcome| {
+                outcome
+                    .classes
+                    .iter()
+                    .map(toolgate_core::ClassName::as_str)
+                    .zip(outcome.missed_runs.iter().copied())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
 }

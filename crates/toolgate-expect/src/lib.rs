@@ -46,7 +46,9 @@ pub use crate::graders::dependencies::{
     RunDependencies,
 };
 pub use crate::graders::errors::{ErrorCounts, ErrorsGrader, ErrorsOutcome, RunErrors};
-pub use crate::graders::selection::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
+pub use crate::graders::selection::{
+    EqualFunctionSets, RunSelectionOutcome, SelectionOutcome, ToolMarks,
+};
 pub use crate::graders::tool_calls::{
     MatchList, Miss, MissingArgument, MissingArguments, NearMiss, RequiredMatch, RunToolCalls,
     ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals, ToolMatch, Unmet, Violation, result_text,

@@ -1,7 +1,8 @@
 //! The reports of toolgate: a text report for people, a versioned JSON report for
-//! machines, JUnit XML for CI test reporters, GitHub Actions workflow commands, and a
-//! Markdown summary for pull requests and job summaries, all written into a caller's
-//! `io::Write`; and the comparison of two JSON reports (`diff`), in the same formats.
+//! machines, JUnit XML for CI test reporters, GitHub Actions workflow commands, a Markdown
+//! summary for pull requests and job summaries, and a self-contained HTML page with a run
+//! explorer, all written into a caller's `io::Write`; and the comparison of two JSON reports
+//! (`diff`), in the same formats but HTML and JUnit.
 //!
 //! All are functions of what they are given: no clock, no absolute path, no environment, so
 //! the same outcome always gives the same bytes.
@@ -10,6 +11,7 @@ mod baseline;
 mod diff;
 mod escape;
 mod github;
+mod html;
 mod json;
 mod jsonl;
 mod junit;
@@ -28,6 +30,7 @@ pub use crate::diff::{
 };
 pub use crate::escape::escape_terminal;
 pub use crate::github::render_github;
+pub use crate::html::{HtmlRun, HtmlRuns, render_html};
 pub use crate::json::{
     JSON_VERSION, JsonRuns, ShardOrigin, render_json, render_json_runs, render_json_shard,
 };

@@ -9,13 +9,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 
 use toolgate_expect::{
-    Baseline, Detail, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg, Problem, RunOutcome,
-    RunSource, Shard, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, TestOutcome,
-    Unscorable, grade_run_as, missing_argument_problems, run_count_problems,
+    Baseline, Detail, JsonContext, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg,
+    Problem, RunOutcome, RunSource, Shard, SuiteError, SuiteFile, SuiteOutcome, Test,
+    TestEvaluator, TestOutcome, Unscorable, grade_run_as, missing_argument_problems,
+    run_count_problems,
 };
 use toolgate_report::{
-    JsonLines, JsonRuns, ReportFile, ShardOrigin, TextOptions, read_baseline, render_github,
-    render_json_runs, render_junit, render_markdown, render_text,
+    HtmlRun, HtmlRuns, JsonLines, JsonRuns, ReportFile, ShardOrigin, TextOptions, read_baseline,
+    render_github, render_html, render_json_runs, render_junit, render_markdown, render_text,
 };
 use toolgate_trace::{FileLayout, Naming, ReadOptions, TraceError, TracePart, read_trace_in_parts};
 
@@ -45,11 +46,12 @@ fn refuse_missing_arguments(
 type Lines = JsonLines<std::io::BufWriter<File>>;
 
 /// What is collected as the runs are scored for the reports that list every run, when they
-/// are asked for: the JSON report's entries of every run (spilled to disk), and the JSON
-/// Lines report itself.
+/// are asked for: the JSON report's entries of every run (spilled to disk), the JSON
+/// Lines report itself, and the HTML report's data of every run (spilled to disk).
 struct Collected<'a> {
     json: Option<JsonRuns>,
     lines: Option<Lines>,
+    html: Option<HtmlRuns>,
     origin: Option<ShardOrigin<'a>>,
 }
 
@@ -67,16 +69,31 @@ impl Collected<'_> {
             })
             .transpose()
             .map_err(|error| temporary_file_error("create", &error))?;
+        let html = asked(Format::Html)
+            .then(HtmlRuns::spilled)
+            .transpose()
+            .map_err(|error| temporary_file_error("create", &error))?;
         Ok(Self {
             json,
             lines,
+            html,
             origin: None,
         })
     }
 
     /// Whether a report lists every run, so that every outcome is built whole.
     fn every_run(&self) -> bool {
-        self.json.is_some() || self.lines.is_some()
+        self.json.is_some() || self.lines.is_some() || self.html.is_some()
+    }
+
+    /// What scoring `test`'s runs on any thread needs, for what is collected.
+    fn scoring<'t>(&self, test: &'t Test, findings: &'t AtomicUsize) -> Scoring<'t> {
+        Scoring {
+            test,
+            findings,
+            every_run: self.every_run(),
+            html: self.html.as_ref().map(|_| JsonContext::of_test(test)),
+        }
     }
 
     fn start_test(&mut self, test: &Test) {
@@ -86,15 +103,22 @@ impl Collected<'_> {
         if let Some(lines) = &mut self.lines {
             lines.start_test(test);
         }
+        if let Some(html) = &mut self.html {
+            html.start_test();
+        }
     }
 
-    /// Adds a run, in the order the runs are folded: file order whatever the threads.
-    fn push(&mut self, run: &RunOutcome) -> std::io::Result<()> {
+    /// Adds a run, in the order the runs are folded: file order whatever the threads; `html`
+    /// is its data of the HTML report, built where it was scored.
+    fn push(&mut self, run: &RunOutcome, html: Option<HtmlRun>) -> std::io::Result<()> {
         if let Some(json) = &mut self.json {
             json.push(run)?;
         }
         if let Some(lines) = &mut self.lines {
             lines.push(run)?;
+        }
+        if let (Some(runs), Some(html)) = (&mut self.html, html) {
+            runs.push(html)?;
         }
         Ok(())
     }
@@ -156,23 +180,20 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
         // How many runs added so far have findings, for the threads that score later runs
         // (`Detail::for_run`); the JSON report lists every run.
         let findings = AtomicUsize::new(0);
-        let scoring = Scoring {
-            test,
-            findings: &findings,
-            every_run: collected.every_run(),
-        };
+        let scoring = collected.scoring(test, &findings);
         let warnings = score_runs(&scoring, &files, &read, threads, |scored| {
             let Scored {
                 source,
                 limits,
                 outcome,
+                html,
             } = scored;
             // Every run counts against the limits, scored or not.
             let admitted = too_long.admit(&source, limits);
             let Some(outcome) = outcome.filter(|_| admitted) else {
                 return;
             };
-            if let Err(error) = collected.push(&outcome) {
+            if let Err(error) = collected.push(&outcome, html) {
                 spill_error.get_or_insert(error);
             }
             evaluator.add(outcome);
@@ -279,6 +300,8 @@ struct Scored {
     source: RunSource,
     limits: Limits,
     outcome: Option<RunOutcome>,
+    /// The run's data of the HTML report, when it is asked for.
+    html: Option<HtmlRun>,
 }
 
 /// The runs of one part of a trace file, scored, and the error that stopped its parsing.
@@ -289,8 +312,11 @@ struct Scoring<'a> {
     test: &'a Test,
     /// How many of the runs added so far have findings.
     findings: &'a AtomicUsize,
-    /// Whether every run is listed (the JSON report), so that every outcome is built whole.
+    /// Whether every run is listed (the JSON, JSON Lines and HTML reports), so that every
+    /// outcome is built whole.
     every_run: bool,
+    /// The names the HTML report's run data takes from the test, when it is asked for.
+    html: Option<JsonContext>,
 }
 
 /// Parses and scores the runs of one part; the first is run `first` of the test.
@@ -322,10 +348,17 @@ fn score_part(scoring: &Scoring<'_>, label: &str, first: usize, part: TracePart)
             .hold()
             .then(|| grade_run_as(test, number, source.clone(), &run, detail));
         part_findings += usize::from(outcome.as_ref().is_some_and(RunOutcome::has_findings));
+        // The HTML report shows the run's calls, which only this thread still holds.
+        let html = scoring
+            .html
+            .as_ref()
+            .zip(outcome.as_ref())
+            .map(|(context, outcome)| HtmlRun::new(test, context, &run, outcome));
         scored.push(Scored {
             source,
             limits,
             outcome,
+            html,
         });
         // The next line is read over this run.
         runs.recycle(run);
@@ -483,6 +516,7 @@ fn render(
     let Collected {
         json,
         lines,
+        html,
         origin,
     } = collected;
     let json = json
@@ -500,6 +534,11 @@ fn render(
                 })
                 .map(Rendered::Spooled)
         })
+        .transpose()
+        .map_err(|error| temporary_file_error("write", &error))?;
+    // Likewise the HTML page, which embeds every run.
+    let html = html
+        .map(|runs| spool(|out| render_html(outcome, runs, suite, out)))
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
     let mut output = Output::default();
@@ -524,6 +563,14 @@ fn render(
                 },
                 Rendered::share,
             ),
+            Format::Html => html.as_ref().map_or_else(
+                || {
+                    Err(std::io::Error::other(
+                        "the runs were not collected for HTML",
+                    ))
+                },
+                Rendered::share,
+            ),
             Format::Text => render_text(outcome, TextOptions::with_color(color), &mut bytes)
                 .map(|()| bytes.into()),
             Format::Junit => render_junit(outcome, suite, &mut bytes).map(|()| bytes.into()),
@@ -540,17 +587,18 @@ fn render(
     Ok(output)
 }
 
-/// A temporary file of the JSON report could not be created or written.
+/// A temporary file of the JSON, JSON Lines or HTML report could not be created or written.
 fn temporary_file_error(doing: &str, error: &std::io::Error) -> Error {
     Error::Suite(SuiteError::detached(
         Problem::new(
             "toolgate::report::temporary_file",
-            format!("cannot {doing} a temporary file of the JSON report: {error}"),
+            format!("cannot {doing} a temporary file of the report: {error}"),
             "",
         )
         .with_help(
-            "the JSON report lists every run and is written through temporary files in the \
-             system's temporary folder; make room there, or point TMPDIR at a folder with room",
+            "the JSON, JSON Lines and HTML reports list every run and are written through \
+             temporary files in the system's temporary folder; make room there, or point TMPDIR \
+             at a folder with room",
         ),
     ))
 }

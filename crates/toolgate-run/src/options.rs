@@ -102,6 +102,8 @@ pub enum Format {
     Github,
     /// A Markdown summary.
     Markdown,
+    /// One self-contained HTML page with charts and a run explorer.
+    Html,
 }
 
 /// Where one report goes.

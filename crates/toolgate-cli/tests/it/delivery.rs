@@ -258,6 +258,7 @@ fn every_output_is_checked_before_any_is_written(#[case] args: &[&str], #[case] 
 #[case::xml("report.xml", "junit")]
 #[case::markdown("report.md", "markdown")]
 #[case::text("report.txt", "text")]
+#[case::html("report.html", "html")]
 fn without_format_the_extension_names_it(#[case] file: &str, #[case] format: &str) {
     let temp = tempfile::tempdir().unwrap();
     let out = temp.path().join(file);

@@ -128,20 +128,29 @@ fn reports(dir: &Path, threads: &str) -> Vec<(String, Vec<u8>)> {
             "--output",
             "out/report.txt",
             "--format",
+            "html",
+            "--output",
+            "out/report.html",
+            "--format",
             "github",
         ],
     );
     assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
-    let mut reports: Vec<(String, Vec<u8>)> =
-        ["report.json", "report.xml", "report.md", "report.txt"]
-            .iter()
-            .map(|name| {
-                (
-                    (*name).to_owned(),
-                    fs::read(dir.join("out").join(name)).unwrap(),
-                )
-            })
-            .collect();
+    let mut reports: Vec<(String, Vec<u8>)> = [
+        "report.json",
+        "report.xml",
+        "report.md",
+        "report.txt",
+        "report.html",
+    ]
+    .iter()
+    .map(|name| {
+        (
+            (*name).to_owned(),
+            fs::read(dir.join("out").join(name)).unwrap(),
+        )
+    })
+    .collect();
     reports.push(("stdout".to_owned(), run.stdout.into_bytes()));
     reports.push(("exit code".to_owned(), run.code.to_string().into_bytes()));
     reports

@@ -86,6 +86,51 @@ fn check_scored(dir: &Path, args: &[String]) {
         }
         insta::assert_snapshot!(format, run.show(&run.stdout));
     }
+    if HTML_FIXTURES.iter().any(|name| dir.ends_with(name)) {
+        let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
+        full.extend(["--format", "html"]);
+        let run = toolgate(dir, &full);
+        assert_eq!(run.stderr, "", "{}: nothing on stderr", dir.display());
+        insta::assert_snapshot!("html", run.show(&html_page(&run.stdout)));
+    }
+}
+
+/// The fixtures whose HTML report is snapshotted too: a passing suite, a failing one with
+/// many runs, and markup in every string (the browser test opens the same three).
+pub(crate) const HTML_FIXTURES: [&str; 3] = [
+    "seed-000-first-run",
+    "many-runs-listing",
+    "hostile-html-content",
+];
+
+/// The HTML page as its snapshot shows it: the page with its style sheet, script and the
+/// script's digest left out (they are the same for every report, and reviewed as code), and
+/// its data
+/// pretty-printed (its keys sorted by the pretty-printer), after checking that the data as
+/// embedded holds no `<`, `>` or `&`.
+fn html_page(page: &str) -> String {
+    let open = r#"<script type="application/json" id="data">"#;
+    let (head, rest) = page.split_once(open).expect("the page embeds its data");
+    let (data, tail) = rest
+        .split_once("</script>")
+        .expect("the data's element ends");
+    assert!(
+        !data.contains(['<', '>', '&']),
+        "the embedded data escapes `<`, `>` and `&`"
+    );
+    let data: serde_json::Value = serde_json::from_str(data).expect("the data is JSON");
+    let elide = |text: &str, open: &str, close: &str, name: &str| {
+        let (before, inner) = text.split_once(open).expect("the element opens");
+        let (_, after) = inner.split_once(close).expect("the element closes");
+        format!("{before}{open}/* {name} */{close}{after}")
+    };
+    let head = elide(head, "<style>", "</style>", "page.css");
+    let head = elide(&head, "'sha256-", "'", "the digest of page.js");
+    let tail = elide(tail, "<script>", "</script>", "page.js");
+    format!(
+        "{head}{open}\n{}\n</script>{tail}",
+        serde_json::to_string_pretty(&data).expect("JSON serializes")
+    )
 }
 
 /// A `diff` case compares two reports: each output format is snapshotted, as for `check`,

@@ -7,6 +7,7 @@
 )]
 
 mod baseline;
+mod browser;
 mod cli;
 mod delivery;
 mod determinism;
