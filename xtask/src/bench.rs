@@ -21,6 +21,7 @@ const FORMATS: &[&str] = &[
     "text",  // the default report, the one the 1.5 goal of issue 8 is about
     "json",  // issue 24: at most 2 times the floor, smaller than the corpus
     "jsonl", // issue 24: streamed as the runs are scored
+    "html",  // issue 24: one self-contained page for people
 ];
 
 const USAGE: &str = "usage: cargo xtask bench [--calls N] [--seed S] [--reps R] [--startup-reps R] [--no-build] [--short]";
