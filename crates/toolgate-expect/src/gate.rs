@@ -156,6 +156,12 @@ impl Baseline {
         Self { tests }
     }
 
+    /// The metrics of test `name` in the baseline, by metric name; `None` when the
+    /// baseline has no such test.
+    pub fn test(&self, name: &str) -> Option<&BTreeMap<String, u8>> {
+        self.tests.get(name)
+    }
+
     /// What a gate on the baseline of test `test` compares with under `baseline` (`None`:
     /// no `--baseline` given): the baseline's metric moved by `offset`, or why the gate is
     /// skipped.

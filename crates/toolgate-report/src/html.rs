@@ -13,8 +13,8 @@ use std::io::{self, BufRead, Seek, Write};
 
 use serde::{Serialize, Serializer};
 use toolgate_expect::{
-    Entries, EntrySink, JsonContext, JsonField, RunOutcome, SuiteOutcome, Test as SuiteTest,
-    TestOutcome,
+    Baseline, Entries, EntrySink, JsonContext, JsonField, RunOutcome, SuiteOutcome,
+    Test as SuiteTest, TestOutcome,
 };
 use toolgate_trace::{Run, Status};
 
@@ -362,8 +362,16 @@ struct TestData<'a> {
     tools: Vec<(&'a str, u64, u64, u64, u64)>,
     /// Per class of the equal-function sets: `[class, runs satisfied, runs missed]`.
     classes: Vec<(&'a str, u64, u64)>,
-    /// The comparison with the report of `check --baseline`: not written yet (`null`).
-    baseline: Option<()>,
+    /// The comparison with the report of `check --baseline` (`null` without one).
+    baseline: Option<BaselineData<'a>>,
+}
+
+/// A test's comparison with the baseline report: the baseline's metrics of the test of the
+/// same name, or `null` when the baseline has no such test; the page sets them beside the
+/// test's own.
+#[derive(Serialize)]
+struct BaselineData<'a> {
+    metrics: Option<&'a BTreeMap<String, u8>>,
 }
 
 /// Each grader's values, under its key, as the grader serialized them.
@@ -402,6 +410,7 @@ pub fn render_html(
     outcome: &SuiteOutcome,
     runs: HtmlRuns,
     suite: &str,
+    baseline: Option<&Baseline>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     if runs.tests.len() != outcome.tests.len() {
@@ -445,7 +454,7 @@ pub fn render_html(
         if index > 0 {
             out.write_all(b",")?;
         }
-        write_open(out, &test_data(test, collected))?;
+        write_open(out, &test_data(test, collected, baseline))?;
         out.write_all(b",\"runs\":[")?;
         for run in 0..collected.runs {
             line.clear();
@@ -533,7 +542,11 @@ pub(crate) fn write_escaped(out: &mut dyn Write, json: &[u8]) -> io::Result<()> 
     out.write_all(&json[start..])
 }
 
-fn test_data<'a>(test: &'a TestOutcome, collected: &'a Collected) -> TestData<'a> {
+fn test_data<'a>(
+    test: &'a TestOutcome,
+    collected: &'a Collected,
+    baseline: Option<&'a Baseline>,
+) -> TestData<'a> {
     let parts = test.json_parts();
     let mut lists = Vec::new();
     for part in &parts {
@@ -575,7 +588,9 @@ fn test_data<'a>(test: &'a TestOutcome, collected: &'a Collected) -> TestData<'a
             .map(|(tool, c)| (tool.as_str(), c.called, c.satisfied, c.unexpected, c.errors))
             .collect(),
         classes,
-        baseline: None,
+        baseline: baseline.map(|baseline| BaselineData {
+            metrics: baseline.test(&test.name),
+        }),
     }
 }
 

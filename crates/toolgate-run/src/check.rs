@@ -53,6 +53,8 @@ struct Collected<'a> {
     lines: Option<Lines>,
     html: Option<HtmlRuns>,
     origin: Option<ShardOrigin<'a>>,
+    /// The report of `--baseline`, which the HTML report sets beside each test's metrics.
+    baseline: Option<&'a Baseline>,
 }
 
 impl Collected<'_> {
@@ -78,6 +80,7 @@ impl Collected<'_> {
             lines,
             html,
             origin: None,
+            baseline: None,
         })
     }
 
@@ -228,6 +231,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
         suite_tests: suite.tests.len(),
         suite_digest: &digest,
     });
+    collected.baseline = baseline.as_ref();
     let mut output = render(&outcome, collected, &name, targets, options.color)?;
     // GitHub's job summary: appended, like every step's, when the runner asks for it.
     if targets.iter().any(|t| t.format == Format::Github)
@@ -518,6 +522,7 @@ fn render(
         lines,
         html,
         origin,
+        baseline,
     } = collected;
     let json = json
         .map(|runs| spool(|out| render_json_runs(outcome, runs, origin, out)))
@@ -538,7 +543,7 @@ fn render(
         .map_err(|error| temporary_file_error("write", &error))?;
     // Likewise the HTML page, which embeds every run.
     let html = html
-        .map(|runs| spool(|out| render_html(outcome, runs, suite, out)))
+        .map(|runs| spool(|out| render_html(outcome, runs, suite, baseline, out)))
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
     let mut output = Output::default();

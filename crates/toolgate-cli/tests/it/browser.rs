@@ -63,19 +63,17 @@ fn fixture(name: &str) -> PathBuf {
 
 /// Writes the HTML report of fixture `name` to `target/html-screenshots/<name>.html`.
 fn report(name: &str, passed: bool) -> PathBuf {
+    report_with(name, passed, &[])
+}
+
+/// [`report`], with `args` after the suite.
+fn report_with(name: &str, passed: bool, args: &[&str]) -> PathBuf {
     let page = review_dir().join(format!("{name}.html"));
     let out = page.to_str().expect("a UTF-8 path");
-    let run = toolgate(
-        &fixture(name),
-        &[
-            "check",
-            "toolgate.yaml",
-            "--format",
-            "html",
-            "--output",
-            out,
-        ],
-    );
+    let mut command = vec!["check", "toolgate.yaml"];
+    command.extend(args);
+    command.extend(["--format", "html", "--output", out]);
+    let run = toolgate(&fixture(name), &command);
     assert_eq!(run.code, i32::from(!passed), "{}", run.stderr);
     page
 }
@@ -328,4 +326,33 @@ fn hostile_strings_are_shown_as_text() {
     );
     assert_eq!(listed_runs(&dom), ["1.1", "1.2"]);
     screenshot(&browser, &page, "run=1.1", "hostile", 2600);
+}
+
+/// With `--baseline`, each test shows its metrics beside the baseline's, each change in
+/// words; a test the baseline lacks says so.
+#[test]
+fn the_baseline_comparison_is_shown_beside_the_metrics() {
+    let Some(browser) = browser() else { return };
+    let page = report_with("baseline-gates", false, &["--baseline", "base.json"]);
+    let shown = dom(&browser, &page, "");
+    for row in [
+        "<td>tool_selection.f1</td><td class=\"num\">100</td><td class=\"num\">90</td><td>down 10</td>",
+        "<td>tool_selection.recall</td><td class=\"num\">100</td><td class=\"num\">83</td><td>down 17</td>",
+    ] {
+        assert!(shown.contains(row), "{row} in the comparison");
+    }
+    assert!(
+        shown.contains("metrics fell against the baseline."),
+        "the comparison in words"
+    );
+    assert!(
+        shown.contains("The baseline has no test of this name"),
+        "`fetch only` has no baseline"
+    );
+    let without = report("baseline-gates", true);
+    assert!(shown.contains("Baseline comparison"));
+    assert!(
+        dom(&browser, &without, "").contains("No baseline was given"),
+        "without --baseline"
+    );
 }

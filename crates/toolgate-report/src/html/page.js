@@ -67,6 +67,36 @@
       el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell, i) => el("td", { class: numeric && numeric[i] ? "num" : null }, cell))))));
   }
 
+  // The test's metrics beside those of the test of the same name in the report given to
+  // `check --baseline`: each change in points and in words, so it reads without colour.
+  function baselineComparison(test) {
+    if (test.baseline === null) {
+      return el("p", { class: "muted baseline" }, "No baseline was given (toolgate check --baseline BASE.json).");
+    }
+    const base = test.baseline.metrics;
+    if (base === null) {
+      return el("p", { class: "baseline" }, "The baseline has no test of this name: nothing to compare with.");
+    }
+    const now = Object.fromEntries(test.metrics);
+    const names = [...new Set([...Object.keys(base), ...Object.keys(now)])].sort();
+    const rows = names.map((name) => {
+      const [b, n] = [base[name], now[name]];
+      let change = "-";
+      if (b !== undefined && n !== undefined) {
+        change = n === b ? "same" : (n > b ? "up " + (n - b) : "down " + (b - n));
+      } else if (b === undefined) {
+        change = "new";
+      } else {
+        change = "gone";
+      }
+      return [name, b === undefined ? "-" : String(b), n === undefined ? "-" : String(n), change];
+    });
+    const fell = rows.filter((row) => row[3].startsWith("down")).length;
+    return el("div", { class: "baseline" },
+      el("p", {}, fell === 0 ? "No metric fell against the baseline." : plural(fell, "metric", "metrics") + " fell against the baseline."),
+      table(["Metric", "Baseline", "Now", "Change"], rows, [false, true, true, false]));
+  }
+
   // A bar chart of `counts` under `labels`, as inline SVG, with its numbers in words for
   // screen readers and in each bar's tooltip.
   // `ticks` are the labels written under the axis, by index (all of them by default);
@@ -155,10 +185,7 @@
       section.append(barChart("pass^k for k = 1 to " + decay.length, decay.map((_, i) => String(i + 1)), decay, "", null, 100));
     }
     section.append(el("h3", {}, "Baseline comparison"));
-    // The place of `check --baseline`'s comparison, which the data does not carry yet.
-    section.append(test.baseline === null
-      ? el("p", { class: "muted baseline" }, "No baseline was given (toolgate check --baseline BASE.json).")
-      : el("pre", { class: "baseline" }, JSON.stringify(test.baseline, null, 2)));
+    section.append(baselineComparison(test));
     return section;
   }
 
