@@ -11,6 +11,7 @@
 #   TOOLGATE_JUNIT        a file for the JUnit report (default toolgate-junit.xml), or empty
 #   TOOLGATE_MARKDOWN     a file for the Markdown report, or empty
 #   TOOLGATE_JSON         a file for the JSON report (default toolgate-report.json), or empty
+#   TOOLGATE_HTML         a file for the HTML report, or empty (the default)
 #   TOOLGATE_BASELINE     a baseline JSON report for gates on the baseline (`--baseline`),
 #                         or empty
 #   TOOLGATE_ARGS         more arguments for `toolgate check`, split at spaces
@@ -28,6 +29,7 @@ summary="${TOOLGATE_SUMMARY:-true}"
 junit="${TOOLGATE_JUNIT-toolgate-junit.xml}"
 markdown="${TOOLGATE_MARKDOWN:-}"
 json="${TOOLGATE_JSON-toolgate-report.json}"
+html="${TOOLGATE_HTML:-}"
 baseline="${TOOLGATE_BASELINE:-}"
 install="${TOOLGATE_INSTALL:-pip}"
 package="${TOOLGATE_PACKAGE:-toolgate}"
@@ -81,6 +83,7 @@ add_report() {
 [ -z "$junit" ] || add_report junit "$junit"
 [ -z "$markdown" ] || add_report markdown "$markdown"
 [ -z "$json" ] || add_report json "$json"
+[ -z "$html" ] || add_report html "$html"
 
 if [ -n "$baseline" ]; then
     # A toolgate older than `--baseline` refuses the option (exit 2) rather than ignore it.

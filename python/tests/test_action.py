@@ -79,6 +79,16 @@ def test_a_failing_suite_annotates_summarises_writes_every_report_and_exits_1(
     assert '"passed": false' in (case / "toolgate-report.json").read_text(encoding="utf-8")
 
 
+def test_the_html_input_writes_the_page_and_lists_it(tmp_path: Path, fixtures: Path) -> None:
+    result, outputs = run_action(tmp_path, "seed-000-first-run", fixtures, html="toolgate.html")
+    assert result.returncode == 0, result.stderr
+    page = tmp_path / "seed-000-first-run" / "toolgate.html"
+    assert str(page) in outputs["reports"].splitlines()
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    assert "research-agent picks search then fetch" in text
+
+
 def test_a_passing_suite_without_annotations_prints_text_and_still_summarises(
     tmp_path: Path, fixtures: Path
 ) -> None:
@@ -160,7 +170,19 @@ def test_install_pip_installs_the_package_into_its_own_environment(tmp_path: Pat
 def test_the_action_passes_every_input_to_the_script() -> None:
     action = (ROOT / "action.yml").read_text(encoding="utf-8")
     script = SCRIPT.read_text(encoding="utf-8")
-    for name in ["suite", "annotations", "summary", "junit", "markdown", "json", "baseline", "args", "install", "package"]:
+    for name in [
+        "suite",
+        "annotations",
+        "summary",
+        "junit",
+        "markdown",
+        "json",
+        "html",
+        "baseline",
+        "args",
+        "install",
+        "package",
+    ]:
         variable = f"TOOLGATE_{name.upper()}"
         assert f"{variable}: ${{{{ inputs.{name} }}}}" in action, name
         assert variable in script, name
