@@ -187,11 +187,14 @@ impl BudgetGrader {
 /// ones do not: one map lookup per call, whatever the run's length.
 fn repeats(calls: &[Call]) -> (u64, Option<(usize, usize)>) {
     type Key<'c> = (Option<&'c str>, &'c str, Cow<'c, str>);
-    // Keyed by the trace's text, so hashed with the standard library's keyed hash; only
-    // looked up, never listed, so its order cannot reach a report.
+    // Keyed by the trace's text, so hashed with a randomly seeded hash (`foldhash`, fast
+    // on long keys); only looked up, never listed, so its order cannot reach a report.
     #[allow(clippy::disallowed_types)]
-    let mut seen: std::collections::HashMap<Key<'_>, usize> =
-        std::collections::HashMap::with_capacity(calls.len());
+    let mut seen: std::collections::HashMap<Key<'_>, usize, foldhash::fast::RandomState> =
+        std::collections::HashMap::with_capacity_and_hasher(
+            calls.len(),
+            foldhash::fast::RandomState::default(),
+        );
     let mut count = 0;
     let mut first = None;
     for (index, call) in calls.iter().enumerate() {

@@ -24,8 +24,9 @@ const SEARCHED_ONE_BY_ONE: usize = 4;
 /// Strings shorter than this (in characters) are produced only by an equal value.
 const MIN_FOUND_CHARS: usize = 4;
 
-#[allow(clippy::disallowed_types)] // Keyed by trace text; only looked up, never listed.
-type Map<K, V> = std::collections::HashMap<K, V>;
+/// Keyed by trace text, so hashed with a randomly seeded hash; only looked up, never listed.
+#[allow(clippy::disallowed_types)]
+type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 /// The value an `into` call passes, as looked for.
 struct Wanted<'c> {
