@@ -91,37 +91,33 @@ def test_the_jq_one_liner_lists_the_failing_runs(reports: tuple[Path, dict[str, 
     assert found == expected
 
 
-def test_the_duckdb_query_counts_runs_and_passed_runs(reports: tuple[Path, dict[str, Any]]) -> None:
+def test_the_duckdb_query_counts_runs_and_passed_runs(
+    reports: tuple[Path, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     try:
         import duckdb
     except ImportError:
         need("duckdb", False)
         return
     folder, report = reports
-    here = os.getcwd()
-    os.chdir(folder)
-    try:
-        rows = duckdb.sql(one_liner("duckdb")).fetchall()
-    finally:
-        os.chdir(here)
+    monkeypatch.chdir(folder)
+    rows = duckdb.sql(one_liner("duckdb")).fetchall()
     expected = runs_per_test(report)
     assert rows == [(name, *expected[name]) for name in sorted(expected)]
 
 
-def test_the_pandas_line_gives_each_tests_pass_rate(reports: tuple[Path, dict[str, Any]]) -> None:
+def test_the_pandas_line_gives_each_tests_pass_rate(
+    reports: tuple[Path, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     try:
         import pandas as pd
     except ImportError:
         need("pandas", False)
         return
     folder, report = reports
-    here = os.getcwd()
-    os.chdir(folder)
+    monkeypatch.chdir(folder)
     scope: dict[str, Any] = {"pd": pd}
-    try:
-        exec(one_liner("pandas"), scope)
-    finally:
-        os.chdir(here)
+    exec(one_liner("pandas"), scope)
     rates = scope["rates"].to_dict()
     expected = {name: passed / runs for name, (runs, passed) in runs_per_test(report).items()}
     assert rates == pytest.approx(expected)

@@ -181,32 +181,16 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
 
 /// Builds `toolgate`, `floor` and `measure` in the `profiling` profile.
 fn build_release(root: &Path) -> Result<(), String> {
-    cargo(
-        root,
-        &[
-            "build",
-            "--profile",
-            "profiling",
-            "-p",
-            "toolgate-cli",
-            "--bin",
-            "toolgate",
-        ],
-    )?;
-    cargo(
-        root,
-        &[
-            "build",
-            "--profile",
-            "profiling",
-            "-p",
-            "xtask",
-            "--bin",
-            "floor",
-            "--bin",
-            "measure",
-        ],
-    )?;
+    for (package, bins) in [
+        ("toolgate-cli", &["toolgate"][..]),
+        ("xtask", &["floor", "measure"][..]),
+    ] {
+        let mut args = vec!["build", "--profile", "profiling", "-p", package];
+        for bin in bins {
+            args.extend(["--bin", bin]);
+        }
+        cargo(root, &args)?;
+    }
     Ok(())
 }
 

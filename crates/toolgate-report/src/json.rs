@@ -130,15 +130,29 @@ impl Serialize for Part<'_> {
     }
 }
 
-/// Where each run came from, in run order.
+/// Where each run came from, in run order: an entry of a test's `sources`, and the head of
+/// a run's line in JSON Lines.
 #[derive(Serialize)]
-struct RunOrigin<'a> {
+pub(crate) struct RunOrigin<'a> {
     run: usize,
     source: &'a str,
     line: Option<usize>,
     format: &'a str,
     calls: usize,
     passed: bool,
+}
+
+impl<'a> RunOrigin<'a> {
+    pub(crate) fn of(info: &'a RunInfo) -> Self {
+        Self {
+            run: info.number,
+            source: &info.source.file,
+            line: info.source.line,
+            format: info.format,
+            calls: info.calls,
+            passed: info.passed,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -319,17 +333,7 @@ impl Spills {
     /// Writes the entry of where a run came from.
     fn source(&mut self, info: &RunInfo) -> io::Result<()> {
         self.line.clear();
-        serde_json::to_writer(
-            &mut self.line,
-            &RunOrigin {
-                run: info.number,
-                source: &info.source.file,
-                line: info.source.line,
-                format: info.format,
-                calls: info.calls,
-                passed: info.passed,
-            },
-        )?;
+        serde_json::to_writer(&mut self.line, &RunOrigin::of(info))?;
         let line = std::mem::take(&mut self.line);
         let written = self.entry(SOURCES, &line);
         self.line = line;

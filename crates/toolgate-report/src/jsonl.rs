@@ -12,7 +12,7 @@ use toolgate_expect::{
     SuiteOutcome, Test as SuiteTest, TestOutcome,
 };
 
-use crate::json::JSON_VERSION;
+use crate::json::{JSON_VERSION, RunOrigin};
 use crate::transcode::JsonText;
 
 /// The report being written: the test whose runs come next, and one reused buffer per
@@ -46,12 +46,8 @@ struct ShardLine {
 struct RunLine<'a> {
     r#type: &'static str,
     test: &'a str,
-    run: usize,
-    source: &'a str,
-    line: Option<usize>,
-    format: &'a str,
-    calls: usize,
-    passed: bool,
+    #[serde(flatten)]
+    origin: RunOrigin<'a>,
 }
 
 #[derive(Serialize)]
@@ -142,12 +138,7 @@ impl<W: Write> JsonLines<W> {
         let mut head = serde_json::to_vec(&RunLine {
             r#type: "run",
             test: &self.test,
-            run: info.number,
-            source: &info.source.file,
-            line: info.source.line,
-            format: info.format,
-            calls: info.calls,
-            passed: info.passed,
+            origin: RunOrigin::of(info),
         })?;
         // The line's closing brace goes after the graders' objects.
         head.pop();
