@@ -89,7 +89,7 @@ impl Borrowed<'_> {
         match self {
             Self::Text(raw) => {
                 let start = (raw.get().as_ptr() as usize).checked_sub(source.as_ptr() as usize)?;
-                LazyValue::from_plain_shared(source, start..start + raw.get().len(), None)
+                LazyValue::from_plain_shared(source, start..start + raw.get().len(), None, false)
             }
             Self::Parsed(value) => Some(LazyValue::new(value)),
         }

@@ -6,6 +6,7 @@
 //! little more than checking its syntax. What the text holds is checked when it is kept, so
 //! that the later parse cannot fail: see [`Kept::of`].
 
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
@@ -48,6 +49,9 @@ enum Repr {
         text: SharedText,
         value: OnceLock<Value>,
         index: OnceLock<Option<Box<[Member]>>>,
+        /// Whether the reader found the text written as [`ValueRef::equality_key`] writes
+        /// it, so that the text is its own key; `false` when it did not look.
+        canonical: bool,
     },
     /// A value built already.
     Value(Value),
@@ -65,7 +69,9 @@ impl LazyValue {
     pub(crate) fn from_text(text: &serde_json::value::RawValue) -> Option<Self> {
         let text = text.get();
         match Kept::of(text) {
-            Kept::Text => Self::from_plain_shared(&Arc::new(text.to_owned()), 0..text.len(), None),
+            Kept::Text => {
+                Self::from_plain_shared(&Arc::new(text.to_owned()), 0..text.len(), None, false)
+            }
             Kept::Parsed(value) => Some(Self::new(value)),
             Kept::Refused => None,
         }
@@ -80,12 +86,39 @@ impl LazyValue {
         source: &Arc<String>,
         range: Range<usize>,
         index: Option<Box<[Member]>>,
+        canonical: bool,
     ) -> Option<Self> {
         Some(Self(Repr::Text {
             text: SharedText::new(source, range)?,
             value: OnceLock::new(),
             index: index.map_or_else(OnceLock::new, |members| OnceLock::from(Some(members))),
+            canonical,
         }))
+    }
+
+    /// The value's [equality key](ValueRef::equality_key): the text itself, without looking
+    /// at it again, when the reader found it canonical as it read it.
+    pub fn equality_key(&self) -> Cow<'_, str> {
+        match &self.0 {
+            Repr::Text {
+                text,
+                canonical: true,
+                ..
+            } => Cow::Borrowed(text.get()),
+            _ => self.view().equality_key(),
+        }
+    }
+
+    /// Whether the reader found the text canonical as it read it.
+    #[cfg(test)]
+    pub(crate) fn read_as_canonical(&self) -> bool {
+        matches!(
+            self.0,
+            Repr::Text {
+                canonical: true,
+                ..
+            }
+        )
     }
 
     /// The value, parsed on the first call.
@@ -105,7 +138,9 @@ impl LazyValue {
     pub fn view(&self) -> ValueRef<'_> {
         match &self.0 {
             Repr::Value(value) => ValueRef::parsed(value),
-            Repr::Text { text, value, index } => {
+            Repr::Text {
+                text, value, index, ..
+            } => {
                 if let Some(value) = value.get() {
                     return ValueRef::parsed(value);
                 }
@@ -124,7 +159,9 @@ impl LazyValue {
     pub fn whole_view(&self) -> ValueRef<'_> {
         match &self.0 {
             Repr::Value(value) => ValueRef::parsed(value),
-            Repr::Text { text, value, index } => match (value.get(), index.get()) {
+            Repr::Text {
+                text, value, index, ..
+            } => match (value.get(), index.get()) {
                 (Some(value), _) => ValueRef::parsed(value),
                 (None, Some(Some(members))) => ValueRef::indexed(text.get(), members),
                 (None, _) => ValueRef::text(text.get()),

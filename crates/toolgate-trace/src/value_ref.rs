@@ -840,4 +840,4 @@ impl Verdict {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -201,7 +201,7 @@ fn repeats(calls: &[Call]) -> (u64, Option<(usize, usize)>) {
         let key = (
             call.server.as_deref(),
             call.name.as_str(),
-            call.args_view().equality_key(),
+            call.args.equality_key(),
         );
         match seen.entry(key) {
             Entry::Occupied(earlier) => {

@@ -52,6 +52,7 @@ pub(super) fn read_call_list_into(
         base: range.start,
         source,
         members: Vec::new(),
+        canonical: false,
     };
     if reader.document(&mut run.calls).is_none() {
         return false;
@@ -77,6 +78,12 @@ struct Reader<'t> {
     source: &'t Arc<String>,
     /// The members of the arguments being read, reused from call to call.
     members: Vec<Member>,
+    /// Whether the arguments being read are, so far, written as
+    /// [`ValueRef::equality_key`](crate::ValueRef::equality_key) writes them: no space
+    /// between tokens, no escape in a string, integers of at most 18 digits and not `-0`,
+    /// the keys of each object in strictly increasing byte order. Set when the arguments
+    /// start; anything else clears it, wherever it is read.
+    canonical: bool,
 }
 
 /// A value kept as text: where it is in the document, and the index of its members when
@@ -84,6 +91,8 @@ struct Reader<'t> {
 struct KeptText {
     range: Range<usize>,
     index: Option<Box<[Member]>>,
+    /// Whether the reader found the text canonical ([`Reader::canonical`]).
+    canonical: bool,
 }
 
 /// A string of the document: where its content is (without the quotes), and whether it has
@@ -176,6 +185,7 @@ impl<'t> Reader<'t> {
                         Some(KeptText {
                             range: start..reader.at,
                             index: None,
+                            canonical: false,
                         })
                     })?;
                 }
@@ -282,9 +292,20 @@ impl<'t> Reader<'t> {
     /// of that value enclose it.
     fn value(&mut self, depth: usize, kept: bool) -> Option<()> {
         match self.peek()? {
-            b'"' => self.string().map(|_| ()),
+            b'"' => {
+                if self.string()?.escaped {
+                    self.canonical = false;
+                }
+                Some(())
+            }
             b'{' | b'[' if depth >= MAX_TEXT_DEPTH => None,
-            b'{' => self.object(|reader, _| reader.value(depth + 1, kept)),
+            b'{' => {
+                let mut last = None;
+                self.object(|reader, key| {
+                    reader.key_in_order(&mut last, key);
+                    reader.value(depth + 1, kept)
+                })
+            }
             b'[' => {
                 let mut more = self.open(b'[', b']')?;
                 while more {
@@ -297,10 +318,25 @@ impl<'t> Reader<'t> {
             b'f' => self.literal(b"false"),
             b'n' => self.literal(b"null"),
             _ => {
-                let number = self.number()?;
-                (!kept || plain_number(self.bytes.get(number)?)).then_some(())
+                let number = self.bytes.get(self.number()?)?;
+                if !canonical_integer(number) {
+                    self.canonical = false;
+                }
+                (!kept || plain_number(number)).then_some(())
             }
         }
+    }
+
+    /// Clears [`Self::canonical`] unless `key` follows the object's `last` key in byte
+    /// order, and makes it the last.
+    fn key_in_order(&mut self, last: &mut Option<Text>, key: Text) {
+        if self.canonical
+            && let Some(last) = *last
+            && self.bytes_of(last) >= self.bytes_of(key)
+        {
+            self.canonical = false;
+        }
+        *last = Some(key);
     }
 
     /// A call's arguments: where their text is, and, when they are an object, the index
@@ -308,16 +344,20 @@ impl<'t> Reader<'t> {
     /// many calls; a result's index is left to be found when it is looked into.
     fn indexed_value(&mut self) -> Option<KeptText> {
         let start = self.at;
+        self.canonical = true;
         if self.peek()? != b'{' {
             self.value(0, true)?;
             return Some(KeptText {
                 range: start..self.at,
                 index: None,
+                canonical: self.canonical,
             });
         }
         let mut members = std::mem::take(&mut self.members);
         members.clear();
+        let mut last = None;
         self.object(|reader, key| {
+            reader.key_in_order(&mut last, key);
             let value = reader.at;
             reader.value(1, true)?;
             members.push(Member::new(
@@ -326,11 +366,17 @@ impl<'t> Reader<'t> {
             )?);
             Some(())
         })?;
-        let index = Member::distinct(&members, self.text.get(start..self.at)?);
+        // Keys in strictly increasing order are distinct.
+        let index = if self.canonical {
+            Some(Box::from(members.as_slice()))
+        } else {
+            Member::distinct(&members, self.text.get(start..self.at)?)
+        };
         self.members = members;
         Some(KeptText {
             range: start..self.at,
             index,
+            canonical: self.canonical,
         })
     }
 
@@ -338,7 +384,7 @@ impl<'t> Reader<'t> {
     /// when it was gathered.
     fn keep(&self, kept: KeptText) -> Option<LazyValue> {
         let range = self.base + kept.range.start..self.base + kept.range.end;
-        LazyValue::from_plain_shared(self.source, range, kept.index)
+        LazyValue::from_plain_shared(self.source, range, kept.index, kept.canonical)
     }
 
     /// The bytes of a string without escapes.
@@ -542,8 +588,17 @@ impl<'t> Reader<'t> {
     fn skip_space(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.at += 1;
+            self.canonical = false;
         }
     }
+}
+
+/// Whether a number's token, valid by JSON's grammar, is an integer as
+/// [`ValueRef::equality_key`](crate::ValueRef::equality_key) writes it: at most 18 digits,
+/// no fraction or exponent, and not `-0`.
+fn canonical_integer(token: &[u8]) -> bool {
+    let digits = token.strip_prefix(b"-").unwrap_or(token);
+    digits.len() <= 18 && digits.iter().all(u8::is_ascii_digit) && token != b"-0"
 }
 
 fn blank_call() -> Call {

@@ -290,3 +290,45 @@ fn edited_call_list_text() -> impl proptest::strategy::Strategy<Value = String> 
         text
     })
 }
+
+/// The arguments of the second call of [`call_list`], read by the call-list reader.
+fn read_args(args: &str) -> crate::LazyValue {
+    let text = call_list(args);
+    let mut run = crate::Run::default();
+    parse_native_into(&mut run, &std::sync::Arc::new(text.clone()), 0..text.len()).unwrap();
+    run.calls.swap_remove(1).args
+}
+
+/// The reader notes, as it reads arguments, whether their text is its own equality key;
+/// text it does not note is looked at again when the key is asked for.
+#[rstest]
+#[case::compact_sorted(r#"{"a":[1,-2,true,null],"b":{"c":"d","e":{}}}"#, true)]
+#[case::not_an_object(r#"[1,"x",{"a":0}]"#, true)]
+#[case::a_string(r#""plain""#, true)]
+#[case::space_between_members(r#"{"a": 1}"#, false)]
+#[case::space_in_an_array(r#"{"a":[1, 2]}"#, false)]
+#[case::space_in_an_empty_object(r#"{"a":{ }}"#, false)]
+#[case::keys_out_of_order(r#"{"b":1,"a":2}"#, false)]
+#[case::inner_keys_out_of_order(r#"{"a":{"y":1,"x":2}}"#, false)]
+#[case::key_twice(r#"{"a":1,"a":2}"#, false)]
+#[case::escape(r#"{"a":"\u0061"}"#, false)]
+#[case::fraction(r#"{"a":1.0}"#, false)]
+#[case::exponent(r#"{"a":1e2}"#, false)]
+#[case::negative_zero(r#"{"a":-0}"#, false)]
+#[case::nineteen_digits(r#"{"a":1234567890123456789}"#, false)]
+#[case::eighteen_digits(r#"{"a":-123456789012345678}"#, true)]
+fn the_reader_notes_canonical_arguments(#[case] args: &str, #[case] canonical: bool) {
+    let read = read_args(args);
+    assert_eq!(read.read_as_canonical(), canonical, "{args}");
+    assert_eq!(read.equality_key(), read.view().equality_key(), "{args}");
+}
+
+proptest::proptest! {
+    /// Whatever the reader notes of arguments, their equality key is the one their view
+    /// writes (the view checks the text itself, or parses it).
+    #[test]
+    fn read_arguments_have_the_key_of_their_view(args in crate::value_ref::tests::json_text()) {
+        let read = read_args(&args);
+        proptest::prop_assert_eq!(read.equality_key(), read.view().equality_key());
+    }
+}

@@ -149,7 +149,7 @@ fn a_parsed_value_is_viewed_as_parsed() {
 
 /// JSON text with keys in any order, some written twice, spaces or none, numbers in several
 /// spellings, and strings with escapes.
-fn json_text() -> impl Strategy<Value = String> {
+pub(crate) fn json_text() -> impl Strategy<Value = String> {
     let space = prop_oneof![Just(""), Just(" "), Just("\n  ")];
     let scalar = prop_oneof![
         Just("null".to_owned()),
