@@ -23,6 +23,14 @@ impl<K: Hash + Eq, V> LookupMap<K, V> {
         Self(Inner::default())
     }
 
+    /// An empty map with room for `capacity` keys, so that it is not grown as they come.
+    pub fn with_capacity(capacity: usize) -> Self {
+        Self(Inner::with_capacity_and_hasher(
+            capacity,
+            BuildHasherDefault::default(),
+        ))
+    }
+
     /// The value of `key`, if it has one.
     pub fn get<Q>(&self, key: &Q) -> Option<&V>
     where

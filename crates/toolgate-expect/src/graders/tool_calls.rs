@@ -442,7 +442,6 @@ const REMEMBERED_NAMES: usize = 256;
 /// names are remembered, in a map whose fast hash is not keyed: the calls of a run of more
 /// tools are matched one by one past that, so that no run can crowd the map with colliding
 /// names.
-#[derive(Default)]
 struct NamesSeen<'r> {
     by_name: LookupMap<&'r str, NamedEntries>,
     found: Vec<usize>,
@@ -451,6 +450,15 @@ struct NamesSeen<'r> {
 }
 
 impl<'r> NamesSeen<'r> {
+    /// Room for the names of `calls` calls, up to [`REMEMBERED_NAMES`].
+    fn for_calls(calls: usize) -> Self {
+        Self {
+            by_name: LookupMap::with_capacity(calls.min(REMEMBERED_NAMES)),
+            found: Vec::new(),
+            forgotten: None,
+        }
+    }
+
     /// Where the entries that `name` matches are in `found`.
     fn entries(&mut self, grader: &ToolCallsGrader, name: &'r str) -> NamedEntries {
         if let Some(start) = self.forgotten.take() {
@@ -539,7 +547,7 @@ impl ToolCallsGrader {
                 tool: tool_text(call),
             });
         };
-        let mut seen = NamesSeen::default();
+        let mut seen = NamesSeen::for_calls(run.calls.len());
 
         for (index, call) in run.calls.iter().enumerate() {
             let named = seen.entries(self, &call.name);
