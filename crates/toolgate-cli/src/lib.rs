@@ -117,7 +117,12 @@ where
         // A warning names files and formats read from traces: shown inert.
         let _ = writeln!(console.stderr(), "warning: {}", escape_terminal(warning));
     }
-    match toolgate_run::write_stdout(&output.stdout, console.stdout()) {
+    let written = if console.is_process() {
+        toolgate_run::write_process_stdout(&output.stdout)
+    } else {
+        toolgate_run::write_stdout(&output.stdout, console.stdout())
+    };
+    match written {
         Ok(()) => exit::for_output(&output),
         // A reader that stopped reading (`| head`) needs no message, but the report was not
         // delivered, so this is not a pass.

@@ -249,7 +249,10 @@ impl HtmlRuns {
     pub fn spilled() -> io::Result<Self> {
         let file = tempfile::tempfile()?;
         Ok(Self {
-            spill: Spill::File(io::BufWriter::new(file)),
+            spill: Spill::File(io::BufWriter::with_capacity(
+                crate::json::SPILL_BUFFER,
+                file,
+            )),
             tests: Vec::new(),
         })
     }
@@ -311,7 +314,10 @@ impl HtmlRuns {
             Spill::File(file) => {
                 let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
                 file.seek(io::SeekFrom::Start(0))?;
-                Box::new(io::BufReader::new(file))
+                Box::new(io::BufReader::with_capacity(
+                    crate::json::SPILL_BUFFER,
+                    file,
+                ))
             }
         };
         Ok((reader, self.tests))

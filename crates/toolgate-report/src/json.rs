@@ -240,6 +240,11 @@ pub fn render_json_runs(
     write_report(out, &report)
 }
 
+/// The buffer of a temporary file that a report's entries are spilled into, or the report
+/// itself spooled into, and of the reader of a spill: large, so that a report of hundreds of
+/// megabytes is written and read back in few calls, and its entries copied in large blocks.
+pub const SPILL_BUFFER: usize = 64 * 1024;
+
 /// The run-sized lists of the JSON report: the graders' ([`JSON_LISTS`] of them), then
 /// the test's sources.
 const LISTS: usize = JSON_LISTS + 1;
@@ -277,7 +282,10 @@ impl JsonRuns {
     /// Collects the entries in anonymous temporary files.
     pub fn spilled() -> io::Result<Self> {
         let lists = (0..LISTS)
-            .map(|_| tempfile::tempfile().map(|file| Spill::File(io::BufWriter::new(file))))
+            .map(|_| {
+                tempfile::tempfile()
+                    .map(|file| Spill::File(io::BufWriter::with_capacity(SPILL_BUFFER, file)))
+            })
             .collect::<io::Result<_>>()?;
         Ok(Self::with(lists))
     }
@@ -372,7 +380,7 @@ impl Spill {
             Self::File(file) => {
                 let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
                 file.seek(io::SeekFrom::Start(0))?;
-                Box::new(io::BufReader::new(file))
+                Box::new(io::BufReader::with_capacity(SPILL_BUFFER, file))
             }
         };
         Ok(RefCell::new(reader))
@@ -392,16 +400,48 @@ impl Serialize for Listed<'_> {
             .try_borrow_mut()
             .map_err(serde::ser::Error::custom)?;
         let mut seq = serializer.serialize_seq(Some(self.count))?;
+        let mut left = self.count;
         let mut line = String::new();
-        for _ in 0..self.count {
-            line.clear();
-            reader
-                .read_line(&mut line)
-                .map_err(serde::ser::Error::custom)?;
-            seq.serialize_element(&RawJson(line.trim_end()))?;
+        while left > 0 {
+            // The whole lines in the reader's buffer, up to those left, in one block.
+            let buffered = reader.fill_buf().map_err(serde::ser::Error::custom)?;
+            if buffered.is_empty() {
+                return Err(serde::ser::Error::custom("a list's spill ends early"));
+            }
+            let (lines, end) = whole_lines(buffered, left);
+            if lines == 0 {
+                // A line longer than the buffer: read on its own.
+                line.clear();
+                reader
+                    .read_line(&mut line)
+                    .map_err(serde::ser::Error::custom)?;
+                seq.serialize_element(&RawJson(line.trim_end()))?;
+                left -= 1;
+                continue;
+            }
+            let block =
+                std::str::from_utf8(&buffered[..end - 1]).map_err(serde::ser::Error::custom)?;
+            seq.serialize_element(&RawJson(block))?;
+            reader.consume(end);
+            left -= lines;
         }
         seq.end()
     }
+}
+
+/// How many whole lines `bytes` begins with, at most `most`, and where the last of them
+/// ends (past its line break).
+fn whole_lines(bytes: &[u8], most: usize) -> (usize, usize) {
+    let mut lines = 0;
+    let mut end = 0;
+    for newline in memchr::memchr_iter(b'\n', bytes) {
+        lines += 1;
+        end = newline + 1;
+        if lines == most {
+            break;
+        }
+    }
+    (lines, end)
 }
 
 fn test<'a>(
@@ -454,3 +494,6 @@ pub(crate) fn gates(test: &TestOutcome) -> Vec<Gate<'_>> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests;

@@ -130,6 +130,25 @@ impl serde_json::ser::Formatter for ReportFormatter {
         self.end_value();
         Ok(())
     }
+
+    /// A raw fragment is compact JSON, which holds no line break: one that does is a run
+    /// of entries, one per line ([`RawJson`]), each written as an element of the array
+    /// being written.
+    fn write_raw_fragment<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut entries = fragment.split('\n');
+        if let Some(first) = entries.next() {
+            writer.write_all(first.as_bytes())?;
+        }
+        for entry in entries {
+            self.begin_value(writer, false)?;
+            writer.write_all(entry.as_bytes())?;
+        }
+        Ok(())
+    }
 }
 
 /// Writes `value` in the report's layout, with a trailing newline.
@@ -146,7 +165,9 @@ const RAW_TOKEN: &str = "$serde_json::private::RawValue";
 /// Compact JSON text that toolgate wrote itself (an entry spilled while the runs were
 /// scored), written as it is: no second parse, no second serialization. Only for
 /// `serde_json`'s serializer, which alone knows the token; the text must be one compact
-/// JSON value, as `serde_json::to_writer` writes it.
+/// JSON value, as `serde_json::to_writer` writes it, or, as an element of an array,
+/// several such values one per line, which are written as that many elements: a list's
+/// entries are copied a block at a time.
 pub(crate) struct RawJson<'t>(pub(crate) &'t str);
 
 impl Serialize for RawJson<'_> {

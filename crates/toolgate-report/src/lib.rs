@@ -32,7 +32,8 @@ pub use crate::escape::escape_terminal;
 pub use crate::github::render_github;
 pub use crate::html::{HtmlRun, HtmlRuns, render_html};
 pub use crate::json::{
-    JSON_VERSION, JsonRuns, ShardOrigin, render_json, render_json_runs, render_json_shard,
+    JSON_VERSION, JsonRuns, SPILL_BUFFER, ShardOrigin, render_json, render_json_runs,
+    render_json_shard,
 };
 pub use crate::jsonl::{JsonLines, render_jsonl};
 pub use crate::junit::render_junit;

@@ -243,12 +243,9 @@ fn stage(
         let _ =
             std::os::unix::fs::fchown(file.as_file(), Some(metadata.uid()), Some(metadata.gid()));
     }
-    let mut out = io::BufWriter::new(file.as_file());
     report
-        .write_to(&mut out)
-        .and_then(|()| out.flush())
+        .write_to_file(file.as_file())
         .map_err(|error| fail(&error))?;
-    drop(out);
     file.as_file().sync_data().map_err(|error| fail(&error))?;
     Ok(file)
 }
@@ -260,11 +257,7 @@ fn write_in_place(path: &Path, report: &Rendered) -> Result<(), Error> {
         .write(true)
         .open(path)
         .map_err(|error| fail(&error))?;
-    let mut out = io::BufWriter::new(file);
-    report
-        .write_to(&mut out)
-        .and_then(|()| out.flush())
-        .map_err(|error| fail(&error))
+    report.write_to_file(&file).map_err(|error| fail(&error))
 }
 
 /// How writing standard output ended, when it did not deliver the report.
@@ -278,7 +271,18 @@ pub enum StdoutError {
 /// Writes the whole report to standard output and flushes it.
 pub fn write_stdout(report: &Rendered, stdout: &mut dyn Write) -> Result<(), StdoutError> {
     let mut stdout = io::BufWriter::new(stdout);
-    match report.write_to(&mut stdout).and_then(|()| stdout.flush()) {
+    stdout_written(report.write_to(&mut stdout).and_then(|()| stdout.flush()))
+}
+
+/// Writes the whole report to the process's own standard output and flushes it: a spooled
+/// report is copied by the kernel.
+pub fn write_process_stdout(report: &Rendered) -> Result<(), StdoutError> {
+    stdout_written(report.write_to_stdout())
+}
+
+/// How a write of standard output ended.
+fn stdout_written(written: io::Result<()>) -> Result<(), StdoutError> {
+    match written {
         Ok(()) => Ok(()),
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Err(StdoutError::Closed),
         Err(error) => Err(StdoutError::Failed(failed(

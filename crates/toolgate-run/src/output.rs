@@ -43,6 +43,35 @@ impl Rendered {
         }
     }
 
+    /// Writes the whole report into `file`; a spooled report is copied by the kernel
+    /// (`copy_file_range`, `sendfile` or `splice`), not through this process's memory.
+    pub fn write_to_file(&self, mut file: &File) -> io::Result<()> {
+        match self {
+            Self::Bytes(bytes) => file.write_all(bytes),
+            Self::Spooled(spool) => {
+                let mut spool = spool;
+                spool.seek(io::SeekFrom::Start(0))?;
+                io::copy(&mut spool, &mut file).map(|_| ())
+            }
+        }
+    }
+
+    /// Writes the whole report to the process's standard output, and flushes it; a spooled
+    /// report is copied by the kernel, as by [`write_to_file`](Self::write_to_file).
+    pub fn write_to_stdout(&self) -> io::Result<()> {
+        let mut stdout = io::stdout().lock();
+        stdout.flush()?;
+        match self {
+            Self::Bytes(bytes) => stdout.write_all(bytes)?,
+            Self::Spooled(spool) => {
+                let mut spool = spool;
+                spool.seek(io::SeekFrom::Start(0))?;
+                io::copy(&mut spool, &mut stdout)?;
+            }
+        }
+        stdout.flush()
+    }
+
     /// The same report, for a second target. A spooled file is shared: each
     /// [`write_to`](Self::write_to) reads it from the start.
     pub fn share(&self) -> io::Result<Self> {
@@ -92,7 +121,7 @@ impl Output {
 /// Renders a report into an anonymous temporary file.
 pub fn spool(render: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<Rendered> {
     let file = tempfile::tempfile()?;
-    let mut out = io::BufWriter::new(file);
+    let mut out = io::BufWriter::with_capacity(toolgate_report::SPILL_BUFFER, file);
     render(&mut out)?;
     let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
     Ok(Rendered::Spooled(file))

@@ -75,3 +75,35 @@ fn raw_text_goes_where_a_compact_entry_goes() {
     assert_eq!(String::from_utf8(out).expect("UTF-8"), expected);
     assert_eq!(String::from_utf8(parsed).expect("UTF-8"), expected);
 }
+
+/// Entries copied a block at a time, one per line of the block, give the bytes of the same
+/// entries copied one by one: in a list of a test, each on its own line, and inside a
+/// compact entry, separated by commas alone.
+#[test]
+fn a_block_of_entries_is_written_as_those_entries_one_by_one() {
+    let entries = [r#"{"run":1}"#, r#"{"run":2,"s":"a\nb"}"#, "3", "[]"];
+    let block = entries.join("\n");
+    let (first, rest) = block.split_at(entries[0].len());
+    let one_by_one: Vec<RawJson> = entries.iter().map(|entry| RawJson(entry)).collect();
+    let two_blocks = [RawJson(first), RawJson(&rest[1..])];
+    let one_block = [RawJson(&block)];
+
+    let write = |list: &[RawJson], compact: bool| {
+        let mut out = Vec::new();
+        if compact {
+            write_report(&mut out, &[[[list]]]).expect("writing to a Vec");
+        } else {
+            write_report(&mut out, &[[list]]).expect("writing to a Vec");
+        }
+        String::from_utf8(out).expect("UTF-8")
+    };
+    let expected = "[\n  [\n    [\n      {\"run\":1},\n      {\"run\":2,\"s\":\"a\\nb\"},\n      3,\n      []\n    ]\n  ]\n]\n";
+    assert_eq!(write(&one_by_one, false), expected);
+    assert_eq!(write(&two_blocks, false), expected);
+    assert_eq!(write(&one_block, false), expected);
+
+    let expected =
+        "[\n  [\n    [\n      [{\"run\":1},{\"run\":2,\"s\":\"a\\nb\"},3,[]]\n    ]\n  ]\n]\n";
+    assert_eq!(write(&one_by_one, true), expected);
+    assert_eq!(write(&one_block, true), expected);
+}
