@@ -4,9 +4,9 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
+use std::sync::{Arc, Mutex};
 
 use toolgate_expect::{
     Baseline, Detail, JsonContext, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg,
@@ -513,6 +513,50 @@ fn stopped(file: &str) -> TraceError {
     }
 }
 
+/// A report that lists every run, for one of its targets: itself when it is rendered as it
+/// is written (it has only one), a share of it otherwise.
+fn for_target(report: &mut Option<Rendered>, what: &str) -> std::io::Result<Rendered> {
+    match report.take() {
+        Some(Rendered::Deferred(deferred)) => Ok(Rendered::Deferred(deferred)),
+        Some(rendered) => {
+            let shared = rendered.share();
+            *report = Some(rendered);
+            shared
+        }
+        None => Err(std::io::Error::other(format!(
+            "the runs were not collected for {what}"
+        ))),
+    }
+}
+
+/// A [`ShardOrigin`] that owns its text, for a report rendered after [`check`] returns.
+struct OwnedOrigin {
+    shard: Shard,
+    suite: String,
+    suite_tests: usize,
+    suite_digest: String,
+}
+
+impl OwnedOrigin {
+    fn of(origin: &ShardOrigin<'_>) -> Self {
+        Self {
+            shard: origin.shard,
+            suite: origin.suite.to_owned(),
+            suite_tests: origin.suite_tests,
+            suite_digest: origin.suite_digest.to_owned(),
+        }
+    }
+
+    fn borrow(&self) -> ShardOrigin<'_> {
+        ShardOrigin {
+            shard: self.shard,
+            suite: &self.suite,
+            suite_tests: self.suite_tests,
+            suite_digest: &self.suite_digest,
+        }
+    }
+}
+
 /// Renders every report the command line asks for.
 fn render(
     outcome: &SuiteOutcome,
@@ -521,8 +565,9 @@ fn render(
     targets: &[ReportTarget],
     color: bool,
 ) -> Result<Output, Error> {
-    // The JSON report grows with the runs: it is rendered once, into a temporary file, and
-    // shared by every target that asks for it.
+    // The JSON and HTML reports grow with the runs: each is rendered once, straight into
+    // its target when only one asks for it, and otherwise into a temporary file that every
+    // target that asks for it copies.
     let Collected {
         json,
         lines,
@@ -530,12 +575,29 @@ fn render(
         origin,
         baseline,
     } = collected;
-    let json = json
-        .map(|runs| spool(|out| render_json_runs(outcome, runs, origin, out)))
+    let single = |format| targets.iter().filter(|t| t.format == format).count() == 1;
+    let later = (single(Format::Json) && json.is_some() || single(Format::Html) && html.is_some())
+        .then(|| Arc::new(outcome.clone()));
+    let mut json = json
+        .map(|runs| match &later {
+            Some(later) if single(Format::Json) => {
+                let outcome = Arc::clone(later);
+                let origin = origin.as_ref().map(OwnedOrigin::of);
+                Ok(Rendered::deferred(move |out| {
+                    render_json_runs(
+                        &outcome,
+                        runs,
+                        origin.as_ref().map(OwnedOrigin::borrow),
+                        out,
+                    )
+                }))
+            }
+            _ => spool(|out| render_json_runs(outcome, runs, origin, out)),
+        })
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
     // The JSON Lines report was written as the runs were scored; its summary ends it.
-    let lines = lines
+    let mut lines = lines
         .map(|lines| {
             lines
                 .finish(outcome)
@@ -548,8 +610,18 @@ fn render(
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
     // Likewise the HTML page, which embeds every run.
-    let html = html
-        .map(|runs| spool(|out| render_html(outcome, runs, suite, baseline, out)))
+    let mut html = html
+        .map(|runs| match &later {
+            Some(later) if single(Format::Html) => {
+                let outcome = Arc::clone(later);
+                let suite = suite.to_owned();
+                let baseline = baseline.cloned();
+                Ok(Rendered::deferred(move |out| {
+                    render_html(&outcome, runs, &suite, baseline.as_ref(), out)
+                }))
+            }
+            _ => spool(|out| render_html(outcome, runs, suite, baseline, out)),
+        })
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
     let mut output = Output::default();
@@ -558,30 +630,9 @@ fn render(
         let color = color && target.path.is_none();
         let mut bytes = Vec::new();
         let rendered = match target.format {
-            Format::Json => json.as_ref().map_or_else(
-                || {
-                    Err(std::io::Error::other(
-                        "the runs were not collected for JSON",
-                    ))
-                },
-                Rendered::share,
-            ),
-            Format::Jsonl => lines.as_ref().map_or_else(
-                || {
-                    Err(std::io::Error::other(
-                        "the runs were not collected for JSON Lines",
-                    ))
-                },
-                Rendered::share,
-            ),
-            Format::Html => html.as_ref().map_or_else(
-                || {
-                    Err(std::io::Error::other(
-                        "the runs were not collected for HTML",
-                    ))
-                },
-                Rendered::share,
-            ),
+            Format::Json => for_target(&mut json, "JSON"),
+            Format::Jsonl => for_target(&mut lines, "JSON Lines"),
+            Format::Html => for_target(&mut html, "HTML"),
             Format::Text => render_text(outcome, TextOptions::with_color(color), &mut bytes)
                 .map(|()| bytes.into()),
             Format::Junit => render_junit(outcome, suite, &mut bytes).map(|()| bytes.into()),

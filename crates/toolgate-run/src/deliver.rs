@@ -244,7 +244,7 @@ fn stage(
             std::os::unix::fs::fchown(file.as_file(), Some(metadata.uid()), Some(metadata.gid()));
     }
     report
-        .write_to_file(file.as_file())
+        .write_to(&mut file.as_file())
         .map_err(|error| fail(&error))?;
     file.as_file().sync_data().map_err(|error| fail(&error))?;
     Ok(file)
@@ -257,7 +257,7 @@ fn write_in_place(path: &Path, report: &Rendered) -> Result<(), Error> {
         .write(true)
         .open(path)
         .map_err(|error| fail(&error))?;
-    report.write_to_file(&file).map_err(|error| fail(&error))
+    report.write_to(&mut &file).map_err(|error| fail(&error))
 }
 
 /// How writing standard output ended, when it did not deliver the report.
@@ -268,16 +268,13 @@ pub enum StdoutError {
     Failed(Error),
 }
 
-/// Writes the whole report to standard output and flushes it.
-pub fn write_stdout(report: &Rendered, stdout: &mut dyn Write) -> Result<(), StdoutError> {
-    let mut stdout = io::BufWriter::new(stdout);
-    stdout_written(report.write_to(&mut stdout).and_then(|()| stdout.flush()))
-}
-
-/// Writes the whole report to the process's own standard output and flushes it: a spooled
-/// report is copied by the kernel.
-pub fn write_process_stdout(report: &Rendered) -> Result<(), StdoutError> {
-    stdout_written(report.write_to_stdout())
+/// Writes the whole report to standard output and flushes it. Given the process's own
+/// standard output (`std::io::StdoutLock`), a spooled report is copied by the kernel.
+pub fn write_stdout<W: Write + ?Sized>(
+    report: &Rendered,
+    stdout: &mut W,
+) -> Result<(), StdoutError> {
+    stdout_written(report.write_to(stdout).and_then(|()| stdout.flush()))
 }
 
 /// How a write of standard output ended.

@@ -38,7 +38,7 @@ mod pairing;
 pub use crate::check::check;
 pub use crate::convert::convert;
 pub use crate::deliver::{
-    StdoutError, check_targets, remove_staged_then, write_files, write_process_stdout, write_stdout,
+    StdoutError, check_targets, remove_staged_then, write_files, write_stdout,
 };
 pub use crate::discover::display;
 pub use crate::error::{Error, NothingSelected};

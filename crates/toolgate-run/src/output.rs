@@ -4,18 +4,37 @@
 use std::fs::File;
 use std::io::{self, Seek, Write};
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use crate::error::Error;
 use crate::options::ReportTarget;
 
-/// A rendered report: in memory, or spooled to an anonymous temporary file when it grows
-/// with the number of runs (the JSON report).
+/// A rendered report: in memory, spooled to an anonymous temporary file when it grows with
+/// the number of runs, or rendered as it is written when only one target asks for it.
 #[derive(Debug)]
 pub enum Rendered {
     /// The report's bytes.
     Bytes(Vec<u8>),
     /// An anonymous temporary file holding the report.
     Spooled(File),
+    /// A report that grows with the number of runs and goes to one target only (the JSON
+    /// and HTML reports): rendered straight into it, once, when it is written, so that
+    /// its hundreds of megabytes are written once and not copied from a spool. A file is
+    /// still replaced whole (it is rendered into the staged file); standard output gets
+    /// the bytes as they are rendered.
+    Deferred(Deferred),
+}
+
+/// The rendering of a [`Rendered::Deferred`] report, until it has been written.
+pub struct Deferred(Mutex<Option<Render>>);
+
+/// Renders a report into the writer it is given.
+type Render = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + Send>;
+
+impl std::fmt::Debug for Deferred {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Deferred")
+    }
 }
 
 impl Default for Rendered {
@@ -31,45 +50,39 @@ impl From<Vec<u8>> for Rendered {
 }
 
 impl Rendered {
-    /// Writes the whole report into `out`.
-    pub fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
+    /// A report rendered by `render` when it is written, into its one target.
+    pub fn deferred(
+        render: impl FnOnce(&mut dyn Write) -> io::Result<()> + Send + 'static,
+    ) -> Self {
+        Self::Deferred(Deferred(Mutex::new(Some(Box::new(render)))))
+    }
+
+    /// Renders a deferred report into `out` through a large buffer, and flushes it.
+    fn render_into<W: Write + ?Sized>(deferred: &Deferred, out: &mut W) -> io::Result<()> {
+        let render = deferred
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+            .ok_or_else(|| io::Error::other("the report was written already"))?;
+        let mut out = io::BufWriter::with_capacity(toolgate_report::SPILL_BUFFER, out);
+        render(&mut out)?;
+        out.flush()
+    }
+
+    /// Writes the whole report into `out`. Where `out` is a file, a pipe or standard output
+    /// (not behind `dyn Write`), a spooled report is copied by the kernel
+    /// (`copy_file_range`, `sendfile` or `splice`), not through this process's memory.
+    pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
         match self {
             Self::Bytes(bytes) => out.write_all(bytes),
-            Self::Spooled(file) => {
-                let mut file = file;
-                file.seek(io::SeekFrom::Start(0))?;
-                io::copy(&mut file, out).map(|_| ())
-            }
-        }
-    }
-
-    /// Writes the whole report into `file`; a spooled report is copied by the kernel
-    /// (`copy_file_range`, `sendfile` or `splice`), not through this process's memory.
-    pub fn write_to_file(&self, mut file: &File) -> io::Result<()> {
-        match self {
-            Self::Bytes(bytes) => file.write_all(bytes),
             Self::Spooled(spool) => {
                 let mut spool = spool;
                 spool.seek(io::SeekFrom::Start(0))?;
-                io::copy(&mut spool, &mut file).map(|_| ())
+                io::copy(&mut spool, out).map(|_| ())
             }
+            Self::Deferred(deferred) => Self::render_into(deferred, out),
         }
-    }
-
-    /// Writes the whole report to the process's standard output, and flushes it; a spooled
-    /// report is copied by the kernel, as by [`write_to_file`](Self::write_to_file).
-    pub fn write_to_stdout(&self) -> io::Result<()> {
-        let mut stdout = io::stdout().lock();
-        stdout.flush()?;
-        match self {
-            Self::Bytes(bytes) => stdout.write_all(bytes)?,
-            Self::Spooled(spool) => {
-                let mut spool = spool;
-                spool.seek(io::SeekFrom::Start(0))?;
-                io::copy(&mut spool, &mut stdout)?;
-            }
-        }
-        stdout.flush()
     }
 
     /// The same report, for a second target. A spooled file is shared: each
@@ -78,6 +91,11 @@ impl Rendered {
         Ok(match self {
             Self::Bytes(bytes) => Self::Bytes(bytes.clone()),
             Self::Spooled(file) => Self::Spooled(file.try_clone()?),
+            Self::Deferred(_) => {
+                return Err(io::Error::other(
+                    "a report rendered as it is written has a single target",
+                ));
+            }
         })
     }
 }

@@ -50,6 +50,42 @@ fn a_report_that_cannot_be_written_to_standard_output_fails_the_run(#[case] form
     );
 }
 
+/// The reports that list every run are rendered straight into their target when only one
+/// target asks for them, and into a temporary file that each target copies when several
+/// do: the same bytes either way, on standard output and in files.
+#[rstest]
+#[case::json("json")]
+#[case::jsonl("jsonl")]
+#[case::html("html")]
+fn a_report_has_the_same_bytes_for_one_target_or_several(#[case] format: &str) {
+    let temp = tempfile::tempdir().unwrap();
+    let file = |name: &str| temp.path().join(name).to_str().unwrap().to_owned();
+    let (a, b, c) = (file("a"), file("b"), file("c"));
+    let alone = toolgate(&passing(), &["check", "--format", format]);
+    assert_eq!(alone.code, 0, "{}", alone.stderr);
+    let in_a_file = toolgate(&passing(), &["check", "--format", format, "--output", &a]);
+    assert_eq!((in_a_file.code, in_a_file.stdout.as_str()), (0, ""));
+    let beside_stdout = toolgate(
+        &passing(),
+        &[
+            "check", "--format", format, "--output", &b, "--format", format,
+        ],
+    );
+    assert_eq!(beside_stdout.code, 0, "{}", beside_stdout.stderr);
+    let two_files = toolgate(
+        &passing(),
+        &[
+            "check", "--format", format, "--output", &c, "--format", format, "--output", &a,
+        ],
+    );
+    assert_eq!(two_files.code, 0, "{}", two_files.stderr);
+    assert!(alone.stdout.len() > 1000, "{}", alone.stdout);
+    assert_eq!(beside_stdout.stdout, alone.stdout);
+    for path in [&a, &b, &c] {
+        assert_eq!(fs::read_to_string(path).unwrap(), alone.stdout, "{path}");
+    }
+}
+
 #[test]
 fn a_reader_that_closes_the_pipe_early_never_makes_a_pass() {
     // The JSON report of many runs is far larger than a pipe holds.

@@ -37,7 +37,7 @@ fn a_spilled_list_reads_back_as_its_entries(#[case] capacity: usize) {
     )
     .expect("a spill reads back");
     let mut written = Vec::new();
-    let each: Vec<RawJson> = entries.iter().map(|entry| RawJson(entry)).collect();
+    let each: Vec<RawJson<'_>> = entries.iter().map(|entry| RawJson(entry)).collect();
     write_report(&mut written, &[[each]]).expect("writing to a Vec");
     assert_eq!(
         String::from_utf8(read).expect("UTF-8"),

@@ -84,11 +84,11 @@ fn a_block_of_entries_is_written_as_those_entries_one_by_one() {
     let entries = [r#"{"run":1}"#, r#"{"run":2,"s":"a\nb"}"#, "3", "[]"];
     let block = entries.join("\n");
     let (first, rest) = block.split_at(entries[0].len());
-    let one_by_one: Vec<RawJson> = entries.iter().map(|entry| RawJson(entry)).collect();
+    let one_by_one: Vec<RawJson<'_>> = entries.iter().map(|entry| RawJson(entry)).collect();
     let two_blocks = [RawJson(first), RawJson(&rest[1..])];
     let one_block = [RawJson(&block)];
 
-    let write = |list: &[RawJson], compact: bool| {
+    let write = |list: &[RawJson<'_>], compact: bool| {
         let mut out = Vec::new();
         if compact {
             write_report(&mut out, &[[[list]]]).expect("writing to a Vec");
