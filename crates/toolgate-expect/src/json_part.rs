@@ -121,8 +121,36 @@ impl<'a> CallJson<'a> {
 /// calls names a tool a million times, and a `String` for each was a tenth of its time.
 pub(crate) struct ToolName<'a>(pub(crate) &'a toolgate_core::ToolId);
 
+/// How long a qualified name is put together on the stack, to be written as one string.
+const SHORT_NAME: usize = 128;
+
 impl Serialize for ToolName<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self.0)
+        let name = self.0.name();
+        let Some(server) = self.0.server() else {
+            return serializer.serialize_str(name);
+        };
+        // `server.name` written as one string: through `Display` it would be three pieces,
+        // each through the formatting machinery and escaped on its own.
+        let length = server.len() + 1 + name.len();
+        let mut joined = [0u8; SHORT_NAME];
+        match joined.get_mut(..length) {
+            Some(joined) => {
+                let (head, tail) = joined.split_at_mut(server.len());
+                head.copy_from_slice(server.as_bytes());
+                if let Some((dot, rest)) = tail.split_first_mut() {
+                    *dot = b'.';
+                    rest.copy_from_slice(name.as_bytes());
+                }
+                match std::str::from_utf8(joined) {
+                    Ok(joined) => serializer.serialize_str(joined),
+                    Err(_) => serializer.collect_str(self.0),
+                }
+            }
+            None => serializer.collect_str(self.0),
+        }
     }
 }
+
+#[cfg(test)]
+mod tests;
