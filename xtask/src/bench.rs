@@ -103,7 +103,7 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
     let data = bench_data::default_dir(target, calls, seed, short);
     let corpus = data.join("corpus.jsonl");
     let suite = data.join("toolgate.yaml");
-    if !corpus.is_file() || !suite.is_file() {
+    if !corpus.is_file() || !bench_data::suite_is_current(&data, calls, seed) {
         crate::say(&format!("bench: generating {}", data.display()));
         bench_data::generate(&data, calls, seed, short)?;
     }

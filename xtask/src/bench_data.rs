@@ -304,6 +304,28 @@ pub(crate) fn generate(out: &Path, calls: u64, seed: u64, short: bool) -> Result
     })
 }
 
+/// Whether the suite in `out` is the one [`generate`] writes now for `calls` and `seed`: a
+/// folder generated before the benchmark's suite changed is generated again, so that its
+/// figures are never those of an older suite.
+pub(crate) fn suite_is_current(out: &Path, calls: u64, seed: u64) -> bool {
+    let Ok(text) = fs::read_to_string(out.join("toolgate.yaml")) else {
+        return false;
+    };
+    // The first line says how many runs the corpus holds: `...: 36320 runs, ...`.
+    let runs = text
+        .lines()
+        .next()
+        .and_then(|line| line.split_once("`: "))
+        .and_then(|(_, rest)| rest.split_once(" runs"))
+        .and_then(|(runs, _)| runs.parse().ok());
+    let Some(runs) = runs else {
+        return false;
+    };
+    let mut rng = Rng::with_seed(seed);
+    let universe = Universe::new(&mut rng);
+    text == suite_text(&universe, calls, runs, seed)
+}
+
 fn generate_run(rng: &mut Rng, universe: &Universe, length: u64, short: bool) -> Value {
     let mut calls = Vec::new();
     let mut step = 0_u32;
@@ -682,6 +704,12 @@ mod tests {
         let suite = fs::read_to_string(&a.suite).unwrap();
         assert_eq!(suite, fs::read_to_string(&b.suite).unwrap());
         assert!((10..=40).contains(&a.tools) && (3..=8).contains(&a.servers));
+
+        assert!(super::suite_is_current(first.path(), 3_000, 42));
+        assert!(!super::suite_is_current(first.path(), 3_000, 43));
+        fs::write(&a.suite, suite.replace("max_calls: 40", "max_calls: 41")).unwrap();
+        assert!(!super::suite_is_current(first.path(), 3_000, 42));
+        fs::write(&a.suite, &suite).unwrap();
 
         let other = tempfile::tempdir().unwrap();
         let c = generate(other.path(), 3_000, 43, false).unwrap();
