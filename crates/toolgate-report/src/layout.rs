@@ -139,15 +139,19 @@ impl serde_json::ser::Formatter for ReportFormatter {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        let mut entries = fragment.split('\n');
-        if let Some(first) = entries.next() {
-            writer.write_all(first.as_bytes())?;
+        let bytes = fragment.as_bytes();
+        let mut start = 0;
+        // What goes between two entries here, put together once for the fragment.
+        let mut separator = Vec::new();
+        for end in memchr::memchr_iter(b'\n', bytes) {
+            if separator.is_empty() {
+                self.begin_value(&mut separator, false)?;
+            }
+            writer.write_all(bytes.get(start..end).unwrap_or_default())?;
+            writer.write_all(&separator)?;
+            start = end + 1;
         }
-        for entry in entries {
-            self.begin_value(writer, false)?;
-            writer.write_all(entry.as_bytes())?;
-        }
-        Ok(())
+        writer.write_all(bytes.get(start..).unwrap_or_default())
     }
 }
 
