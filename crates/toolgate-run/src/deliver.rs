@@ -268,8 +268,9 @@ pub enum StdoutError {
     Failed(Error),
 }
 
-/// Writes the whole report to standard output and flushes it. Given the process's own
-/// standard output (`std::io::StdoutLock`), a spooled report is copied by the kernel.
+/// Writes the whole report to standard output and flushes it. Given a `File` (the command
+/// line passes a duplicate of its standard output's descriptor), a spooled report is
+/// copied by the kernel where it can be ([`Rendered::write_to`]).
 pub fn write_stdout<W: Write + ?Sized>(
     report: &Rendered,
     stdout: &mut W,

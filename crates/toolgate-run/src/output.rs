@@ -70,9 +70,10 @@ impl Rendered {
         out.flush()
     }
 
-    /// Writes the whole report into `out`. Where `out` is a file, a pipe or standard output
-    /// (not behind `dyn Write`), a spooled report is copied by the kernel
-    /// (`copy_file_range`, `sendfile` or `splice`), not through this process's memory.
+    /// Writes the whole report into `out`. Where `out` is a `File` (not behind `dyn
+    /// Write`), `std::io::copy` lets the kernel copy a spooled report (`copy_file_range`
+    /// into a regular file), not this process's memory; into a pipe it copies through a
+    /// buffer.
     pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
         match self {
             Self::Bytes(bytes) => out.write_all(bytes),
