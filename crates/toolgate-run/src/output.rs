@@ -73,13 +73,15 @@ impl Rendered {
     /// Writes the whole report into `out`. Where `out` is a `File` (not behind `dyn
     /// Write`), `std::io::copy` lets the kernel copy a spooled report (`copy_file_range`
     /// into a regular file), not this process's memory; into a pipe it copies through a
-    /// buffer.
+    /// buffer of 64 KiB.
     pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
         match self {
             Self::Bytes(bytes) => out.write_all(bytes),
             Self::Spooled(spool) => {
                 let mut spool = spool;
                 spool.seek(io::SeekFrom::Start(0))?;
+                // Where the kernel cannot copy, a large buffer: few writes into a pipe.
+                let mut spool = io::BufReader::with_capacity(toolgate_report::SPILL_BUFFER, spool);
                 io::copy(&mut spool, out).map(|_| ())
             }
             Self::Deferred(deferred) => Self::render_into(deferred, out),
