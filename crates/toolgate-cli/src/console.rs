@@ -1,6 +1,8 @@
 //! Where a command's output goes: the process's own streams, or an embedder's buffers.
 
+use std::fs::File;
 use std::io::{self, Write};
+use std::os::fd::AsFd;
 
 /// The two streams [`run`](crate::run) writes to.
 ///
@@ -45,6 +47,18 @@ impl<'a> Console<'a> {
             Streams::Process(stdout, _) => stdout,
             Streams::Captured(stdout, _) => *stdout,
         }
+    }
+
+    /// The process's own standard output as a file (a duplicate of its descriptor), after
+    /// what was written to it so far: a large report written there is not cut at every
+    /// line break, as `Stdout` would, and a spooled one is copied by the kernel. `None` for
+    /// captured streams, or when the descriptor cannot be duplicated.
+    pub(crate) fn stdout_file(&mut self) -> Option<File> {
+        let Streams::Process(stdout, _) = &mut self.streams else {
+            return None;
+        };
+        stdout.flush().ok()?;
+        stdout.as_fd().try_clone_to_owned().ok().map(File::from)
     }
 
     pub(crate) fn stderr(&mut self) -> &mut dyn Write {

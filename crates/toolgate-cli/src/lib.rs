@@ -8,9 +8,7 @@
 //! errors (docs/ARCHITECTURE.md).
 
 use std::ffi::OsString;
-use std::fs::File;
 use std::io;
-use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
 use clap::{CommandFactory, FromArgMatches};
@@ -119,19 +117,7 @@ where
         // A warning names files and formats read from traces: shown inert.
         let _ = writeln!(console.stderr(), "warning: {}", escape_terminal(warning));
     }
-    // The process's own standard output is written as a file, through a duplicate of its
-    // descriptor: a large report is not cut at every line break, as `Stdout` would, and a
-    // spooled one is copied by the kernel.
-    let stdout_file = console
-        .is_process()
-        .then(|| console.stdout().flush())
-        .and_then(|flushed| {
-            flushed
-                .and_then(|()| io::stdout().as_fd().try_clone_to_owned())
-                .ok()
-        })
-        .map(File::from);
-    let written = match stdout_file {
+    let written = match console.stdout_file() {
         Some(mut file) => toolgate_run::write_stdout(&output.stdout, &mut file),
         None => toolgate_run::write_stdout(&output.stdout, console.stdout()),
     };

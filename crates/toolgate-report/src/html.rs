@@ -9,7 +9,7 @@
 //! copied into the page when it is written: memory does not grow with the number of runs.
 
 use std::collections::BTreeMap;
-use std::io::{self, BufRead, Seek, Write};
+use std::io::{self, BufRead, Write};
 
 use serde::{Serialize, Serializer};
 use toolgate_expect::{
@@ -18,6 +18,7 @@ use toolgate_expect::{
 };
 use toolgate_trace::{Run, Status};
 
+use crate::spill::Spill;
 use crate::transcode::JsonText;
 
 /// The version of the page's embedded data (`data.version`), for the page's script and for
@@ -238,21 +239,11 @@ struct Collected {
     tools: BTreeMap<String, ToolCounts>,
 }
 
-#[derive(Debug)]
-enum Spill {
-    Memory(Vec<u8>),
-    File(io::BufWriter<std::fs::File>),
-}
-
 impl HtmlRuns {
     /// Collects the runs in an anonymous temporary file.
     pub fn spilled() -> io::Result<Self> {
-        let file = tempfile::tempfile()?;
         Ok(Self {
-            spill: Spill::File(io::BufWriter::with_capacity(
-                crate::json::SPILL_BUFFER,
-                file,
-            )),
+            spill: Spill::file()?,
             tests: Vec::new(),
         })
     }
@@ -260,7 +251,7 @@ impl HtmlRuns {
     /// Collects the runs in memory.
     pub fn in_memory() -> Self {
         Self {
-            spill: Spill::Memory(Vec::new()),
+            spill: Spill::memory(),
             tests: Vec::new(),
         }
     }
@@ -293,34 +284,11 @@ impl HtmlRuns {
             test.tools.entry(name).or_default().add(counts);
         }
         let line = format!("{{\"n\":{},\"f\":{file},", test.runs);
-        match &mut self.spill {
-            Spill::Memory(bytes) => {
-                bytes.extend_from_slice(line.as_bytes());
-                bytes.extend_from_slice(&run.rest);
-                bytes.push(b'\n');
-            }
-            Spill::File(out) => {
-                out.write_all(line.as_bytes())?;
-                out.write_all(&run.rest)?;
-                out.write_all(b"\n")?;
-            }
-        }
-        Ok(())
+        self.spill.line(&[line.as_bytes(), &run.rest])
     }
 
     fn into_reader(self) -> io::Result<(Box<dyn BufRead>, Vec<Collected>)> {
-        let reader: Box<dyn BufRead> = match self.spill {
-            Spill::Memory(bytes) => Box::new(io::Cursor::new(bytes)),
-            Spill::File(file) => {
-                let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-                file.seek(io::SeekFrom::Start(0))?;
-                Box::new(io::BufReader::with_capacity(
-                    crate::json::SPILL_BUFFER,
-                    file,
-                ))
-            }
-        };
-        Ok((reader, self.tests))
+        Ok((self.spill.into_reader()?, self.tests))
     }
 }
 

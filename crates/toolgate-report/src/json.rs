@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::io::{self, BufRead, Seek, Write};
+use std::io::{self, BufRead, Write};
 
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -13,6 +13,7 @@ use toolgate_expect::{
 };
 
 use crate::layout::{RawJson, write_report};
+use crate::spill::Spill;
 use crate::transcode::JsonText;
 
 /// The version of the JSON report's layout. It changes only when a field changes meaning
@@ -54,17 +55,17 @@ struct ShardJson<'a> {
 
 /// Where a shard report's tests come from: the shard, the suite file as named on the
 /// command line, and how many tests the whole suite has.
-#[derive(Debug, Clone, Copy)]
-pub struct ShardOrigin<'a> {
+#[derive(Debug, Clone)]
+pub struct ShardOrigin {
     /// The share of the tests.
     pub shard: Shard,
     /// The suite file, as named on the command line.
-    pub suite: &'a str,
+    pub suite: String,
     /// How many tests the whole suite has.
     pub suite_tests: usize,
     /// A digest of the suite file's text (SHA-256, in hex), so that `merge` refuses shards
     /// of different suites.
-    pub suite_digest: &'a str,
+    pub suite_digest: String,
 }
 
 #[derive(Serialize)]
@@ -189,7 +190,7 @@ pub fn render_json(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result<()
 /// object that lets `toolgate merge` put the whole suite's report back together.
 pub fn render_json_shard(
     outcome: &SuiteOutcome,
-    origin: ShardOrigin<'_>,
+    origin: &ShardOrigin,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     render_json_runs(outcome, JsonRuns::from_outcome(outcome)?, Some(origin), out)
@@ -200,7 +201,7 @@ pub fn render_json_shard(
 pub fn render_json_runs(
     outcome: &SuiteOutcome,
     runs: JsonRuns,
-    origin: Option<ShardOrigin<'_>>,
+    origin: Option<&ShardOrigin>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     if runs.spills.tests.len() != outcome.tests.len() {
@@ -211,7 +212,7 @@ pub fn render_json_runs(
     let Spills { lists, tests, .. } = runs.spills;
     let readers = lists
         .into_iter()
-        .map(Spill::into_reader)
+        .map(|spill| spill.into_reader().map(RefCell::new))
         .collect::<io::Result<Vec<_>>>()?;
     let passed = outcome.tests.iter().filter(|t| t.passed).count();
     let report = Report {
@@ -219,9 +220,9 @@ pub fn render_json_runs(
         shard: origin.map(|origin| ShardJson {
             index: origin.shard.index(),
             count: origin.shard.count(),
-            suite: origin.suite,
+            suite: &origin.suite,
             suite_tests: origin.suite_tests,
-            suite_digest: origin.suite_digest,
+            suite_digest: &origin.suite_digest,
         }),
         passed: outcome.passed(),
         summary: Summary {
@@ -239,11 +240,6 @@ pub fn render_json_runs(
     };
     write_report(out, &report)
 }
-
-/// The buffer of a temporary file that a report's entries are spilled into, or the report
-/// itself spooled into, and of the reader of a spill: large, so that a report of hundreds of
-/// megabytes is written and read back in few calls, and its entries copied in large blocks.
-pub const SPILL_BUFFER: usize = 64 * 1024;
 
 /// The run-sized lists of the JSON report: the graders' ([`JSON_LISTS`] of them), then
 /// the test's sources.
@@ -272,27 +268,18 @@ struct Spills {
     line: Vec<u8>,
 }
 
-#[derive(Debug)]
-enum Spill {
-    Memory(Vec<u8>),
-    File(io::BufWriter<std::fs::File>),
-}
-
 impl JsonRuns {
     /// Collects the entries in anonymous temporary files.
     pub fn spilled() -> io::Result<Self> {
         let lists = (0..LISTS)
-            .map(|_| {
-                tempfile::tempfile()
-                    .map(|file| Spill::File(io::BufWriter::with_capacity(SPILL_BUFFER, file)))
-            })
+            .map(|_| Spill::file())
             .collect::<io::Result<_>>()?;
         Ok(Self::with(lists))
     }
 
     /// Collects the entries in memory.
     pub fn in_memory() -> Self {
-        Self::with((0..LISTS).map(|_| Spill::Memory(Vec::new())).collect())
+        Self::with((0..LISTS).map(|_| Spill::memory()).collect())
     }
 
     fn with(lists: Vec<Spill>) -> Self {
@@ -355,35 +342,11 @@ impl EntrySink for Spills {
         let Some(spill) = self.lists.get_mut(list) else {
             return Err(io::Error::other("a grader writes to an unknown list"));
         };
-        match spill {
-            Spill::Memory(bytes) => {
-                bytes.extend_from_slice(json);
-                bytes.push(b'\n');
-            }
-            Spill::File(file) => {
-                file.write_all(json)?;
-                file.write_all(b"\n")?;
-            }
-        }
+        spill.line(&[json])?;
         if let Some(counts) = self.tests.last_mut() {
             counts[list] += 1;
         }
         Ok(())
-    }
-}
-
-impl Spill {
-    /// The entries written, for reading from the first.
-    fn into_reader(self) -> io::Result<RefCell<Box<dyn BufRead>>> {
-        let reader: Box<dyn BufRead> = match self {
-            Self::Memory(bytes) => Box::new(io::Cursor::new(bytes)),
-            Self::File(file) => {
-                let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-                file.seek(io::SeekFrom::Start(0))?;
-                Box::new(io::BufReader::with_capacity(SPILL_BUFFER, file))
-            }
-        };
-        Ok(RefCell::new(reader))
     }
 }
 

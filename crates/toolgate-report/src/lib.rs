@@ -21,6 +21,7 @@ mod markdown;
 mod merge;
 mod safe;
 mod seed_accuracy;
+mod spill;
 mod text;
 mod transcode;
 
@@ -32,14 +33,14 @@ pub use crate::escape::escape_terminal;
 pub use crate::github::render_github;
 pub use crate::html::{HtmlRun, HtmlRuns, render_html};
 pub use crate::json::{
-    JSON_VERSION, JsonRuns, SPILL_BUFFER, ShardOrigin, render_json, render_json_runs,
-    render_json_shard,
+    JSON_VERSION, JsonRuns, ShardOrigin, render_json, render_json_runs, render_json_shard,
 };
 pub use crate::jsonl::{JsonLines, render_jsonl};
 pub use crate::junit::render_junit;
 pub use crate::markdown::render_markdown;
 pub use crate::merge::{Merged, ShardFile, merge_shards, render_merged_json, render_merged_text};
 pub use crate::seed_accuracy::render_seed_accuracy;
+pub use crate::spill::SPILL_BUFFER;
 pub use crate::text::{TextOptions, render_text};
 
 #[cfg(test)]

@@ -53,7 +53,7 @@ struct Collected<'a> {
     json: Option<JsonRuns>,
     lines: Option<Lines>,
     html: Option<HtmlRuns>,
-    origin: Option<ShardOrigin<'a>>,
+    origin: Option<ShardOrigin>,
     /// The report of `--baseline`, which the HTML report sets beside each test's metrics.
     baseline: Option<&'a Baseline>,
 }
@@ -233,9 +233,9 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
     let digest = suite_digest(file.text());
     collected.origin = options.shard.map(|shard| ShardOrigin {
         shard,
-        suite: &name,
+        suite: name.clone(),
         suite_tests: suite.tests.len(),
-        suite_digest: &digest,
+        suite_digest: digest,
     });
     collected.baseline = baseline.as_ref();
     let mut output = render(&outcome, collected, &name, targets, options.color)?;
@@ -529,31 +529,21 @@ fn for_target(report: &mut Option<Rendered>, what: &str) -> std::io::Result<Rend
     }
 }
 
-/// A [`ShardOrigin`] that owns its text, for a report rendered after [`check`] returns.
-struct OwnedOrigin {
-    shard: Shard,
-    suite: String,
-    suite_tests: usize,
-    suite_digest: String,
-}
-
-impl OwnedOrigin {
-    fn of(origin: &ShardOrigin<'_>) -> Self {
-        Self {
-            shard: origin.shard,
-            suite: origin.suite.to_owned(),
-            suite_tests: origin.suite_tests,
-            suite_digest: origin.suite_digest.to_owned(),
-        }
-    }
-
-    fn borrow(&self) -> ShardOrigin<'_> {
-        ShardOrigin {
-            shard: self.shard,
-            suite: &self.suite,
-            suite_tests: self.suite_tests,
-            suite_digest: &self.suite_digest,
-        }
+/// A report that lists every run: rendered by `render` straight into its target when only
+/// one asks for it (`one_target`), after [`check`] returns, from a copy of the outcome made
+/// once for every such report (`shared`); otherwise now, into a temporary file that each
+/// of its targets copies.
+fn render_listing(
+    outcome: &SuiteOutcome,
+    shared: &mut Option<Arc<SuiteOutcome>>,
+    one_target: bool,
+    render: impl FnOnce(&SuiteOutcome, &mut dyn Write) -> std::io::Result<()> + Send + 'static,
+) -> std::io::Result<Rendered> {
+    if one_target {
+        let outcome = Arc::clone(shared.get_or_insert_with(|| Arc::new(outcome.clone())));
+        Ok(Rendered::deferred(move |out| render(&outcome, out)))
+    } else {
+        spool(|out| render(outcome, out))
     }
 }
 
@@ -575,24 +565,16 @@ fn render(
         origin,
         baseline,
     } = collected;
-    let single = |format| targets.iter().filter(|t| t.format == format).count() == 1;
-    let later = (single(Format::Json) && json.is_some() || single(Format::Html) && html.is_some())
-        .then(|| Arc::new(outcome.clone()));
+    let one_target = |format| targets.iter().filter(|t| t.format == format).count() == 1;
+    let mut shared = None;
     let mut json = json
-        .map(|runs| match &later {
-            Some(later) if single(Format::Json) => {
-                let outcome = Arc::clone(later);
-                let origin = origin.as_ref().map(OwnedOrigin::of);
-                Ok(Rendered::deferred(move |out| {
-                    render_json_runs(
-                        &outcome,
-                        runs,
-                        origin.as_ref().map(OwnedOrigin::borrow),
-                        out,
-                    )
-                }))
-            }
-            _ => spool(|out| render_json_runs(outcome, runs, origin, out)),
+        .map(|runs| {
+            render_listing(
+                outcome,
+                &mut shared,
+                one_target(Format::Json),
+                move |outcome, out| render_json_runs(outcome, runs, origin.as_ref(), out),
+            )
         })
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
@@ -611,16 +593,14 @@ fn render(
         .map_err(|error| temporary_file_error("write", &error))?;
     // Likewise the HTML page, which embeds every run.
     let mut html = html
-        .map(|runs| match &later {
-            Some(later) if single(Format::Html) => {
-                let outcome = Arc::clone(later);
-                let suite = suite.to_owned();
-                let baseline = baseline.cloned();
-                Ok(Rendered::deferred(move |out| {
-                    render_html(&outcome, runs, &suite, baseline.as_ref(), out)
-                }))
-            }
-            _ => spool(|out| render_html(outcome, runs, suite, baseline, out)),
+        .map(|runs| {
+            let (suite, baseline) = (suite.to_owned(), baseline.cloned());
+            render_listing(
+                outcome,
+                &mut shared,
+                one_target(Format::Html),
+                move |outcome, out| render_html(outcome, runs, &suite, baseline.as_ref(), out),
+            )
         })
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;

@@ -275,12 +275,7 @@ pub fn write_stdout<W: Write + ?Sized>(
     report: &Rendered,
     stdout: &mut W,
 ) -> Result<(), StdoutError> {
-    stdout_written(report.write_to(stdout).and_then(|()| stdout.flush()))
-}
-
-/// How a write of standard output ended.
-fn stdout_written(written: io::Result<()>) -> Result<(), StdoutError> {
-    match written {
+    match report.write_to(stdout).and_then(|()| stdout.flush()) {
         Ok(()) => Ok(()),
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Err(StdoutError::Closed),
         Err(error) => Err(StdoutError::Failed(failed(
