@@ -48,13 +48,42 @@ enum Repr {
     Text {
         text: SharedText,
         value: OnceLock<Value>,
-        index: OnceLock<Option<Box<[Member]>>>,
+        index: MemberIndex,
         /// Whether the reader found the text written as [`ValueRef::equality_key`] writes
         /// it, so that the text is its own key; `false` when it did not look.
         canonical: bool,
     },
     /// A value built already.
     Value(Value),
+}
+
+/// The index of an object's members: gathered by the reader as it read the text, or found
+/// on the first look. The reader's is held as is rather than set into a `OnceLock`, whose
+/// setting is a synchronised step the reader would take for every call's arguments.
+#[derive(Clone)]
+enum MemberIndex {
+    /// Gathered as the text was read.
+    Read(Box<[Member]>),
+    /// Found on the first look: `None` inside when the text is not an object.
+    Found(OnceLock<Option<Box<[Member]>>>),
+}
+
+impl MemberIndex {
+    /// The index, finding it in `text` if it was not yet.
+    fn get_or_find(&self, text: &str) -> Option<&[Member]> {
+        match self {
+            Self::Read(members) => Some(members),
+            Self::Found(found) => found.get_or_init(|| Member::index(text)).as_deref(),
+        }
+    }
+
+    /// The index, when it is known already.
+    fn get(&self) -> Option<&[Member]> {
+        match self {
+            Self::Read(members) => Some(members),
+            Self::Found(found) => found.get().and_then(Option::as_deref),
+        }
+    }
 }
 
 impl LazyValue {
@@ -91,7 +120,7 @@ impl LazyValue {
         Some(Self(Repr::Text {
             text: SharedText::new(source, range)?,
             value: OnceLock::new(),
-            index: index.map_or_else(OnceLock::new, |members| OnceLock::from(Some(members))),
+            index: index.map_or_else(|| MemberIndex::Found(OnceLock::new()), MemberIndex::Read),
             canonical,
         }))
     }
@@ -145,7 +174,7 @@ impl LazyValue {
                     return ValueRef::parsed(value);
                 }
                 let text = text.get();
-                match index.get_or_init(|| Member::index(text)) {
+                match index.get_or_find(text) {
                     Some(members) => ValueRef::indexed(text, members),
                     None => ValueRef::text(text),
                 }
@@ -163,7 +192,7 @@ impl LazyValue {
                 text, value, index, ..
             } => match (value.get(), index.get()) {
                 (Some(value), _) => ValueRef::parsed(value),
-                (None, Some(Some(members))) => ValueRef::indexed(text.get(), members),
+                (None, Some(members)) => ValueRef::indexed(text.get(), members),
                 (None, _) => ValueRef::text(text.get()),
             },
         }
@@ -186,9 +215,12 @@ impl LazyValue {
     pub(crate) fn index_is_the_texts(&self) -> bool {
         match &self.0 {
             Repr::Value(_) => true,
-            Repr::Text { text, index, .. } => index
-                .get()
-                .is_none_or(|index| *index == Member::index(text.get())),
+            Repr::Text { text, index, .. } => match index {
+                MemberIndex::Read(members) => Some(members.clone()) == Member::index(text.get()),
+                MemberIndex::Found(found) => found
+                    .get()
+                    .is_none_or(|found| *found == Member::index(text.get())),
+            },
         }
     }
 
