@@ -330,8 +330,14 @@ struct Scoring<'a> {
 }
 
 /// Parses and scores the runs of one part; the first is run `first` of the test.
-fn score_part(scoring: &Scoring<'_>, label: &str, first: usize, part: TracePart) -> ScoredPart {
-    let test = scoring.test;
+/// `test` is the scoring's test or a worker's copy of it.
+fn score_part(
+    scoring: &Scoring<'_>,
+    test: &Test,
+    label: &str,
+    first: usize,
+    part: TracePart,
+) -> ScoredPart {
     let mut scored = Vec::with_capacity(part.len());
     // Runs of this part with findings, which no other thread has added yet.
     let mut part_findings = 0;
@@ -405,7 +411,7 @@ fn score_runs(
             warnings.extend(read_parts(trace, options, |part| {
                 let first = next;
                 next += part.len();
-                let (scored, error) = score_part(scoring, &trace.label, first, part);
+                let (scored, error) = score_part(scoring, scoring.test, &trace.label, first, part);
                 scored.into_iter().for_each(&mut add);
                 error.map_or(Ok(()), Err)
             })?);
@@ -427,6 +433,10 @@ fn score_runs(
             let scored_sender = scored_sender.clone();
             let part_receiver = &part_receiver;
             let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                // A copy of the test per worker: each copy of a regex has its own pool of
+                // search caches, which the thread that uses it first takes without a lock,
+                // where threads sharing one regex would lock its pool for every search.
+                let test = scoring.test.clone();
                 loop {
                     // The queue is locked only to take a part, not to score it.
                     let next = part_receiver
@@ -436,7 +446,7 @@ fn score_runs(
                     let Some((order, first, label, part)) = next else {
                         break;
                     };
-                    let scored = score_part(scoring, label, first, part);
+                    let scored = score_part(scoring, &test, label, first, part);
                     // A closed channel means that this thread stopped folding parts.
                     if scored_sender.send((order, scored)).is_err() {
                         break;
