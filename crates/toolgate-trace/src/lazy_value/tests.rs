@@ -189,4 +189,27 @@ proptest::proptest! {
             );
         }
     }
+
+    /// In a long plain stretch, where the search past the first sixteen bytes is
+    /// `memchr`'s, the stop found is the first one, wherever it is, or the end.
+    #[test]
+    fn a_long_string_ends_where_a_byte_at_a_time_search_says(
+        length in 0_usize..300,
+        stops in proptest::collection::vec((0_usize..300, proptest::sample::select(vec![b'"', b'\\', 0x01])), 0..3),
+        start in 0_usize..40,
+    ) {
+        let mut bytes = vec![b'a'; length];
+        for (at, stop) in stops {
+            if let Some(byte) = bytes.get_mut(at) {
+                *byte = stop;
+            }
+        }
+        let at = start.min(bytes.len());
+        for controls in [true, false] {
+            proptest::prop_assert_eq!(
+                string_stop(&bytes, at, controls),
+                naive_stop(&bytes, at, controls)
+            );
+        }
+    }
 }
