@@ -10,7 +10,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use regex::Regex;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
-use toolgate_trace::{Decimal, ValueRef, compile_regex};
+use toolgate_trace::{Decimal, LazyValue, ValueRef, compile_regex};
 
 use crate::error::{custom, suggest};
 
@@ -35,6 +35,8 @@ pub struct ValueMatcher {
     node: Node,
     /// The whole value, when no operator appears at any depth.
     literal: Option<Value>,
+    /// The literal's [equality key](ValueRef::equality_key), written on first use.
+    literal_key: OnceLock<String>,
 }
 
 /// How literal objects compare with an actual object, at every depth.
@@ -226,6 +228,7 @@ impl ValueMatcher {
         Self {
             node,
             literal: Some(value),
+            literal_key: OnceLock::new(),
         }
     }
 
@@ -245,13 +248,34 @@ impl ValueMatcher {
                 .map(Value::Object),
             _ => None,
         };
-        Self { node, literal }
+        Self {
+            node,
+            literal,
+            literal_key: OnceLock::new(),
+        }
     }
 
     /// The value, when no operator appears at any depth: a grader then compares it as a
     /// plain value ([`ValueRef::equals`]), as fast as before the language existed.
     pub fn as_literal(&self) -> Option<&Value> {
         self.literal.as_ref()
+    }
+
+    /// Whether `actual` equals the literal as call arguments do ([`ValueRef::equals`]);
+    /// `None` when the matcher is not a literal. Arguments the reader found written as
+    /// their own equality key (compact, keys in order, plain integers, no escape) are
+    /// compared as text with the literal's key, written once: two values are equal exactly
+    /// when their keys are.
+    pub fn literal_equals(&self, actual: &LazyValue) -> Option<bool> {
+        let literal = self.literal.as_ref()?;
+        Some(match actual.canonical_text() {
+            Some(text) => {
+                text == self
+                    .literal_key
+                    .get_or_init(|| ValueRef::parsed(literal).equality_key().into_owned())
+            }
+            None => actual.view().equals(literal),
+        })
     }
 
     /// The members of a literal object (one that is not an operator, whatever its

@@ -138,6 +138,20 @@ impl LazyValue {
         }
     }
 
+    /// The text, when the reader found it written as its own [equality
+    /// key](ValueRef::equality_key) as it read it: two such values are equal as call
+    /// arguments exactly when their texts are.
+    pub fn canonical_text(&self) -> Option<&str> {
+        match &self.0 {
+            Repr::Text {
+                text,
+                canonical: true,
+                ..
+            } => Some(text.get()),
+            _ => None,
+        }
+    }
+
     /// Whether the reader found the text canonical as it read it.
     #[cfg(test)]
     pub(crate) fn read_as_canonical(&self) -> bool {

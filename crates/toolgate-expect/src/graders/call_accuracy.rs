@@ -132,15 +132,22 @@ impl CallAccuracyGrader {
             .count() as u64
     }
 
-    /// Whether a call's arguments match the expected ones.
-    fn args_match(&self, expected: &ExpectedCall, actual: ValueRef<'_>) -> bool {
-        // A suite that uses none of the language compares as it always has.
+    /// Whether a call's arguments match the expected ones. A suite that uses none of the
+    /// language compares a literal whole, as it always has: as text when the reader found
+    /// the arguments canonical ([`ValueMatcher::literal_equals`]).
+    fn args_equal(&self, expected: &ExpectedCall, actual: &LazyValue) -> bool {
         if self.ignore_args.is_empty()
             && self.args_mode == ArgsMode::Exact
-            && let Some(literal) = expected.args.as_literal()
+            && let Some(equal) = expected.args.literal_equals(actual)
         {
-            return actual.equals(literal);
+            return equal;
         }
+        self.args_match(expected, actual.view())
+    }
+
+    /// [`args_equal`](Self::args_equal) past a literal compared whole: each expected
+    /// argument by its matcher.
+    fn args_match(&self, expected: &ExpectedCall, actual: ValueRef<'_>) -> bool {
         let Some(entries) = expected.args.object_entries() else {
             return expected.args.matches(Some(actual), self.args_mode);
         };
@@ -231,7 +238,7 @@ impl CallAccuracyGrader {
                 (self.expected[e].tool).matches(ToolRef::new(call.server.as_deref(), &call.name))
             },
             // Compared on the arguments' text, which is not parsed for it.
-            |e, a| self.args_match(&self.expected[e], calls[a].args_view()),
+            |e, a| self.args_equal(&self.expected[e], &calls[a].args),
         );
         let expected_keys: u64 = self.expected.iter().map(|e| self.counted_keys(e)).sum();
         let matched_keys: u64 = pairing

@@ -744,3 +744,126 @@ proptest! {
         }
     }
 }
+
+/// The arguments of a run's one call, written as `args`, read from a line of JSON Lines
+/// as `check` reads them.
+#[track_caller]
+fn args_of(args: &str) -> toolgate_trace::LazyValue {
+    let text = format!(r#"{{"tool_calls": [{{"name": "f", "args": {args}}}]}}"#);
+    let mut runs = Vec::new();
+    toolgate_trace::read_trace(
+        "t.jsonl",
+        text.as_bytes(),
+        true,
+        &toolgate_trace::ReadOptions::default(),
+        |run| runs.push(run),
+    )
+    .unwrap();
+    runs.remove(0).calls.remove(0).args
+}
+
+/// A literal compared with arguments read as canonical text (compact, keys in order, plain
+/// integers, no escape) is compared as text with its key; with any other text, value by
+/// value. Both say what a comparison of the values says.
+#[rstest]
+#[case::canonical_equal(r#"{"a":1,"b":[true,null]}"#, "{b: [true, null], a: 1}", true, true)]
+#[case::canonical_other_value(
+    r#"{"a":1,"b":[true,null]}"#,
+    "{a: 1, b: [true, false]}",
+    true,
+    false
+)]
+#[case::canonical_other_key(r#"{"a":1}"#, "{b: 1}", true, false)]
+#[case::canonical_against_a_decimal(r#"{"n":2}"#, "{n: 2.0}", true, true)]
+#[case::canonical_against_a_string(r#"{"n":2}"#, "{n: '2'}", true, false)]
+#[case::canonical_nested(r#"{"o":{"x":[1,{"y":"z"}]}}"#, "{o: {x: [1, {y: z}]}}", true, true)]
+#[case::spaces_equal(
+    r#"{"a": 1, "b": [true, null]}"#,
+    "{a: 1, b: [true, null]}",
+    false,
+    true
+)]
+#[case::keys_out_of_order_equal(r#"{"b":2,"a":1}"#, "{a: 1, b: 2}", false, true)]
+#[case::decimal_equal(r#"{"n":2.0}"#, "{n: 2}", false, true)]
+#[case::escaped_equal(r#"{"s":"\u0041"}"#, "{s: A}", false, true)]
+#[case::not_canonical_other(r#"{"a": 2}"#, "{a: 1}", false, false)]
+fn a_literal_equals_arguments_read_canonical_or_not(
+    #[case] args: &str,
+    #[case] yaml: &str,
+    #[case] canonical: bool,
+    #[case] equal: bool,
+) {
+    let actual = args_of(args);
+    assert_eq!(actual.canonical_text().is_some(), canonical, "{args}");
+    let expected = matcher(yaml);
+    let literal = expected.as_literal().expect("a literal");
+    assert_eq!(
+        actual.view().equals(literal),
+        equal,
+        "{args} against {yaml}"
+    );
+    assert_eq!(
+        expected.literal_equals(&actual),
+        Some(equal),
+        "{args} against {yaml}"
+    );
+    // Asked again, with the key written already.
+    assert_eq!(
+        expected.literal_equals(&actual),
+        Some(equal),
+        "{args} against {yaml}"
+    );
+}
+
+#[test]
+fn a_matcher_with_an_operator_has_no_literal_to_equal() {
+    assert_eq!(
+        matcher("{a: {$gte: 1}}").literal_equals(&args_of(r#"{"a":1}"#)),
+        None
+    );
+}
+
+/// A small JSON value: few keys and scalars, so that two drawn values are often equal.
+fn small_value() -> impl Strategy<Value = Value> {
+    let scalar = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-3_i64..3).prop_map(Value::from),
+        prop::sample::select(vec!["x", "y", "é"]).prop_map(Value::from),
+    ];
+    scalar.prop_recursive(3, 12, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+            prop::collection::btree_map(prop::sample::select(vec!["a", "b"]), inner, 0..3)
+                .prop_map(|map| {
+                    Value::Object(map.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+                }),
+        ]
+    })
+}
+
+proptest! {
+    /// Whatever the arguments and the literal, written compact (canonical) or spaced, the
+    /// literal equals them exactly when the values are equal.
+    #[test]
+    fn a_literal_equals_read_arguments_as_their_values_do(
+        actual in small_value(),
+        expected in small_value(),
+        spaced in any::<bool>(),
+    ) {
+        let args = Value::Object([("v".to_owned(), actual)].into_iter().collect());
+        let text = if spaced {
+            serde_json::to_string_pretty(&args).unwrap().replace('\n', " ")
+        } else {
+            serde_json::to_string(&args).unwrap()
+        };
+        let read = args_of(&text);
+        let literal = Value::Object([("v".to_owned(), expected)].into_iter().collect());
+        let matcher = ValueMatcher::literal(literal.clone());
+        prop_assert_eq!(
+            matcher.literal_equals(&read),
+            Some(read.view().equals(&literal)),
+            "{} against {}", text, literal
+        );
+    }
+}
