@@ -132,24 +132,24 @@ impl Serialize for ToolName<'_> {
         };
         // `server.name` written as one string: through `Display` it would be three pieces,
         // each through the formatting machinery and escaped on its own.
-        let length = server.len() + 1 + name.len();
-        let mut joined = [0u8; SHORT_NAME];
-        match joined.get_mut(..length) {
-            Some(joined) => {
-                let (head, tail) = joined.split_at_mut(server.len());
-                head.copy_from_slice(server.as_bytes());
-                if let Some((dot, rest)) = tail.split_first_mut() {
-                    *dot = b'.';
-                    rest.copy_from_slice(name.as_bytes());
-                }
-                match std::str::from_utf8(joined) {
-                    Ok(joined) => serializer.serialize_str(joined),
-                    Err(_) => serializer.collect_str(self.0),
-                }
-            }
+        let mut buffer = [0u8; SHORT_NAME];
+        match joined(server, name, &mut buffer) {
+            Some(joined) => serializer.serialize_str(joined),
             None => serializer.collect_str(self.0),
         }
     }
+}
+
+/// `server.name` put together in `buffer`; `None` when it does not fit.
+fn joined<'b>(server: &str, name: &str, buffer: &'b mut [u8; SHORT_NAME]) -> Option<&'b str> {
+    let joined = buffer.get_mut(..server.len() + 1 + name.len())?;
+    let (head, tail) = joined.split_at_mut(server.len());
+    let (dot, rest) = tail.split_first_mut()?;
+    head.copy_from_slice(server.as_bytes());
+    *dot = b'.';
+    rest.copy_from_slice(name.as_bytes());
+    // Two strings and an ASCII dot are UTF-8: the check cannot fail.
+    std::str::from_utf8(joined).ok()
 }
 
 #[cfg(test)]

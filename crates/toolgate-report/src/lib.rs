@@ -40,7 +40,7 @@ pub use crate::junit::render_junit;
 pub use crate::markdown::render_markdown;
 pub use crate::merge::{Merged, ShardFile, merge_shards, render_merged_json, render_merged_text};
 pub use crate::seed_accuracy::render_seed_accuracy;
-pub use crate::spill::SPILL_BUFFER;
+pub use crate::spill::{SPILL_BUFFER, temporary_writer};
 pub use crate::text::{TextOptions, render_text};
 
 #[cfg(test)]

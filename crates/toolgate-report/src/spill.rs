@@ -10,6 +10,15 @@ use std::io::{self, BufRead, Seek, Write};
 /// megabytes is written and read back in few calls, and its entries copied in large blocks.
 pub const SPILL_BUFFER: usize = 64 * 1024;
 
+/// A new anonymous temporary file, written through a buffer of [`SPILL_BUFFER`]: what a
+/// spill, a spooled report and the JSON Lines report being written are kept in.
+pub fn temporary_writer() -> io::Result<io::BufWriter<File>> {
+    Ok(io::BufWriter::with_capacity(
+        SPILL_BUFFER,
+        tempfile::tempfile()?,
+    ))
+}
+
 /// Lines written one after the other, to be read back from the first.
 #[derive(Debug)]
 pub(crate) enum Spill {
@@ -20,10 +29,7 @@ pub(crate) enum Spill {
 impl Spill {
     /// A spill into a new anonymous temporary file.
     pub(crate) fn file() -> io::Result<Self> {
-        Ok(Self::File(io::BufWriter::with_capacity(
-            SPILL_BUFFER,
-            tempfile::tempfile()?,
-        )))
+        temporary_writer().map(Self::File)
     }
 
     /// A spill in memory.

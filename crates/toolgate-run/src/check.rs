@@ -15,9 +15,9 @@ use toolgate_expect::{
     run_count_problems,
 };
 use toolgate_report::{
-    HtmlRun, HtmlRuns, JsonLines, JsonRuns, ReportFile, SPILL_BUFFER, ShardOrigin, TextOptions,
-    read_baseline, render_github, render_html, render_json_runs, render_junit, render_markdown,
-    render_text,
+    HtmlRun, HtmlRuns, JsonLines, JsonRuns, ReportFile, ShardOrigin, TextOptions, read_baseline,
+    render_github, render_html, render_json_runs, render_junit, render_markdown, render_text,
+    temporary_writer,
 };
 use toolgate_trace::{FileLayout, Naming, ReadOptions, TraceError, TracePart, read_trace_in_parts};
 
@@ -66,15 +66,7 @@ impl Collected<'_> {
             .transpose()
             .map_err(|error| temporary_file_error("create", &error))?;
         let lines = asked(Format::Jsonl)
-            .then(|| {
-                tempfile::tempfile().and_then(|file| {
-                    JsonLines::new(
-                        std::io::BufWriter::with_capacity(SPILL_BUFFER, file),
-                        suite,
-                        shard,
-                    )
-                })
-            })
+            .then(|| temporary_writer().and_then(|file| JsonLines::new(file, suite, shard)))
             .transpose()
             .map_err(|error| temporary_file_error("create", &error))?;
         let html = asked(Format::Html)

@@ -141,8 +141,7 @@ impl Output {
 
 /// Renders a report into an anonymous temporary file.
 pub fn spool(render: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<Rendered> {
-    let file = tempfile::tempfile()?;
-    let mut out = io::BufWriter::with_capacity(toolgate_report::SPILL_BUFFER, file);
+    let mut out = toolgate_report::temporary_writer()?;
     render(&mut out)?;
     let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
     Ok(Rendered::Spooled(file))

@@ -128,13 +128,9 @@ impl LazyValue {
     /// The value's [equality key](ValueRef::equality_key): the text itself, without looking
     /// at it again, when the reader found it canonical as it read it.
     pub fn equality_key(&self) -> Cow<'_, str> {
-        match &self.0 {
-            Repr::Text {
-                text,
-                canonical: true,
-                ..
-            } => Cow::Borrowed(text.get()),
-            _ => self.view().equality_key(),
+        match self.canonical_text() {
+            Some(text) => Cow::Borrowed(text),
+            None => self.view().equality_key(),
         }
     }
 
@@ -155,13 +151,7 @@ impl LazyValue {
     /// Whether the reader found the text canonical as it read it.
     #[cfg(test)]
     pub(crate) fn read_as_canonical(&self) -> bool {
-        matches!(
-            self.0,
-            Repr::Text {
-                canonical: true,
-                ..
-            }
-        )
+        self.canonical_text().is_some()
     }
 
     /// The value, parsed on the first call.
