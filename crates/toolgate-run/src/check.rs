@@ -19,7 +19,9 @@ use toolgate_report::{
     render_github, render_html, render_json_runs, render_junit, render_markdown, render_text,
     temporary_writer,
 };
-use toolgate_trace::{FileLayout, Naming, ReadOptions, TraceError, TracePart, read_trace_in_parts};
+use toolgate_trace::{
+    FileLayout, Naming, PartReader, ReadOptions, TraceError, TracePart, read_trace_in_parts,
+};
 
 use crate::discover::{Searched, TraceFile, discover, display};
 use crate::error::Error;
@@ -379,16 +381,16 @@ fn score_part(
 const IN_FLIGHT: usize = 4;
 
 /// Reads, parses and scores the runs of `files` in order, and hands each to `add` in that
-/// order. With one thread, this one does everything. With more, a reading thread splits
-/// the files into parts of at most [`PART_RUNS`](toolgate_trace::PART_RUNS) runs, each
-/// numbered in file order, and `threads` workers take them from one queue as each is free,
-/// so that a worker slowed by a long part or by sharing its core does not hold the others
-/// back; this thread folds the scored parts in their order, so the runs arrive in file
-/// order whatever the number of threads. The reader puts a token in a channel of
-/// [`IN_FLIGHT`] per worker before each part and this thread takes one out once a part is
-/// folded, so at most that many parts are read and not yet folded, and memory stays
-/// bounded however far the reader could run ahead. The first error in file order wins, as
-/// with one thread.
+/// order. With one thread, this one does everything. With more, `threads` workers each read
+/// the next part of the files (at most [`PART_RUNS`](toolgate_trace::PART_RUNS) runs,
+/// numbered in file order) in turn, under a lock, and score it, so that a worker slowed by
+/// a long part or by sharing its core does not hold the others back, and a part's text is
+/// parsed in the cache of the core that read it; this thread folds the scored parts in
+/// their order, so the runs arrive in file order whatever the number of threads. A worker
+/// puts a token in a channel of [`IN_FLIGHT`] per worker before it reads a part and this
+/// thread takes one out once a part is folded, so at most that many parts are read and not
+/// yet folded, and memory stays bounded however far the workers could run ahead. The first
+/// error in file order wins, as with one thread.
 fn score_runs(
     scoring: &Scoring<'_>,
     files: &[TraceFile],
@@ -396,8 +398,8 @@ fn score_runs(
     threads: usize,
     mut add: impl FnMut(Scored),
 ) -> Result<Vec<String>, TraceError> {
-    let mut warnings = Vec::new();
     if threads < 2 {
+        let mut warnings = Vec::new();
         let mut next = 1;
         for trace in files {
             warnings.extend(read_parts(trace, options, |part| {
@@ -411,35 +413,48 @@ fn score_runs(
         return Ok(warnings);
     }
     let window = IN_FLIGHT * threads;
-    // The workers share the queue of parts, so it outlives the scope.
-    let (part_sender, part_receiver) = sync_channel::<(usize, usize, &str, TracePart)>(window);
-    let part_receiver = Mutex::new(part_receiver);
+    let names: Vec<String> = files.iter().map(|trace| display(&trace.path)).collect();
+    let source = Mutex::new(Source {
+        files: files.iter().zip(&names),
+        reading: None,
+        options,
+        next: 1,
+        order: 0,
+        warnings: Vec::new(),
+        done: false,
+    });
     std::thread::scope(|scope| {
-        // Every channel holds a whole window, so no send of a part or of its score waits:
-        // the tokens bound the parts in flight. Returning early drops `tokens`, and the
-        // reader, sending its next token, stops.
+        // Every channel holds a whole window, so no send of a score waits: the tokens bound
+        // the parts in flight. Returning early drops `tokens`, and a worker, sending its next
+        // token, stops.
         let (token_sender, tokens) = sync_channel::<()>(window);
         let (scored_sender, scored_receiver) = sync_channel::<(usize, ScoredPart)>(window);
         let mut workers = 0;
         for _ in 0..threads {
             let scored_sender = scored_sender.clone();
-            let part_receiver = &part_receiver;
+            let token_sender = token_sender.clone();
+            let source = &source;
             let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                 // A copy of the test per worker: each copy of a regex has its own pool of
                 // search caches, which the thread that uses it first takes without a lock,
                 // where threads sharing one regex would lock its pool for every search.
                 let test = scoring.test.clone();
                 loop {
-                    // The queue is locked only to take a part, not to score it.
-                    let next = part_receiver
-                        .lock()
-                        .ok()
-                        .and_then(|receiver| receiver.recv().ok());
-                    let Some((order, first, label, part)) = next else {
+                    // The files are locked only to read a part, not to score it. A closed
+                    // channel means that this thread stopped folding parts.
+                    let next = source.lock().ok().and_then(|mut source| {
+                        if source.done || token_sender.send(()).is_err() {
+                            return None;
+                        }
+                        source.next_part()
+                    });
+                    let Some((order, read)) = next else {
                         break;
                     };
-                    let scored = score_part(scoring, &test, label, first, part);
-                    // A closed channel means that this thread stopped folding parts.
+                    let scored = match read {
+                        Ok((first, label, part)) => score_part(scoring, &test, label, first, part),
+                        Err(error) => (Vec::new(), Some(error)),
+                    };
                     if scored_sender.send((order, scored)).is_err() {
                         break;
                     }
@@ -461,30 +476,7 @@ fn score_runs(
                 message: "cannot start a thread to score the runs".to_owned(),
             });
         }
-        drop(scored_sender);
-        let reader = std::thread::Builder::new().spawn_scoped(scope, move || {
-            let (mut next, mut order) = (1, 0);
-            for trace in files {
-                warnings.extend(read_parts(trace, options, |part| {
-                    token_sender.send(()).map_err(|_| stopped(&trace.label))?;
-                    let first = next;
-                    next += part.len();
-                    part_sender
-                        .send((order, first, &trace.label, part))
-                        .map_err(|_| stopped(&trace.label))?;
-                    order += 1;
-                    Ok(())
-                })?);
-            }
-            Ok(warnings)
-        });
-        let reader = reader.map_err(|error| TraceError::Io {
-            file: files
-                .first()
-                .map(|trace| trace.label.clone())
-                .unwrap_or_default(),
-            message: format!("cannot start a thread to read the runs: {error}"),
-        })?;
+        drop((scored_sender, token_sender));
         // Parts scored ahead of the next one to fold wait here, at most a window of them.
         let mut waiting = BTreeMap::new();
         let mut next_order = 0;
@@ -496,22 +488,90 @@ fn score_runs(
                 if let Some(error) = error {
                     return Err(error);
                 }
-                // The reader sent a token before the part, so this never waits.
+                // A worker sent a token before it read the part, so this never waits.
                 let _ = tokens.recv();
             }
         }
-        reader
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
+        Ok(())
+    })?;
+    Ok(source
+        .into_inner()
+        .map(|source| source.warnings)
+        .unwrap_or_default())
 }
 
-/// The reader's error when this thread stopped taking scored parts: never shown, since this
-/// thread stops only on an error of its own.
-fn stopped(file: &str) -> TraceError {
-    TraceError::Io {
-        file: file.to_owned(),
-        message: "scoring stopped".to_owned(),
+/// The trace files of a test as the workers read them: each part read gets the number of
+/// its first run and its order among the parts.
+struct Source<'a, I> {
+    /// The files not opened yet, with their names in diagnostics.
+    files: I,
+    /// The file being read: its parts, and its label in reports.
+    reading: Option<(PartReader<'a, BufReader<File>>, &'a str)>,
+    options: &'a ReadOptions,
+    /// The number of the next part's first run.
+    next: usize,
+    /// The next part's order.
+    order: usize,
+    /// The warnings of the files read to their end (SPEC 17).
+    warnings: Vec<String>,
+    /// Whether every file is read, or an error was met.
+    done: bool,
+}
+
+/// A part read by a worker, with the number of its first run and its file's label, or the
+/// error that ends the reading.
+type ReadPart<'a> = Result<(usize, &'a str, TracePart), TraceError>;
+
+impl<'a, I: Iterator<Item = (&'a TraceFile, &'a String)>> Source<'a, I> {
+    /// The next part of the files and its order, `None` after the last; an error is the
+    /// last item.
+    fn next_part(&mut self) -> Option<(usize, ReadPart<'a>)> {
+        let read = self.read_next()?;
+        if read.is_err() {
+            self.done = true;
+        }
+        let order = self.order;
+        self.order += 1;
+        Some((order, read))
+    }
+
+    fn read_next(&mut self) -> Option<ReadPart<'a>> {
+        loop {
+            if self.done {
+                return None;
+            }
+            let Some((parts, label)) = &mut self.reading else {
+                let Some((trace, name)) = self.files.next() else {
+                    self.done = true;
+                    return None;
+                };
+                let lines = trace.layout == FileLayout::JsonLines;
+                let opened = open_trace(trace, name)
+                    .and_then(|reader| PartReader::new(name, reader, lines, self.options));
+                match opened {
+                    Ok(parts) => self.reading = Some((parts, &trace.label)),
+                    Err(error) => return Some(Err(error)),
+                }
+                continue;
+            };
+            match parts.next_part() {
+                Ok(Some(part)) => {
+                    let first = self.next;
+                    self.next += part.len();
+                    return Some(Ok((first, *label, part)));
+                }
+                Ok(None) => {
+                    let Some((parts, label)) = self.reading.take() else {
+                        continue;
+                    };
+                    match parts.finish() {
+                        Ok(read) => self.warnings.extend(read.warning(label)),
+                        Err(error) => return Some(Err(error)),
+                    }
+                }
+                Err(error) => return Some(Err(error)),
+            }
+        }
     }
 }
 
@@ -693,15 +753,18 @@ pub(crate) fn read_parts(
     on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
 ) -> Result<Option<String>, TraceError> {
     let name = display(&trace.path);
-    let reader = BufReader::with_capacity(
-        READ_BUFFER,
-        File::open(&trace.path).map_err(|error| TraceError::Io {
-            file: name.clone(),
-            message: error.to_string(),
-        })?,
-    );
+    let reader = open_trace(trace, &name)?;
     let lines = trace.layout == FileLayout::JsonLines;
     Ok(read_trace_in_parts(&name, reader, lines, options, on_part)?.warning(&trace.label))
+}
+
+/// Opens a trace file, named `name` in diagnostics, for reading.
+fn open_trace(trace: &TraceFile, name: &str) -> Result<BufReader<File>, TraceError> {
+    let file = File::open(&trace.path).map_err(|error| TraceError::Io {
+        file: name.to_owned(),
+        message: error.to_string(),
+    })?;
+    Ok(BufReader::with_capacity(READ_BUFFER, file))
 }
 
 /// No runs at all, or not the number the suite asked for, is an input error.

@@ -119,7 +119,7 @@ pub(crate) trait Adapter: Sync {
 }
 
 /// Turns the records of one file into runs.
-pub(crate) trait Converter {
+pub(crate) trait Converter: Send {
     /// Reads one record; returns the runs it completes (most formats complete their one
     /// run at the end of the file, toolgate's own JSON Lines one run per line).
     fn record(&mut self, record: &Record<'_>) -> Result<Vec<Run>, RecordError>;

@@ -35,7 +35,8 @@ pub use crate::naming::{
     compile_regex,
 };
 pub use crate::read::{
-    MAX_DOCUMENT_BYTES, MAX_LINE_BYTES, PART_RUNS, PartRuns, ReadOptions, TracePart, TraceRead,
+    MAX_DOCUMENT_BYTES, MAX_LINE_BYTES, PART_RUNS, PartReader, PartRuns, ReadOptions, TracePart,
+    TraceRead,
     read_trace, read_trace_in_parts,
 };
 pub use crate::value_ref::ValueRef;

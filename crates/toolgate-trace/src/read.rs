@@ -1,6 +1,7 @@
 //! Reading a trace file of any supported format: find the format, convert record by record,
 //! split tool names by the naming scheme, and hand each run over as soon as it is complete.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -111,48 +112,143 @@ const PART_BYTES: usize = 512 << 10;
 /// the one a caller that parses every part before looking at this result sees.
 pub fn read_trace_in_parts(
     file: &str,
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     lines: bool,
     options: &ReadOptions,
     mut on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
 ) -> Result<TraceRead, TraceError> {
-    let forced = forced_adapter(file, options)?;
-    let mut state: Option<State> = None;
-    let mut bytes = Vec::new();
-    let mut line = 0;
-    loop {
+    let mut parts = PartReader::new(file, reader, lines, options)?;
+    while let Some(part) = parts.next_part()? {
+        on_part(part)?;
+    }
+    parts.finish()
+}
+
+/// The parts of one trace file, read as they are asked for: what
+/// [`read_trace_in_parts`] hands over, in the same order and with the same errors, to a
+/// caller that asks for each part in turn (say, whichever of several threads is free).
+///
+/// [`next_part`](Self::next_part) gives the parts, then `None` at the end of the file, after
+/// which [`finish`](Self::finish) tells what the reading found; an error ends the parts.
+pub struct PartReader<'a, R> {
+    file: &'a str,
+    reader: R,
+    lines: bool,
+    options: &'a ReadOptions,
+    forced: Option<&'static dyn Adapter>,
+    /// The format and what is read but not handed over, once the first record is read.
+    state: Option<State>,
+    /// The record being read, for a format whose lines do not go straight into parts.
+    bytes: Vec<u8>,
+    /// The last line read, counted from 1.
+    line: usize,
+    /// Parts complete and not yet asked for, in order.
+    ready: VecDeque<TracePart>,
+    /// The error that ends the parts, once those before it are asked for.
+    error: Option<TraceError>,
+    /// What the reading found, once the file is read to its end.
+    read: Option<TraceRead>,
+    /// Whether the parts have ended: the end of the file, or an error told.
+    done: bool,
+}
+
+impl<'a, R: BufRead> PartReader<'a, R> {
+    /// Starts reading `file` from `reader`; see [`read_trace_in_parts`].
+    pub fn new(
+        file: &'a str,
+        reader: R,
+        lines: bool,
+        options: &'a ReadOptions,
+    ) -> Result<Self, TraceError> {
+        Ok(Self {
+            file,
+            reader,
+            lines,
+            options,
+            forced: forced_adapter(file, options)?,
+            state: None,
+            bytes: Vec::new(),
+            line: 0,
+            ready: VecDeque::new(),
+            error: None,
+            read: None,
+            done: false,
+        })
+    }
+
+    /// The next part of the file, `None` after the last; an error of the reading comes
+    /// after the part holding the lines before it, and ends the parts.
+    pub fn next_part(&mut self) -> Result<Option<TracePart>, TraceError> {
+        loop {
+            if let Some(part) = self.ready.pop_front() {
+                return Ok(Some(part));
+            }
+            if let Some(error) = self.error.take() {
+                // Nothing more is read once an error is told.
+                self.done = true;
+                return Err(error);
+            }
+            if self.done {
+                return Ok(None);
+            }
+            if let Err(error) = self.step() {
+                self.error = Some(error);
+            }
+        }
+    }
+
+    /// What the reading found: the format and whether the file gave no call. An error
+    /// unless [`next_part`](Self::next_part) gave `None`.
+    pub fn finish(self) -> Result<TraceRead, TraceError> {
+        self.read.ok_or_else(|| TraceError::Io {
+            file: self.file.to_owned(),
+            message: "the file was not read to its end".to_owned(),
+        })
+    }
+
+    /// Reads one line (or the whole document), putting the parts it completes in
+    /// [`ready`](Self::ready); at the end of the file, hands over the rest and sets
+    /// [`read`](Self::read).
+    fn step(&mut self) -> Result<(), TraceError> {
+        let file = self.file;
+        let ready = &mut self.ready;
+        let mut on_part = |part| {
+            ready.push_back(part);
+            Ok(())
+        };
         // Once a format whose lines convert alone is known, each line goes straight into
         // the part that carries it to the thread that parses it.
         if let Some(State {
             lines: Some(part), ..
-        }) = &mut state
+        }) = &mut self.state
         {
-            let first_line = line + 1;
-            let read = part.read_line(file, &mut reader, first_line);
-            line += 1;
-            match read {
+            let first_line = self.line + 1;
+            let read = part.read_line(file, &mut self.reader, first_line);
+            self.line += 1;
+            return match read {
                 Ok(true) => {
                     if part.is_full() {
                         part.hand_over(file, &mut on_part)?;
                     }
-                    continue;
+                    Ok(())
                 }
-                Ok(false) => break,
+                Ok(false) => self.end(),
                 Err(error) => {
                     // A line before this one may not be UTF-8: that error comes first.
                     part.hand_over(file, &mut on_part)?;
-                    return Err(error);
+                    Err(error)
                 }
-            }
+            };
         }
-        bytes.clear();
-        let first_line = line + 1;
-        if !next_record(file, &mut reader, &mut bytes, lines, first_line)? {
-            break;
+        self.bytes.clear();
+        let first_line = self.line + 1;
+        let lines = self.lines;
+        if !next_record(file, &mut self.reader, &mut self.bytes, lines, first_line)? {
+            return self.end();
         }
-        let buffer = std::str::from_utf8(&bytes)
-            .map_err(|error| not_utf8(file, &bytes, first_line, error.valid_up_to()))?;
-        line += if lines {
+        let buffer = std::str::from_utf8(&self.bytes)
+            .map_err(|error| not_utf8(file, &self.bytes, first_line, error.valid_up_to()))?;
+        self.line += if lines {
             1
         } else {
             buffer.lines().count().max(1)
@@ -165,23 +261,29 @@ pub fn read_trace_in_parts(
         }
         if text.trim().is_empty() {
             if lines {
-                continue;
+                return Ok(());
             }
-            break;
+            return self.end();
         }
         let record = Record {
             text,
             line: first_line,
             lines,
         };
-        let state = match &mut state {
+        let state = match &mut self.state {
             Some(state) => state,
-            None => state.insert(State::new(file, forced, &record, lines, options)?),
+            None => self.state.insert(State::new(
+                file,
+                self.forced,
+                &record,
+                lines,
+                self.options,
+            )?),
         };
         if let Some(part) = &mut state.lines {
             // The first record, read to detect the format.
             part.push(text, first_line);
-            continue;
+            return Ok(());
         }
         if !state.recognised {
             // A format named by hand has not met a record of its own yet: one that its
@@ -209,19 +311,33 @@ pub fn read_trace_in_parts(
             }
         }
         if !lines {
-            break;
+            return self.end();
         }
+        Ok(())
     }
-    let Some(state) = state else {
-        return Err(TraceError::Shape {
-            file: file.to_owned(),
-            message: "the file holds no record".to_owned(),
-            source_code: Arc::new(NamedSource::new(file, LineSource::new(String::new(), 1))),
-            span: SourceSpan::new(0.into(), 0),
-            help: "a trace file holds JSON; see docs/formats.md for the formats toolgate reads",
-        });
-    };
-    state.finish(file, on_part)
+
+    /// The end of the file: hands over what is left and tells what the reading found.
+    fn end(&mut self) -> Result<(), TraceError> {
+        self.done = true;
+        let Some(state) = self.state.take() else {
+            return Err(TraceError::Shape {
+                file: self.file.to_owned(),
+                message: "the file holds no record".to_owned(),
+                source_code: Arc::new(NamedSource::new(
+                    self.file,
+                    LineSource::new(String::new(), 1),
+                )),
+                span: SourceSpan::new(0.into(), 0),
+                help: "a trace file holds JSON; see docs/formats.md for the formats toolgate reads",
+            });
+        };
+        let ready = &mut self.ready;
+        self.read = Some(state.finish(self.file, |part| {
+            ready.push_back(part);
+            Ok(())
+        })?);
+        Ok(())
+    }
 }
 
 /// The adapter of the format `options` name, if they name one.
