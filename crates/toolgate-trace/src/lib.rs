@@ -36,8 +36,7 @@ pub use crate::naming::{
 };
 pub use crate::read::{
     MAX_DOCUMENT_BYTES, MAX_LINE_BYTES, PART_RUNS, PartReader, PartRuns, ReadOptions, TracePart,
-    TraceRead,
-    read_trace, read_trace_in_parts,
+    TraceRead, read_trace, read_trace_in_parts,
 };
 pub use crate::value_ref::ValueRef;
 pub use crate::write::write_run;

@@ -103,8 +103,8 @@ const PART_BYTES: usize = 512 << 10;
 /// Reads one trace file as [`read_trace`] does, but hands over its runs in parts of at most
 /// [`PART_RUNS`], in order, as soon as each is complete. A part of toolgate's own JSON
 /// Lines holds the lines still unparsed: [`TracePart::into_runs`] parses them on whichever
-/// thread calls it, so that several threads can parse the parts of one file while this one
-/// reads on. Parsing a part gives the same runs and the same first error as [`read_trace`].
+/// thread calls it, so that several threads can parse the parts of one file while another
+/// reads on ([`PartReader`] gives the parts as they are asked for). Parsing a part gives the same runs and the same first error as [`read_trace`].
 ///
 /// An error of `on_part` stops the reading and is returned. An error of the reading itself
 /// (the file, a line too long, text that is not UTF-8) is returned after the part holding
@@ -272,13 +272,9 @@ impl<'a, R: BufRead> PartReader<'a, R> {
         };
         let state = match &mut self.state {
             Some(state) => state,
-            None => self.state.insert(State::new(
-                file,
-                self.forced,
-                &record,
-                lines,
-                self.options,
-            )?),
+            None => self
+                .state
+                .insert(State::new(file, self.forced, &record, lines, self.options)?),
         };
         if let Some(part) = &mut state.lines {
             // The first record, read to detect the format.
@@ -655,13 +651,13 @@ impl Drop for PartRuns {
 }
 
 /// Part texts given back once their runs are read, for the reader to fill again: a buffer
-/// of half a megabyte made on the reading thread and freed on another would otherwise be
-/// fresh memory each time, which the system maps and zeroes anew. At most [`SPARE_TEXTS`]
+/// of half a megabyte made on one thread and freed on another would otherwise be fresh
+/// memory each time, which the system maps and zeroes anew. At most [`SPARE_TEXTS`]
 /// are kept; they hold no data of a trace once cleared.
 static SPARE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
 
-/// How many part texts [`SPARE`] keeps: a few more than are in flight between the reading
-/// thread and the threads that parse.
+/// How many part texts [`SPARE`] keeps: a few more than are in flight between reading and
+/// parsing.
 const SPARE_TEXTS: usize = 8;
 
 /// A part text to fill: one given back, or a new one.

@@ -4,8 +4,8 @@ use rstest::rstest;
 use serde_json::json;
 
 use crate::{
-    Naming, ReadOptions, Run, Status, TraceError, args_equal, parse_accuracy_input, parse_run,
-    read_trace,
+    Naming, PART_RUNS, PartReader, ReadOptions, Run, Status, TraceError, args_equal,
+    parse_accuracy_input, parse_run, read_trace,
 };
 
 fn run(text: &str) -> Run {
@@ -103,6 +103,60 @@ fn jsonl_skips_blank_lines_and_numbers_runs_by_line() {
     assert_eq!(runs.len(), 2);
     assert_eq!((runs[0].line, runs[1].line), (Some(1), Some(4)));
     assert_eq!(runs[1].calls.len(), 0);
+}
+
+/// Parts asked for one at a time: the runs of each part in file order, the end, then what
+/// the reading found; a line that is not UTF-8 ends the parts after the runs of the lines
+/// before it, and nothing is read after the error.
+#[rstest]
+#[case::whole_file(None)]
+#[case::a_line_not_utf8(Some(PART_RUNS + 3))]
+fn parts_are_read_as_they_are_asked_for(#[case] bad: Option<usize>) {
+    let runs = 2 * PART_RUNS + 5;
+    let mut text = Vec::new();
+    for line in 1..=runs {
+        if Some(line) == bad {
+            text.extend_from_slice(b"{\"tool_calls\": []} \xff\n");
+        } else {
+            text.extend_from_slice(
+                format!("{{\"tool_calls\": [{{\"name\": \"t{line}\"}}]}}\n").as_bytes(),
+            );
+        }
+    }
+    let options = ReadOptions::default();
+    let mut parts = PartReader::new("t", text.as_slice(), true, &options).unwrap();
+    let mut names = Vec::new();
+    let error = loop {
+        match parts.next_part() {
+            Ok(Some(part)) => {
+                assert!(!part.is_empty() && part.len() <= PART_RUNS);
+                names.extend(
+                    part.into_runs()
+                        .map(|run| run.unwrap().calls[0].name.clone()),
+                );
+            }
+            Ok(None) => break None,
+            Err(error) => break Some(error),
+        }
+    };
+    let read_to = bad.map_or(runs, |bad| bad - 1);
+    let expected: Vec<String> = (1..=read_to).map(|line| format!("t{line}")).collect();
+    assert_eq!(names, expected);
+    assert!(
+        matches!(parts.next_part(), Ok(None)),
+        "the parts stay ended"
+    );
+    if let Some(bad) = bad {
+        let message = error.map(|error| error.to_string()).unwrap_or_default();
+        assert!(
+            message.contains(&format!("line {bad}, byte 20")),
+            "{message}"
+        );
+        assert!(parts.finish().is_err());
+    } else {
+        assert!(error.is_none(), "{error:?}");
+        assert_eq!(parts.finish().unwrap().format, "toolgate");
+    }
 }
 
 #[test]
