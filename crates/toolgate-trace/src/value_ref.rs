@@ -333,7 +333,9 @@ impl<'a> ValueRef<'a> {
     pub fn canonical_json(self) -> Cow<'a, str> {
         match self.0 {
             Repr::Parsed(value) => Cow::Owned(canonical_json(value)),
-            Repr::Text(text) | Repr::Indexed(text, _) if is_canonical(text.as_bytes()) => {
+            Repr::Text(text) | Repr::Indexed(text, _)
+                if is_canonical(text.as_bytes(), Numbers::AsWritten) =>
+            {
                 Cow::Borrowed(text)
             }
             Repr::Text(text) | Repr::Indexed(text, _) => Cow::Owned(canonical_json(&parse(text))),
@@ -351,7 +353,9 @@ impl<'a> ValueRef<'a> {
     pub fn equality_key(self) -> Cow<'a, str> {
         match self.0 {
             Repr::Parsed(value) => Cow::Owned(equality_key(value)),
-            Repr::Text(text) | Repr::Indexed(text, _) if is_canonical(text.as_bytes()) => {
+            Repr::Text(text) | Repr::Indexed(text, _)
+                if is_canonical(text.as_bytes(), Numbers::Key) =>
+            {
                 Cow::Borrowed(text)
             }
             Repr::Text(text) | Repr::Indexed(text, _) => Cow::Owned(equality_key(&parse(text))),
@@ -521,12 +525,23 @@ fn first_byte(text: &str) -> Option<u8> {
     text.bytes().find(|byte| !byte.is_ascii_whitespace())
 }
 
-/// Whether JSON text is already what [`canonical_json`] writes for it: no space outside
-/// strings, strings without escapes, numbers that are integers of at most 18 digits (which
-/// parse and print back as they are; `-0` does not), and the keys of every object in
-/// strictly increasing byte order (so none twice). Anything else, which may or may not be
-/// canonical, answers `false`, and the caller writes the parse.
-fn is_canonical(bytes: &[u8]) -> bool {
+/// How [`is_canonical`] takes the numbers of a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Numbers {
+    /// As [`ValueRef::equality_key`] writes them: integers of at most 18 digits (which
+    /// parse and print back as they are; `-0` does not).
+    Key,
+    /// As [`canonical_json`] writes them: `serde_json` keeps each number's text
+    /// (`arbitrary_precision`), but writes an exponent as `e` and a sign, `1E5` as `1e+5`.
+    AsWritten,
+}
+
+/// Whether JSON text is already what [`canonical_json`] writes for it (and, with
+/// [`Numbers::Key`], what [`ValueRef::equality_key`] does): no space outside strings,
+/// strings without escapes, numbers as `numbers` takes them, and the keys of every object
+/// in strictly increasing byte order (so none twice). Anything else, which may or may not
+/// be canonical, answers `false`, and the caller writes the parse.
+fn is_canonical(bytes: &[u8], numbers: Numbers) -> bool {
     /// How deep the text may nest to be looked at; deeper text answers `false`.
     const DEPTH: usize = 32;
     // For each open array or object: whether it is an object, and where the last key read
@@ -590,6 +605,26 @@ fn is_canonical(bytes: &[u8]) -> bool {
                 let leading_zero = digits > 1 && bytes[at] == b'0';
                 let negative_zero = byte == b'-' && digits == 1 && bytes[at] == b'0';
                 at += digits;
+                if numbers == Numbers::AsWritten {
+                    // The text is JSON: past the integer, a fraction's digits, then an
+                    // exponent's marker, sign and digits.
+                    let rest = bytes[at..]
+                        .iter()
+                        .take_while(|b| {
+                            b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')
+                        })
+                        .count();
+                    let token = &bytes[at..at + rest];
+                    at += rest;
+                    let exponent =
+                        memchr::memchr2(b'e', b'E', token).map(|marker| &token[marker..]);
+                    if digits == 0
+                        || exponent.is_some_and(|e| !(e.starts_with(b"e+") || e.starts_with(b"e-")))
+                    {
+                        return false;
+                    }
+                    continue;
+                }
                 let fraction = matches!(bytes.get(at), Some(b'.' | b'e' | b'E'));
                 if digits == 0 || digits > 18 || leading_zero || negative_zero || fraction {
                     return false;

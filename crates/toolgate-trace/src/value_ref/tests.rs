@@ -5,6 +5,7 @@ use rstest::rstest;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
+use super::Numbers;
 use crate::equality::args_equal;
 use crate::lazy_value::LazyValue;
 
@@ -108,28 +109,54 @@ fn views_answer_as_the_parse_does(#[case] text: &str) {
     check_against_parse(text, &["a", "b", "command", "k", "a\"b"], &others);
 }
 
+/// `as_is`: the text is its own equality key; `written_as_is`: it is what `canonical_json`
+/// writes (`serde_json` keeps each number's text but writes an exponent as `e` and a sign).
 #[rstest]
-#[case::sorted_compact(r#"{"a":1,"b":"x"}"#, true)]
-#[case::unsorted(r#"{"b":1,"a":2}"#, false)]
-#[case::twice(r#"{"a":1,"a":1}"#, false)]
-#[case::space(r#"{"a": 1}"#, false)]
-#[case::escape(r#""a\nb""#, false)]
-#[case::fraction("1.5", false)]
-#[case::negative_zero("-0", false)]
-#[case::leading_zero_is_not_json_but_zero_is("0", true)]
-#[case::long_integer("1234567890123456789", false)]
-#[case::nested_objects_each_sorted(r#"{"b":{"y":1,"z":2},"c":[{"a":1},{"b":2}]}"#, true)]
-#[case::nested_unsorted(r#"{"b":{"z":1,"y":2}}"#, false)]
-#[case::empty_key_first(r#"{"":1,"a":2}"#, true)]
-#[case::empty_key_twice(r#"{"":1,"":2}"#, false)]
-#[case::deeper_than_looked_at(&format!("{}1{}", "[".repeat(40), "]".repeat(40)), false)]
-fn canonical_text_is_returned_as_is(#[case] text: &str, #[case] as_is: bool) {
-    assert_eq!(super::is_canonical(text.as_bytes()), as_is, "{text}");
+#[case::sorted_compact(r#"{"a":1,"b":"x"}"#, true, true)]
+#[case::unsorted(r#"{"b":1,"a":2}"#, false, false)]
+#[case::twice(r#"{"a":1,"a":1}"#, false, false)]
+#[case::space(r#"{"a": 1}"#, false, false)]
+#[case::escape(r#""a\nb""#, false, false)]
+#[case::fraction("1.5", false, true)]
+#[case::fraction_in_an_object(r#"{"hits":[{"score":0.861,"url":"x"}],"total":3}"#, false, true)]
+#[case::trailing_zero("1.50", false, true)]
+#[case::exponent_with_sign("-1.25e+10", false, true)]
+#[case::negative_exponent("1.5e-3", false, true)]
+#[case::exponent_without_sign("1e5", false, false)]
+#[case::capital_exponent("1E+5", false, false)]
+#[case::negative_zero("-0", false, true)]
+#[case::leading_zero_is_not_json_but_zero_is("0", true, true)]
+#[case::long_integer("1234567890123456789", false, true)]
+#[case::nested_objects_each_sorted(r#"{"b":{"y":1,"z":2},"c":[{"a":1},{"b":2}]}"#, true, true)]
+#[case::nested_unsorted(r#"{"b":{"z":1,"y":2}}"#, false, false)]
+#[case::empty_key_first(r#"{"":1,"a":2}"#, true, true)]
+#[case::empty_key_twice(r#"{"":1,"":2}"#, false, false)]
+#[case::deeper_than_looked_at(&format!("{}1{}", "[".repeat(40), "]".repeat(40)), false, false)]
+fn canonical_text_is_returned_as_is(
+    #[case] text: &str,
+    #[case] as_is: bool,
+    #[case] written_as_is: bool,
+) {
+    assert_eq!(
+        super::is_canonical(text.as_bytes(), Numbers::Key),
+        as_is,
+        "{text}"
+    );
+    assert_eq!(
+        super::is_canonical(text.as_bytes(), Numbers::AsWritten),
+        written_as_is,
+        "{text}"
+    );
     let lazy = kept(text);
     let written = lazy.view().canonical_json();
     let parsed: Value = serde_json::from_str(text).unwrap();
     assert_eq!(written, serde_json::to_string(&parsed).unwrap());
-    assert_eq!(matches!(written, std::borrow::Cow::Borrowed(_)), as_is);
+    assert_eq!(
+        matches!(written, std::borrow::Cow::Borrowed(_)),
+        written_as_is
+    );
+    let key = lazy.view().equality_key();
+    assert_eq!(matches!(key, std::borrow::Cow::Borrowed(_)), as_is);
 }
 
 #[test]
@@ -158,6 +185,9 @@ pub(crate) fn json_text() -> impl Strategy<Value = String> {
         Just("-0".to_owned()),
         Just("1.0".to_owned()),
         Just("1e1".to_owned()),
+        Just("1.5e+3".to_owned()),
+        Just("2E-2".to_owned()),
+        Just("0.25".to_owned()),
         Just("10".to_owned()),
         Just("1".to_owned()),
         Just("12345678901234567890".to_owned()),
