@@ -8,6 +8,9 @@
 //! are gathered first; then each `feeds` result is read once, its values looked up by their
 //! equality key and its text searched for every string at once (Aho-Corasick), noting the
 //! first call that produced each; an `into` call holds when that call came before it.
+//! When every value asked about is a string that a result holding it holds in its text too
+//! (4 characters or more, none that JSON escapes), results are only searched: a result
+//! read as compact text is searched as it stands, without being parsed.
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use serde_json::Value;
@@ -102,6 +105,11 @@ struct Asked {
     /// How many values are numbered.
     values: usize,
     texts: Map<String, usize>,
+    /// Whether some value asked about can be produced only by an equal value in a result:
+    /// one that is not a string, or a string shorter than [`MIN_FOUND_CHARS`] or with a
+    /// character that JSON escapes. When none is, a result holding a value equal to one
+    /// asked about holds it in its text too, and the results' texts are only searched.
+    by_value_only: bool,
 }
 
 impl Asked {
@@ -113,8 +121,14 @@ impl Asked {
                 let mut next = self.texts.len();
                 number(&mut self.texts, &mut next, string.as_ref())
             });
+            // JSON writes a string without such a character as it is.
+            self.by_value_only |= text.is_none()
+                || string
+                    .bytes()
+                    .any(|byte| byte < 0x20 || byte == b'"' || byte == b'\\');
             return (key, text);
         }
+        self.by_value_only = true;
         let key = value.equality_key();
         self.containers |= key.starts_with(['[', '{']);
         (
@@ -198,6 +212,17 @@ impl Found {
 
     /// Reads the result of producer `c`, the next in call order.
     fn read(&mut self, asked: &Asked, c: usize, call: &Call) {
+        if !asked.by_value_only {
+            // Every value asked about is found in the text of any result that holds an
+            // equal value: the result is searched, and read (or parsed) only if its text
+            // is not the canonical JSON that is searched.
+            if self.unfound > 0
+                && let Some(result) = call.result_view()
+            {
+                self.search(c, &result.match_text());
+            }
+            return;
+        }
         let Some(result) = call.result() else {
             return;
         };
@@ -244,13 +269,17 @@ impl Found {
         if self.unfound == 0 {
             return;
         }
-        let text = crate::graders::tool_calls::result_text(result);
+        self.search(c, &crate::graders::tool_calls::result_text(result));
+    }
+
+    /// Searches `text`, the text of producer `c`'s result, for the texts asked about.
+    fn search(&mut self, c: usize, text: &str) {
         let mut found = Vec::new();
         match self.searcher() {
             Some(automaton) => {
                 found.extend(
                     automaton
-                        .find_overlapping_iter(&text)
+                        .find_overlapping_iter(text)
                         .map(|hit| hit.pattern().as_usize()),
                 );
             }

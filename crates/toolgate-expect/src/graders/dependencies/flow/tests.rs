@@ -166,6 +166,46 @@ fn values_are_found_in_earlier_results() {
     ));
 }
 
+/// A value that only an equal value produces (a string shorter than 4 characters, or one
+/// that JSON writes with an escape) is looked for among the result's values, also when it
+/// is the only value asked about; a longer plain string is found in the result's text,
+/// whether the result was read from compact text (with fractions, written as they are) or
+/// from text that must be written again.
+#[rstest::rstest]
+#[case::short_string_equal_inside(r#"{"w": "abc"}"#, r#""abc""#, true)]
+#[case::short_string_in_a_longer_one(r#"{"w": "xabcx"}"#, r#""abc""#, false)]
+#[case::escaped_string_equal_inside(r#"{"w": "a\"bcd"}"#, r#""a\"bcd""#, true)]
+#[case::escaped_string_in_a_longer_one(r#"{"w": "xa\"bcdx"}"#, r#""a\"bcd""#, false)]
+#[case::compact_with_fractions(
+    r#"{"hits":[{"score":0.861,"url":"https://x.example/a"}],"total":3}"#,
+    r#""https://x.example/a""#,
+    true
+)]
+#[case::spaced_and_unsorted(
+    r#"{"total": 3, "hits": [{"url": "https://x.example/a", "score": 1e0}]}"#,
+    r#""https://x.example/a""#,
+    true
+)]
+#[case::a_key_is_text_too(r#"{"https://x.example/a":1}"#, r#""https://x.example/a""#, true)]
+#[case::not_there(
+    r#"{"hits":[{"score":0.861,"url":"https://x.example/b"}]}"#,
+    r#""https://x.example/a""#,
+    false
+)]
+fn one_value_asked_about(#[case] result: &str, #[case] argument: &str, #[case] held: bool) {
+    let trace = format!(
+        r#"{{"tool_calls": [{{"name": "search", "result": {result}}}, {{"name": "get", "args": {{"v": {argument}}}}}]}}"#
+    );
+    let run = toolgate_trace::parse_run("run.json", &trace, 1).expect("a valid trace");
+    let verdict = super::verdict(&step("search"), &step("get"), "v", &run.calls);
+    assert_eq!(verdict == EdgeVerdict::Held, held, "{trace}: {verdict:?}");
+    assert_eq!(
+        verdict,
+        pairwise(&step("search"), &step("get"), &run.calls),
+        "{trace}"
+    );
+}
+
 /// Texts are found the same way whether they are searched one by one or, in a run
 /// that reads more results with more texts, all at once: each in the first result that
 /// holds it, none in a result after the call that passes it.
