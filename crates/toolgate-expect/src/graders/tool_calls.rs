@@ -139,6 +139,22 @@ pub struct ToolCallsGrader {
     pub gates: Vec<Gate>,
     /// The grader's position in the test's `graders:` list.
     pub index: usize,
+    /// The entries each tool name matches, remembered from run to run.
+    pub(crate) names: NameCache,
+}
+
+/// The entries that each tool name matches ([`NamesSeen`]), remembered across the runs that
+/// this copy of the grader grades: a trace calls the same few tools in every run, and each
+/// name is matched against the entries' name patterns once. Each thread that scores runs
+/// grades with a copy of the test of its own, so the lock, taken once per run, is not
+/// waited for; a copy starts empty.
+#[derive(Debug, Default)]
+pub(crate) struct NameCache(std::sync::Mutex<NamesSeen>);
+
+impl Clone for NameCache {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
 }
 
 /// Which list of a grader an entry is in.
@@ -432,35 +448,26 @@ fn tool_text(call: &Call) -> String {
     }
 }
 
-/// How many tool names a run's grading remembers the matching entries of: far more than a
-/// run calls tools, in practice.
+/// How many tool names a grader remembers the matching entries of: far more than a trace
+/// calls tools, in practice.
 const REMEMBERED_NAMES: usize = 256;
 
-/// The entries each tool name of a run matches. A run calls a few tools many times each:
-/// each name is matched against the entries' name patterns once per run, not once per call,
-/// and the entries found for all the names share one vector. At most [`REMEMBERED_NAMES`]
-/// names are remembered, in a map whose fast hash is not keyed: the calls of a run of more
-/// tools are matched one by one past that, so that no run can crowd the map with colliding
-/// names.
-struct NamesSeen<'r> {
-    by_name: LookupMap<&'r str, NamedEntries>,
+/// The entries each tool name matches. Traces call a few tools many times each: each name
+/// is matched against the entries' name patterns once, not once per call, and the entries
+/// found for all the names share one vector. At most [`REMEMBERED_NAMES`] names are
+/// remembered, in a map whose fast hash is not keyed: the calls of more tools are matched
+/// one by one past that, so that no trace can crowd the map with colliding names.
+#[derive(Debug, Default)]
+struct NamesSeen {
+    by_name: LookupMap<Box<str>, NamedEntries>,
     found: Vec<usize>,
     /// Where the entries of the last name, not remembered, start in `found`.
     forgotten: Option<usize>,
 }
 
-impl<'r> NamesSeen<'r> {
-    /// Room for the names of `calls` calls, up to [`REMEMBERED_NAMES`].
-    fn for_calls(calls: usize) -> Self {
-        Self {
-            by_name: LookupMap::with_capacity(calls.min(REMEMBERED_NAMES)),
-            found: Vec::new(),
-            forgotten: None,
-        }
-    }
-
+impl NamesSeen {
     /// Where the entries that `name` matches are in `found`.
-    fn entries(&mut self, grader: &ToolCallsGrader, name: &'r str) -> NamedEntries {
+    fn entries(&mut self, grader: &ToolCallsGrader, name: &str) -> NamedEntries {
         if let Some(start) = self.forgotten.take() {
             self.found.truncate(start);
         }
@@ -470,7 +477,7 @@ impl<'r> NamesSeen<'r> {
         let start = self.found.len();
         let named = grader.entries_named(name, &mut self.found);
         if self.by_name.len() < REMEMBERED_NAMES {
-            self.by_name.insert(name, named.clone());
+            self.by_name.insert(Box::from(name), named.clone());
         } else {
             self.forgotten = Some(start);
         }
@@ -547,7 +554,12 @@ impl ToolCallsGrader {
                 tool: tool_text(call),
             });
         };
-        let mut seen = NamesSeen::for_calls(run.calls.len());
+        // A lock poisoned by a panic elsewhere holds names matched before it, still true.
+        let mut seen = self
+            .names
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
 
         for (index, call) in run.calls.iter().enumerate() {
             let named = seen.entries(self, &call.name);

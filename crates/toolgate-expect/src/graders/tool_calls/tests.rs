@@ -919,3 +919,54 @@ fn a_run_of_more_tools_than_are_remembered_is_graded_call_by_call_alike() {
     assert_eq!(violations, expected);
     assert_eq!(verdict.sequence_stopped_at, None);
 }
+
+/// The names a grader matched are remembered from run to run: one grader grading runs in
+/// turn, past as many names as it remembers, gives each run the verdict that a fresh copy
+/// gives it alone.
+#[test]
+fn names_remembered_from_earlier_runs_give_the_same_verdicts() {
+    let names = super::REMEMBERED_NAMES + 40;
+    let trace = |range: std::ops::Range<usize>| {
+        let calls: Vec<String> = range.map(|n| format!(r#"{{"name": "t{n}"}}"#)).collect();
+        format!(r#"{{"tool_calls": [{}]}}"#, calls.join(", "))
+    };
+    let last = names - 1;
+    let config = format!(
+        "{{required: [{{name: '^t3$', min_count: 2}}, '^t{last}$', '^t(7|2[0-9][0-9])$'], \
+         disallowed: ['^t28[0-9]$', '^t1$'], sequence: ['^t2$', '^t{last}$']}}"
+    );
+    // The first run fills the memory; later ones meet remembered names, names past it, and
+    // the same names in another order.
+    let runs = [
+        trace(0..names),
+        trace(0..10),
+        trace(250..names),
+        format!(
+            r#"{{"tool_calls": [{{"name": "t{last}"}}, {{"name": "t3"}}, {{"name": "t2"}}, {{"name": "t3"}}, {{"name": "t{last}"}}, {{"name": "t285"}}]}}"#
+        ),
+    ];
+    let kept = grader(&config);
+    let summary = |verdict: &RunToolCalls| {
+        (
+            verdict.passed,
+            verdict
+                .unmet
+                .iter()
+                .map(|u| (u.entry, u.found))
+                .collect::<Vec<_>>(),
+            verdict
+                .violations
+                .iter()
+                .map(|v| (v.entry, v.call))
+                .collect::<Vec<_>>(),
+            verdict.sequence_stopped_at,
+        )
+    };
+    for (number, text) in runs.iter().enumerate() {
+        let mut missing = Vec::new();
+        let remembered = kept.grade(&run(text), number + 1, "run.json", &mut missing);
+        let fresh = grader(&config).grade(&run(text), number + 1, "run.json", &mut missing);
+        assert!(missing.is_empty(), "{missing:?}");
+        assert_eq!(summary(&remembered), summary(&fresh), "run {}", number + 1);
+    }
+}
