@@ -12,6 +12,7 @@ mod gate;
 mod graders;
 mod json_part;
 mod matchers;
+mod memo;
 mod model;
 mod parse;
 mod recheck;

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use crate::gate::{Gate, Target};
 use crate::matchers::{ArgsMode, ValueMatcher};
+use crate::memo::{Memo, REMEMBERED_TOOLS};
 use crate::run::Detail;
 use crate::tool_matcher::{ClassTools, Pattern};
 
@@ -140,21 +141,7 @@ pub struct ToolCallsGrader {
     /// The grader's position in the test's `graders:` list.
     pub index: usize,
     /// The entries each tool name matches, remembered from run to run.
-    pub(crate) names: NameCache,
-}
-
-/// The entries that each tool name matches ([`NamesSeen`]), remembered across the runs that
-/// this copy of the grader grades: a trace calls the same few tools in every run, and each
-/// name is matched against the entries' name patterns once. Each thread that scores runs
-/// grades with a copy of the test of its own, so the lock, taken once per run, is not
-/// waited for; a copy starts empty.
-#[derive(Debug, Default)]
-pub(crate) struct NameCache(std::sync::Mutex<NamesSeen>);
-
-impl Clone for NameCache {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
+    pub(crate) names: Memo<NamesSeen>,
 }
 
 /// Which list of a grader an entry is in.
@@ -448,17 +435,17 @@ fn tool_text(call: &Call) -> String {
     }
 }
 
-/// How many tool names a grader remembers the matching entries of: far more than a trace
-/// calls tools, in practice.
-const REMEMBERED_NAMES: usize = 256;
+/// How many tool names a grader remembers the matching entries of.
+const REMEMBERED_NAMES: usize = REMEMBERED_TOOLS;
 
-/// The entries each tool name matches. Traces call a few tools many times each: each name
-/// is matched against the entries' name patterns once, not once per call, and the entries
-/// found for all the names share one vector. At most [`REMEMBERED_NAMES`] names are
-/// remembered, in a map whose fast hash is not keyed: the calls of more tools are matched
-/// one by one past that, so that no trace can crowd the map with colliding names.
+/// The entries each tool name matches, remembered from run to run ([`Memo`]). Traces call
+/// a few tools many times each: each name is matched against the entries' name patterns
+/// once, not once per call, and the entries found for all the names share one vector. At
+/// most [`REMEMBERED_NAMES`] names are remembered, in a map whose fast hash is not keyed:
+/// the calls of more tools are matched one by one past that, so that no trace can crowd the
+/// map with colliding names.
 #[derive(Debug, Default)]
-struct NamesSeen {
+pub(crate) struct NamesSeen {
     by_name: LookupMap<Box<str>, NamedEntries>,
     found: Vec<usize>,
     /// Where the entries of the last name, not remembered, start in `found`.
@@ -554,12 +541,7 @@ impl ToolCallsGrader {
                 tool: tool_text(call),
             });
         };
-        // A lock poisoned by a panic elsewhere holds names matched before it, still true.
-        let mut seen = self
-            .names
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut seen = self.names.lock();
 
         for (index, call) in run.calls.iter().enumerate() {
             let named = seen.entries(self, &call.name);

@@ -124,7 +124,7 @@ impl GraderConfig for RawConfig {
             sequence: matches(self.sequence, sequence_classes),
             gates,
             index,
-            names: super::NameCache::default(),
+            names: crate::memo::Memo::default(),
         })
     }
 }
