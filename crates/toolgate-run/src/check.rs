@@ -560,16 +560,15 @@ impl<'a, I: Iterator<Item = (&'a TraceFile, &'a String)>> Source<'a, I> {
                     self.next += part.len();
                     return Some(Ok((first, *label, part)));
                 }
-                Ok(None) => {
-                    let Some((parts, label)) = self.reading.take() else {
-                        continue;
-                    };
-                    match parts.finish() {
-                        Ok(read) => self.warnings.extend(read.warning(label)),
-                        Err(error) => return Some(Err(error)),
-                    }
-                }
+                Ok(None) => {}
                 Err(error) => return Some(Err(error)),
+            }
+            // The file is read to its end: the next one is opened on the next turn.
+            if let Some((parts, label)) = self.reading.take() {
+                match parts.finish() {
+                    Ok(read) => self.warnings.extend(read.warning(label)),
+                    Err(error) => return Some(Err(error)),
+                }
             }
         }
     }

@@ -104,7 +104,8 @@ const PART_BYTES: usize = 512 << 10;
 /// [`PART_RUNS`], in order, as soon as each is complete. A part of toolgate's own JSON
 /// Lines holds the lines still unparsed: [`TracePart::into_runs`] parses them on whichever
 /// thread calls it, so that several threads can parse the parts of one file while another
-/// reads on ([`PartReader`] gives the parts as they are asked for). Parsing a part gives the same runs and the same first error as [`read_trace`].
+/// reads on ([`PartReader`] gives the parts as they are asked for). Parsing a part gives
+/// the same runs and the same first error as [`read_trace`].
 ///
 /// An error of `on_part` stops the reading and is returned. An error of the reading itself
 /// (the file, a line too long, text that is not UTF-8) is returned after the part holding
@@ -211,11 +212,6 @@ impl<'a, R: BufRead> PartReader<'a, R> {
     /// [`read`](Self::read).
     fn step(&mut self) -> Result<(), TraceError> {
         let file = self.file;
-        let ready = &mut self.ready;
-        let mut on_part = |part| {
-            ready.push_back(part);
-            Ok(())
-        };
         // Once a format whose lines convert alone is known, each line goes straight into
         // the part that carries it to the thread that parses it.
         if let Some(State {
@@ -228,14 +224,14 @@ impl<'a, R: BufRead> PartReader<'a, R> {
             return match read {
                 Ok(true) => {
                     if part.is_full() {
-                        part.hand_over(file, &mut on_part)?;
+                        part.hand_over(file, &mut self.ready)?;
                     }
                     Ok(())
                 }
                 Ok(false) => self.end(),
                 Err(error) => {
                     // A line before this one may not be UTF-8: that error comes first.
-                    part.hand_over(file, &mut on_part)?;
+                    part.hand_over(file, &mut self.ready)?;
                     Err(error)
                 }
             };
@@ -303,7 +299,8 @@ impl<'a, R: BufRead> PartReader<'a, R> {
                 line,
             )?);
             if state.runs.len() == PART_RUNS {
-                on_part(TracePart(Part::Runs(std::mem::take(&mut state.runs))))?;
+                self.ready
+                    .push_back(TracePart(Part::Runs(std::mem::take(&mut state.runs))));
             }
         }
         if !lines {
@@ -327,11 +324,7 @@ impl<'a, R: BufRead> PartReader<'a, R> {
                 help: "a trace file holds JSON; see docs/formats.md for the formats toolgate reads",
             });
         };
-        let ready = &mut self.ready;
-        self.read = Some(state.finish(self.file, |part| {
-            ready.push_back(part);
-            Ok(())
-        })?);
+        self.read = Some(state.finish(self.file, &mut self.ready)?);
         Ok(())
     }
 }
@@ -361,11 +354,11 @@ impl State {
     fn finish(
         mut self,
         file: &str,
-        mut on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
+        ready: &mut VecDeque<TracePart>,
     ) -> Result<TraceRead, TraceError> {
         let own_lines = self.lines.is_some();
         if let Some(part) = &mut self.lines {
-            part.hand_over(file, &mut on_part)?;
+            part.hand_over(file, ready)?;
         }
         for run in self.converter.finish() {
             let line = run.line;
@@ -386,7 +379,7 @@ impl State {
             });
         }
         if !self.runs.is_empty() {
-            on_part(TracePart(Part::Runs(self.runs)))?;
+            ready.push_back(TracePart(Part::Runs(self.runs)));
         }
         Ok(TraceRead {
             format: self.adapter.name(),
@@ -541,15 +534,11 @@ impl Lines {
         self.records.len() >= PART_RUNS || self.text.len() >= PART_BYTES
     }
 
-    /// Hands the lines so far to `on_part` as one part ([`Lines::take`]); then the error of
-    /// the first line that is not UTF-8, if one is not.
-    fn hand_over(
-        &mut self,
-        file: &str,
-        on_part: &mut impl FnMut(TracePart) -> Result<(), TraceError>,
-    ) -> Result<(), TraceError> {
+    /// Puts the lines so far in `ready` as one part ([`Lines::take`]); then the error of the
+    /// first line that is not UTF-8, if one is not.
+    fn hand_over(&mut self, file: &str, ready: &mut VecDeque<TracePart>) -> Result<(), TraceError> {
         let (part, error) = self.take(file);
-        on_part(part)?;
+        ready.push_back(part);
         error.map_or(Ok(()), Err)
     }
 

@@ -596,40 +596,10 @@ fn is_canonical(bytes: &[u8], numbers: Numbers) -> bool {
                 at += 1;
             }
             b':' => at += 1,
-            b'-' | b'0'..=b'9' => {
-                at += usize::from(byte == b'-');
-                let digits = bytes[at..]
-                    .iter()
-                    .take_while(|b| b.is_ascii_digit())
-                    .count();
-                let leading_zero = digits > 1 && bytes[at] == b'0';
-                let negative_zero = byte == b'-' && digits == 1 && bytes[at] == b'0';
-                at += digits;
-                if numbers == Numbers::AsWritten {
-                    // The text is JSON: past the integer, a fraction's digits, then an
-                    // exponent's marker, sign and digits.
-                    let rest = bytes[at..]
-                        .iter()
-                        .take_while(|b| {
-                            b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')
-                        })
-                        .count();
-                    let token = &bytes[at..at + rest];
-                    at += rest;
-                    let exponent =
-                        memchr::memchr2(b'e', b'E', token).map(|marker| &token[marker..]);
-                    if digits == 0
-                        || exponent.is_some_and(|e| !(e.starts_with(b"e+") || e.starts_with(b"e-")))
-                    {
-                        return false;
-                    }
-                    continue;
-                }
-                let fraction = matches!(bytes.get(at), Some(b'.' | b'e' | b'E'));
-                if digits == 0 || digits > 18 || leading_zero || negative_zero || fraction {
-                    return false;
-                }
-            }
+            b'-' | b'0'..=b'9' => match number_as_written(bytes, at, numbers) {
+                Some(end) => at = end,
+                None => return false,
+            },
             b't' | b'f' | b'n' => {
                 at += bytes[at..]
                     .iter()
@@ -641,6 +611,42 @@ fn is_canonical(bytes: &[u8], numbers: Numbers) -> bool {
         }
     }
     true
+}
+
+/// Where the number of JSON text that starts at `start` ends, when it is written as
+/// `numbers` writes it; `None` otherwise.
+fn number_as_written(bytes: &[u8], start: usize, numbers: Numbers) -> Option<usize> {
+    let negative = bytes.get(start) == Some(&b'-');
+    let at = start + usize::from(negative);
+    let digits = bytes
+        .get(at..)?
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if digits == 0 {
+        return None;
+    }
+    let end = at + digits;
+    match numbers {
+        Numbers::Key => {
+            let leading_zero = digits > 1 && bytes[at] == b'0';
+            let negative_zero = negative && digits == 1 && bytes[at] == b'0';
+            let fraction = matches!(bytes.get(end), Some(b'.' | b'e' | b'E'));
+            (digits <= 18 && !leading_zero && !negative_zero && !fraction).then_some(end)
+        }
+        Numbers::AsWritten => {
+            // The text is JSON: past the integer, a fraction's digits, then an exponent's
+            // marker, sign and digits.
+            let rest = bytes[end..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+                .count();
+            let token = &bytes[end..end + rest];
+            let exponent = memchr::memchr2(b'e', b'E', token).map(|marker| &token[marker..]);
+            let kept = exponent.is_none_or(|e| e.starts_with(b"e+") || e.starts_with(b"e-"));
+            kept.then_some(end + rest)
+        }
+    }
 }
 
 /// A string, borrowed from the text when it has no escapes.

@@ -435,13 +435,10 @@ fn tool_text(call: &Call) -> String {
     }
 }
 
-/// How many tool names a grader remembers the matching entries of.
-const REMEMBERED_NAMES: usize = REMEMBERED_TOOLS;
-
 /// The entries each tool name matches, remembered from run to run ([`Memo`]). Traces call
 /// a few tools many times each: each name is matched against the entries' name patterns
 /// once, not once per call, and the entries found for all the names share one vector. At
-/// most [`REMEMBERED_NAMES`] names are remembered, in a map whose fast hash is not keyed:
+/// most [`REMEMBERED_TOOLS`] names are remembered, in a map whose fast hash is not keyed:
 /// the calls of more tools are matched one by one past that, so that no trace can crowd the
 /// map with colliding names.
 #[derive(Debug, Default)]
@@ -463,7 +460,7 @@ impl NamesSeen {
         }
         let start = self.found.len();
         let named = grader.entries_named(name, &mut self.found);
-        if self.by_name.len() < REMEMBERED_NAMES {
+        if self.by_name.len() < REMEMBERED_TOOLS {
             self.by_name.insert(Box::from(name), named.clone());
         } else {
             self.forgotten = Some(start);

@@ -889,9 +889,9 @@ proptest! {
 
 #[test]
 fn a_run_of_more_tools_than_are_remembered_is_graded_call_by_call_alike() {
-    // Each name's matching entries are remembered for the first `REMEMBERED_NAMES` names
+    // Each name's matching entries are remembered for the first `REMEMBERED_TOOLS` names
     // of a run; the calls of later names are matched one by one, with the same verdicts.
-    let names = super::REMEMBERED_NAMES + 40;
+    let names = crate::memo::REMEMBERED_TOOLS + 40;
     let mut calls: Vec<String> = (0..names)
         .map(|n| format!(r#"{{"name": "t{n}"}}"#))
         .collect();
@@ -925,7 +925,7 @@ fn a_run_of_more_tools_than_are_remembered_is_graded_call_by_call_alike() {
 /// gives it alone.
 #[test]
 fn names_remembered_from_earlier_runs_give_the_same_verdicts() {
-    let names = super::REMEMBERED_NAMES + 40;
+    let names = crate::memo::REMEMBERED_TOOLS + 40;
     let trace = |range: std::ops::Range<usize>| {
         let calls: Vec<String> = range.map(|n| format!(r#"{{"name": "t{n}"}}"#)).collect();
         format!(r#"{{"tool_calls": [{}]}}"#, calls.join(", "))
