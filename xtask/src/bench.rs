@@ -17,7 +17,7 @@ use std::time::Duration;
 use crate::bench_data::{self, DEFAULT_CALLS, DEFAULT_SEED};
 
 /// The report formats timed, in the table's order: adding a format is adding its line.
-const FORMATS: &[&str] = &[
+pub(crate) const FORMATS: &[&str] = &[
     "text",  // the default report, the one the 1.5 goal of issue 8 is about
     "json",  // issue 24: at most 2 times the floor, smaller than the corpus
     "jsonl", // issue 24: streamed as the runs are scored
@@ -180,7 +180,7 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
 }
 
 /// Builds `toolgate`, `floor` and `measure` in the `profiling` profile.
-fn build_release(root: &Path) -> Result<(), String> {
+pub(crate) fn build_release(root: &Path) -> Result<(), String> {
     for (package, bins) in [
         ("toolgate-cli", &["toolgate"][..]),
         ("xtask", &["floor", "measure"][..]),
@@ -231,7 +231,7 @@ fn cargo(root: &Path, args: &[&str]) -> Result<(), String> {
     }
 }
 
-fn path_str(path: &Path) -> Result<String, String> {
+pub(crate) fn path_str(path: &Path) -> Result<String, String> {
     path.to_str()
         .map(str::to_owned)
         .ok_or_else(|| format!("{} is not UTF-8", path.display()))
@@ -323,7 +323,7 @@ fn peak_mib(samples: &[Sample]) -> f64 {
     clippy::cast_precision_loss,
     reason = "sizes far below 2^52 bytes, shown with one decimal"
 )]
-fn mib(bytes: u64) -> f64 {
+pub(crate) fn mib(bytes: u64) -> f64 {
     bytes as f64 / (1024.0 * 1024.0)
 }
 
@@ -336,7 +336,7 @@ fn per_second(calls: u64, wall: Duration) -> f64 {
 }
 
 /// `1234567.8` as `1,234,568`.
-fn grouped(value: f64) -> String {
+pub(crate) fn grouped(value: f64) -> String {
     let digits = format!("{value:.0}");
     let mut out = String::new();
     for (index, digit) in digits.chars().enumerate() {
@@ -428,6 +428,6 @@ fn ratio(part: u64, whole: u64) -> f64 {
     clippy::cast_precision_loss,
     reason = "call counts far below 2^52, shown rounded"
 )]
-fn u64_f64(value: u64) -> f64 {
+pub(crate) fn u64_f64(value: u64) -> f64 {
     value as f64
 }

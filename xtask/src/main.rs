@@ -4,6 +4,8 @@
 //! - `tidy`: check the crate layering and the workspace's conventions.
 //! - `bench-data`, `bench`: the corpus of issue 8 and `toolgate check` against its floor
 //!   (docs/performance.md).
+//! - `instructions`: the instructions `toolgate check` executes against the floor's, counted
+//!   by valgrind: a figure that does not drift with the machine's load.
 //! - `fuzz-corpus`: rebuild the fuzz targets' seed corpus from the fixtures.
 
 use std::env;
@@ -14,6 +16,7 @@ use std::process::{Command, ExitCode};
 mod bench;
 mod bench_data;
 mod fuzz_corpus;
+mod instructions;
 mod tidy;
 
 fn main() -> ExitCode {
@@ -25,8 +28,12 @@ fn main() -> ExitCode {
         }),
         Some("bench-data") => bench_data::command(&target(), &rest()),
         Some("bench") => bench::command(&root(), &target(), &rest()),
+        Some("instructions") => instructions::command(&root(), &target(), &rest()),
         Some("fuzz-corpus") => fuzz_corpus::build(&root()),
-        _ => Err("usage: cargo xtask <snapshots|tidy|bench-data|bench|fuzz-corpus>".to_owned()),
+        _ => Err(
+            "usage: cargo xtask <snapshots|tidy|bench-data|bench|instructions|fuzz-corpus>"
+                .to_owned(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
