@@ -407,7 +407,15 @@ impl<'t> TestEvaluator<'t> {
 
     /// Folds a run scored by [`grade`](Self::grade) into the sums, and keeps it when the
     /// outcome may list it.
-    pub fn add(&mut self, mut outcome: RunOutcome) {
+    pub fn add(&mut self, outcome: RunOutcome) {
+        let _ = self.add_giving_back(outcome);
+    }
+
+    /// [`add`](Self::add), giving the run back when the outcome does not keep it: a caller
+    /// that scored it on another thread can free it there, where its memory is reused
+    /// (freed on this thread, every block would go back to the other thread's allocator
+    /// through a cache line of this core).
+    pub fn add_giving_back(&mut self, mut outcome: RunOutcome) -> Option<RunOutcome> {
         self.run_count += 1;
         // The rule that chose the detail the run was graded to: a run a report may list.
         let listable = Detail::for_run(self.run_count, self.runs_with_findings) == Detail::Full;
@@ -422,7 +430,10 @@ impl<'t> TestEvaluator<'t> {
             self.first.push(outcome);
         } else if findings && listable {
             self.flagged.push(outcome);
+        } else {
+            return Some(outcome);
         }
+        None
     }
 
     /// How many runs' details are kept for the outcome's listing.

@@ -1641,6 +1641,53 @@ fn which_runs_are_listed(
     assert_eq!(selection.counts.true_positives, 2 * count as u64);
 }
 
+/// `add_giving_back` gives back exactly the runs the outcome does not keep, and folds
+/// every run as `add` does.
+#[rstest]
+#[case::findings_past_the_first_runs(40, &[2, 5, 21, 24, 33])]
+#[case::findings_past_the_limit(60, &(15..=60).collect::<Vec<_>>())]
+#[case::no_findings(30, &[])]
+fn runs_not_kept_are_given_back(#[case] count: usize, #[case] flawed: &[usize]) {
+    let suite = yaml(&[
+        "tests:",
+        "  - name: t",
+        "    equal_function_sets:",
+        "      classes: [{name: search, members: [brave.web_search]}]",
+    ]);
+    let test = parse_one(&suite);
+    let mut adding = TestEvaluator::new(&test);
+    let mut giving_back = TestEvaluator::new(&test);
+    let mut given_back = Vec::new();
+    for number in 1..=count {
+        let calls = if flawed.contains(&number) {
+            "brave.web_search shell.exec"
+        } else {
+            "brave.web_search"
+        };
+        let source = RunSource {
+            file: "traces/runs.jsonl".to_owned(),
+            line: Some(number),
+        };
+        adding.add_run(source.clone(), &run(calls));
+        let outcome = giving_back.grade(source, &run(calls));
+        if let Some(back) = giving_back.add_giving_back(outcome) {
+            assert_eq!(back.info.number, number);
+            given_back.push(number);
+        }
+    }
+    let (added, folded) = (adding.finish().unwrap(), giving_back.finish().unwrap());
+    let listed = listed_numbers(&folded);
+    // A run given back is never listed; one kept is among the first runs (kept until the
+    // list is known) or listed.
+    for number in 1..=count {
+        let back = given_back.contains(&number);
+        let kept = number <= crate::LISTED_RUNS || listed.contains(&number);
+        assert!(back != kept, "run {number}: given back {back}, kept {kept}");
+    }
+    assert_eq!(listed, listed_numbers(&added));
+    assert_eq!(format!("{folded:?}"), format!("{added:?}"));
+}
+
 #[test]
 fn kept_runs_stay_bounded() {
     let suite = yaml(&[
