@@ -315,8 +315,8 @@ type ScoredPart = (Vec<Scored>, Option<TraceError>);
 /// What folding a part's runs leaves over: handed back to the worker that scored the part,
 /// which frees it, so that its allocator reuses the memory in its own core's cache. Freed
 /// by the folding thread, each block goes back through that core, and the worker's next
-/// allocations miss the cache (measured on the JSON report, whose outcomes are whole: a
-/// third more CPU time with two threads than with one).
+/// allocations miss the cache: the JSON report, whose outcomes are whole, took 5 to 10 %
+/// longer on the bench corpus (docs/performance.md).
 #[derive(Default)]
 struct Leftovers {
     sources: Vec<RunSource>,
