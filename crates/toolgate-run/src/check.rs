@@ -324,6 +324,7 @@ struct Leftovers {
 }
 
 impl Leftovers {
+    /// Frees what is left, keeping the room.
     fn free(&mut self) {
         self.sources.clear();
         self.runs.clear();
@@ -408,8 +409,10 @@ const IN_FLIGHT: usize = 4;
 /// their order, so the runs arrive in file order whatever the number of threads. A worker
 /// puts a token in a channel of [`IN_FLIGHT`] per worker before it reads a part and this
 /// thread takes one out once a part is folded, so at most that many parts are read and not
-/// yet folded, and memory stays bounded however far the workers could run ahead. The first
-/// error in file order wins, as with one thread.
+/// yet folded, and memory stays bounded however far the workers could run ahead. What
+/// `add` leaves of a part's runs goes back to the worker that scored it ([`Leftovers`]),
+/// which frees it before it reads its next part. The first error in file order wins, as
+/// with one thread.
 fn score_runs(
     scoring: &Scoring<'_>,
     files: &[TraceFile],
@@ -451,9 +454,7 @@ fn score_runs(
                 let test = scoring.test.clone();
                 loop {
                     // Freed here, where they were allocated.
-                    while let Ok(folded) = leftovers.try_recv() {
-                        drop(folded);
-                    }
+                    leftovers.try_iter().for_each(drop);
                     // The files are locked only to read a part, not to score it. A closed
                     // channel means that this thread stopped folding parts.
                     let next = source.lock().ok().and_then(|mut source| {
