@@ -100,16 +100,12 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
     let floor = release.join("floor");
     let measure = release.join("measure");
 
-    let data = bench_data::default_dir(target, calls, seed, short);
-    let corpus = data.join("corpus.jsonl");
-    let suite = data.join("toolgate.yaml");
-    if !corpus.is_file() || !bench_data::suite_is_current(&data, calls, seed) {
-        crate::say(&format!("bench: generating {}", data.display()));
-        bench_data::generate(&data, calls, seed, short)?;
-    }
-    let bytes = fs::metadata(&corpus)
-        .map_err(|e| format!("cannot read {}: {e}", corpus.display()))?
-        .len();
+    let bench_data::Prepared {
+        dir: data,
+        corpus,
+        suite,
+        bytes,
+    } = bench_data::prepared("bench", target, calls, seed, short)?;
     let floor_out = data.join("floor.out");
     let floor_cmd = [path_str(&floor)?, path_str(&corpus)?];
     let mut formats = timed_formats(&toolgate, &suite, &data)?;

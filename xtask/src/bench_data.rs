@@ -304,6 +304,43 @@ pub(crate) fn generate(out: &Path, calls: u64, seed: u64, short: bool) -> Result
     })
 }
 
+/// A data folder of the benchmark, ready to be measured: its corpus, its suite and the
+/// corpus's size.
+pub(crate) struct Prepared {
+    pub(crate) dir: PathBuf,
+    pub(crate) corpus: PathBuf,
+    pub(crate) suite: PathBuf,
+    pub(crate) bytes: u64,
+}
+
+/// The default data folder for `calls`, `seed` and `short` under `target`, generated when
+/// its corpus is missing or its suite is not current ([`suite_is_current`]); `task` names
+/// the xtask in the message that says so.
+pub(crate) fn prepared(
+    task: &str,
+    target: &Path,
+    calls: u64,
+    seed: u64,
+    short: bool,
+) -> Result<Prepared, String> {
+    let dir = default_dir(target, calls, seed, short);
+    let corpus = dir.join("corpus.jsonl");
+    let suite = dir.join("toolgate.yaml");
+    if !corpus.is_file() || !suite_is_current(&dir, calls, seed) {
+        crate::say(&format!("{task}: generating {}", dir.display()));
+        generate(&dir, calls, seed, short)?;
+    }
+    let bytes = fs::metadata(&corpus)
+        .map_err(|e| format!("cannot read {}: {e}", corpus.display()))?
+        .len();
+    Ok(Prepared {
+        dir,
+        corpus,
+        suite,
+        bytes,
+    })
+}
+
 /// Whether the suite in `out` is the one [`generate`] writes now for `calls` and `seed`: a
 /// folder generated before the benchmark's suite changed is generated again, so that its
 /// figures are never those of an older suite.

@@ -54,16 +54,12 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
         bench::build_release(root)?;
     }
     let release = target.join("profiling");
-    let data = bench_data::default_dir(target, calls, seed, short);
-    let corpus = data.join("corpus.jsonl");
-    let suite = data.join("toolgate.yaml");
-    if !corpus.is_file() || !bench_data::suite_is_current(&data, calls, seed) {
-        crate::say(&format!("instructions: generating {}", data.display()));
-        bench_data::generate(&data, calls, seed, short)?;
-    }
-    let bytes = fs::metadata(&corpus)
-        .map_err(|e| format!("cannot read {}: {e}", corpus.display()))?
-        .len();
+    let bench_data::Prepared {
+        dir: data,
+        corpus,
+        suite,
+        bytes,
+    } = bench_data::prepared("instructions", target, calls, seed, short)?;
 
     crate::say("instructions: the floor");
     let floor = count(

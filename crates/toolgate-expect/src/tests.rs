@@ -1648,28 +1648,14 @@ fn which_runs_are_listed(
 #[case::findings_past_the_limit(60, &(15..=60).collect::<Vec<_>>())]
 #[case::no_findings(30, &[])]
 fn runs_not_kept_are_given_back(#[case] count: usize, #[case] flawed: &[usize]) {
-    let suite = yaml(&[
-        "tests:",
-        "  - name: t",
-        "    equal_function_sets:",
-        "      classes: [{name: search, members: [brave.web_search]}]",
-    ]);
-    let test = parse_one(&suite);
+    let test = search_test();
     let mut adding = TestEvaluator::new(&test);
     let mut giving_back = TestEvaluator::new(&test);
     let mut given_back = Vec::new();
     for number in 1..=count {
-        let calls = if flawed.contains(&number) {
-            "brave.web_search shell.exec"
-        } else {
-            "brave.web_search"
-        };
-        let source = RunSource {
-            file: "traces/runs.jsonl".to_owned(),
-            line: Some(number),
-        };
-        adding.add_run(source.clone(), &run(calls));
-        let outcome = giving_back.grade(source, &run(calls));
+        let (source, run) = search_run(number, flawed.contains(&number));
+        adding.add_run(source.clone(), &run);
+        let outcome = giving_back.grade(source, &run);
         if let Some(back) = giving_back.add_giving_back(outcome) {
             assert_eq!(back.info.number, number);
             given_back.push(number);
@@ -1688,28 +1674,39 @@ fn runs_not_kept_are_given_back(#[case] count: usize, #[case] flawed: &[usize]) 
     assert_eq!(format!("{folded:?}"), format!("{added:?}"));
 }
 
-#[test]
-fn kept_runs_stay_bounded() {
-    let suite = yaml(&[
+/// A test of one class, `search` (`brave.web_search`).
+fn search_test() -> Test {
+    parse_one(&yaml(&[
         "tests:",
         "  - name: t",
         "    equal_function_sets:",
         "      classes: [{name: search, members: [brave.web_search]}]",
-    ]);
-    let test = parse_one(&suite);
+    ]))
+}
+
+/// Line `number` of `traces/runs.jsonl` for [`search_test`]: a search, and with `finding`
+/// an unexpected call as well.
+fn search_run(number: usize, finding: bool) -> (RunSource, Run) {
+    let calls = if finding {
+        "brave.web_search shell.exec"
+    } else {
+        "brave.web_search"
+    };
+    let source = RunSource {
+        file: "traces/runs.jsonl".to_owned(),
+        line: Some(number),
+    };
+    (source, run(calls))
+}
+
+#[test]
+fn kept_runs_stay_bounded() {
+    let test = search_test();
     let mut evaluator = TestEvaluator::new(&test);
     for number in 1..=10_000 {
         // Every third run has a finding (an unexpected call).
-        let calls = if number % 3 == 0 {
-            "brave.web_search shell.exec"
-        } else {
-            "brave.web_search"
-        };
-        let source = RunSource {
-            file: "traces/runs.jsonl".to_owned(),
-            line: Some(number),
-        };
-        evaluator.add_run(source, &run(calls));
+        let (source, run) = search_run(number, number % 3 == 0);
+        evaluator.add_run(source, &run);
         assert!(evaluator.kept_runs() <= 2 * crate::LISTED_RUNS);
     }
     let outcome = evaluator.finish().unwrap();
