@@ -54,19 +54,14 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
         bench::build_release(root)?;
     }
     let release = target.join("profiling");
-    let bench_data::Prepared {
-        dir: data,
-        corpus,
-        suite,
-        bytes,
-    } = bench_data::prepared("instructions", target, calls, seed, short)?;
+    let data = bench_data::prepared("instructions", target, calls, seed, short)?;
 
     crate::say("instructions: the floor");
     let floor = count(
-        &data,
+        &data.dir,
         &[
             bench::path_str(&release.join("floor"))?,
-            bench::path_str(&corpus)?,
+            bench::path_str(&data.corpus)?,
         ],
     )?;
     let mut rows = Vec::new();
@@ -75,16 +70,16 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
         let command = [
             bench::path_str(&release.join("toolgate"))?,
             "check".to_owned(),
-            bench::path_str(&suite)?,
+            bench::path_str(&data.suite)?,
             "--format".to_owned(),
             (*format).to_owned(),
             // One thread: with more, the count takes in how long workers waited for work.
             "--threads".to_owned(),
             "1".to_owned(),
         ];
-        rows.push((*format, count(&data, &command)?));
+        rows.push((*format, count(&data.dir, &command)?));
     }
-    crate::show(&render(calls, bytes, &corpus, floor, &rows));
+    crate::show(&render(calls, data.bytes, &data.corpus, floor, &rows));
     Ok(())
 }
 
