@@ -1,43 +1,43 @@
 #!/usr/bin/env bash
-# The script of the toolgate GitHub Action (action.yml): install toolgate, run `toolgate
+# The script of the trailgate GitHub Action (action.yml): install trailgate, run `trailgate
 # check` with the reports asked for, and say where they are. Every input comes from an
 # environment variable, so the script runs the same on a laptop as on a runner, and
 # python/tests/test_action.py runs it on a bundled fixture.
 #
-#   TOOLGATE_SUITE        the suite file (default toolgate.yaml)
-#   TOOLGATE_ANNOTATIONS  true: `--format github` on the log (annotations, then the text
+#   TRAILGATE_SUITE        the suite file (default trailgate.yaml)
+#   TRAILGATE_ANNOTATIONS  true: `--format github` on the log (annotations, then the text
 #                         report); false: the text report
-#   TOOLGATE_SUMMARY      true: the Markdown summary is appended to GITHUB_STEP_SUMMARY
-#   TOOLGATE_JUNIT        a file for the JUnit report (default toolgate-junit.xml), or empty
-#   TOOLGATE_MARKDOWN     a file for the Markdown report, or empty
-#   TOOLGATE_JSON         a file for the JSON report (default toolgate-report.json), or empty
-#   TOOLGATE_HTML         a file for the HTML report, or empty (the default)
-#   TOOLGATE_BASELINE     a baseline JSON report for gates on the baseline (`--baseline`),
+#   TRAILGATE_SUMMARY      true: the Markdown summary is appended to GITHUB_STEP_SUMMARY
+#   TRAILGATE_JUNIT        a file for the JUnit report (default trailgate-junit.xml), or empty
+#   TRAILGATE_MARKDOWN     a file for the Markdown report, or empty
+#   TRAILGATE_JSON         a file for the JSON report (default trailgate-report.json), or empty
+#   TRAILGATE_HTML         a file for the HTML report, or empty (the default)
+#   TRAILGATE_BASELINE     a baseline JSON report for gates on the baseline (`--baseline`),
 #                         or empty
-#   TOOLGATE_ARGS         more arguments for `toolgate check`, split at spaces
-#   TOOLGATE_INSTALL      pip (the Python package, default), cargo (`cargo install
+#   TRAILGATE_ARGS         more arguments for `trailgate check`, split at spaces
+#   TRAILGATE_INSTALL      pip (the Python package, default), cargo (`cargo install
 #                         --locked` from the action's own source) or none (on PATH already)
-#   TOOLGATE_PACKAGE      what pip installs (default `toolgate`; `toolgate==0.1.0`, a wheel)
+#   TRAILGATE_PACKAGE      what pip installs (default `trailgate`; `trailgate==0.1.0`, a wheel)
 #
 # It writes `exit-code` and `reports` (the report files, one a line) to GITHUB_OUTPUT when
-# that is set, and exits with toolgate's exit code: 0 passed, 1 a gate failed, 2 invalid.
+# that is set, and exits with trailgate's exit code: 0 passed, 1 a gate failed, 2 invalid.
 set -euo pipefail
 
-suite="${TOOLGATE_SUITE:-toolgate.yaml}"
-annotations="${TOOLGATE_ANNOTATIONS:-true}"
-summary="${TOOLGATE_SUMMARY:-true}"
-junit="${TOOLGATE_JUNIT-toolgate-junit.xml}"
-markdown="${TOOLGATE_MARKDOWN:-}"
-json="${TOOLGATE_JSON-toolgate-report.json}"
-html="${TOOLGATE_HTML:-}"
-baseline="${TOOLGATE_BASELINE:-}"
-install="${TOOLGATE_INSTALL:-pip}"
-package="${TOOLGATE_PACKAGE:-toolgate}"
+suite="${TRAILGATE_SUITE:-trailgate.yaml}"
+annotations="${TRAILGATE_ANNOTATIONS:-true}"
+summary="${TRAILGATE_SUMMARY:-true}"
+junit="${TRAILGATE_JUNIT-trailgate-junit.xml}"
+markdown="${TRAILGATE_MARKDOWN:-}"
+json="${TRAILGATE_JSON-trailgate-report.json}"
+html="${TRAILGATE_HTML:-}"
+baseline="${TRAILGATE_BASELINE:-}"
+install="${TRAILGATE_INSTALL:-pip}"
+package="${TRAILGATE_PACKAGE:-trailgate}"
 scratch="${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 fail() {
-    echo "toolgate action: $*" >&2
+    echo "trailgate action: $*" >&2
     exit 2
 }
 
@@ -59,20 +59,20 @@ case "$install" in
 pip)
     # A virtual environment of its own: the runner's Python refuses `pip install` into
     # the system (PEP 668), and the job's own environment stays as it was.
-    venv="$scratch/toolgate-venv"
+    venv="$scratch/trailgate-venv"
     python3 -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$package"
     use_bin "$venv/bin"
     ;;
 cargo)
     # The action's checkout is the repository at the action's ref: build that.
-    cargo install --locked --root "$scratch/toolgate-cargo" --path "$here/../crates/toolgate-cli"
-    use_bin "$scratch/toolgate-cargo/bin"
+    cargo install --locked --root "$scratch/trailgate-cargo" --path "$here/../crates/trailgate-cli"
+    use_bin "$scratch/trailgate-cargo/bin"
     ;;
 none) ;;
 *) fail "\`install\` is \`$install\`; write pip, cargo or none" ;;
 esac
-command -v toolgate >/dev/null || fail "no \`toolgate\` command on PATH after \`install: $install\`"
+command -v trailgate >/dev/null || fail "no \`trailgate\` command on PATH after \`install: $install\`"
 
 args=(check "$suite")
 reports=()
@@ -86,7 +86,7 @@ add_report() {
 [ -z "$html" ] || add_report html "$html"
 
 if [ -n "$baseline" ]; then
-    # A toolgate older than `--baseline` refuses the option (exit 2) rather than ignore it.
+    # A trailgate older than `--baseline` refuses the option (exit 2) rather than ignore it.
     args+=(--baseline "$baseline")
 fi
 
@@ -99,21 +99,21 @@ else
 fi
 if [ "$summary" = true ] && [ -n "$step_summary" ] && [ "$annotations" = false ]; then
     # Without `--format github`, the summary is the Markdown report, appended afterwards.
-    summary_file="$(mktemp "$scratch/toolgate-summary.XXXXXX")"
+    summary_file="$(mktemp "$scratch/trailgate-summary.XXXXXX")"
     args+=(--format markdown --output "$summary_file")
 fi
 
-if [ -n "${TOOLGATE_ARGS:-}" ]; then
-    read -r -a extra <<<"$TOOLGATE_ARGS"
+if [ -n "${TRAILGATE_ARGS:-}" ]; then
+    read -r -a extra <<<"$TRAILGATE_ARGS"
     args+=(${extra[@]+"${extra[@]}"})
 fi
 
 code=0
 if [ "$summary" = true ]; then
-    toolgate "${args[@]}" || code=$?
+    trailgate "${args[@]}" || code=$?
 else
     # `--format github` appends the summary wherever GITHUB_STEP_SUMMARY points.
-    env -u GITHUB_STEP_SUMMARY toolgate "${args[@]}" || code=$?
+    env -u GITHUB_STEP_SUMMARY trailgate "${args[@]}" || code=$?
 fi
 
 if [ -n "$summary_file" ]; then
@@ -126,12 +126,12 @@ fi
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
     {
         echo "exit-code=$code"
-        echo "reports<<TOOLGATE_REPORTS"
+        echo "reports<<TRAILGATE_REPORTS"
         # The `+` form: an empty array is an unbound variable to the bash 3 of macOS runners.
         for report in ${reports[@]+"${reports[@]}"}; do
             [ ! -e "$report" ] || echo "$report"
         done
-        echo "TOOLGATE_REPORTS"
+        echo "TRAILGATE_REPORTS"
     } >>"$GITHUB_OUTPUT"
 fi
 exit "$code"

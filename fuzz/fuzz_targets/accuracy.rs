@@ -5,4 +5,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| toolgate_fuzz::accuracy(data));
+fuzz_target!(|data: &[u8]| trailgate_fuzz::accuracy(data));

@@ -4,4 +4,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| toolgate_fuzz::trace(Some("gemini"), data));
+fuzz_target!(|data: &[u8]| trailgate_fuzz::trace(Some("gemini"), data));

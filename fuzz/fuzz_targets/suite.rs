@@ -1,7 +1,7 @@
-//! The suite loader: a `toolgate.yaml` parsed and checked, its diagnostic rendered.
+//! The suite loader: a `trailgate.yaml` parsed and checked, its diagnostic rendered.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| toolgate_fuzz::suite(data));
+fuzz_target!(|data: &[u8]| trailgate_fuzz::suite(data));

@@ -1,4 +1,4 @@
-//! What the fuzz targets share: each feeds arbitrary bytes to one of toolgate's parsers the
+//! What the fuzz targets share: each feeds arbitrary bytes to one of trailgate's parsers the
 //! way the command-line tool does, and renders the diagnostic of a rejected input the way
 //! the command-line tool prints it. An error is a fine outcome; only a panic, a hang, a
 //! stack overflow or running out of memory is a finding.
@@ -6,12 +6,12 @@
 use std::io::Cursor;
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
-use toolgate_expect::SuiteFile;
-use toolgate_trace::{Naming, ReadOptions, parse_accuracy_input, read_trace, write_run};
+use trailgate_expect::SuiteFile;
+use trailgate_trace::{Naming, ReadOptions, parse_accuracy_input, read_trace, write_run};
 
 /// Reads `data` as a trace file, once as a `.json` document and once as `.jsonl` lines;
 /// `format` forces a format (as `trace_format:` does), `None` detects it. Every run read is
-/// written back as `toolgate convert` writes it.
+/// written back as `trailgate convert` writes it.
 pub fn trace(format: Option<&str>, data: &[u8]) {
     let options = ReadOptions {
         format: format.map(str::to_owned),
@@ -35,7 +35,7 @@ pub fn suite(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let file = SuiteFile::new("toolgate.yaml", text.to_owned());
+    let file = SuiteFile::new("trailgate.yaml", text.to_owned());
     if let Err(error) = file.parse() {
         render(&error);
     }
@@ -49,11 +49,11 @@ pub fn accuracy(data: &[u8]) {
     };
     match parse_accuracy_input("input.json", text) {
         Ok(input) => {
-            // As `toolgate accuracy` does: an input past the pairing limits is refused,
+            // As `trailgate accuracy` does: an input past the pairing limits is refused,
             // not scored.
-            if toolgate_core::check_pairing_size(input.expected.len(), input.actual.len()).is_ok() {
+            if trailgate_core::check_pairing_size(input.expected.len(), input.actual.len()).is_ok() {
                 let mut out = Vec::new();
-                let _ = toolgate_report::render_seed_accuracy(&input, &mut out);
+                let _ = trailgate_report::render_seed_accuracy(&input, &mut out);
             }
         }
         Err(error) => render(&error),
@@ -61,54 +61,54 @@ pub fn accuracy(data: &[u8]) {
 }
 
 /// Merges the shard reports held in `data`, split at each NUL byte (each read in memory as
-/// `toolgate merge` reads a file: as a stream, then again at each test's place), and renders the merged report as text and as JSON, as the command
+/// `trailgate merge` reads a file: as a stream, then again at each test's place), and renders the merged report as text and as JSON, as the command
 /// does; or renders its diagnostic.
 pub fn merge(data: &[u8]) {
     let files = data
         .split(|&byte| byte == 0)
         .enumerate()
-        .map(|(index, bytes)| toolgate_report::ShardFile {
+        .map(|(index, bytes)| trailgate_report::ShardFile {
             name: format!("{}.json", index + 1),
             reader: std::io::Cursor::new(bytes),
         })
         .collect();
-    match toolgate_report::merge_shards(files) {
+    match trailgate_report::merge_shards(files) {
         Ok(mut merged) => {
             let mut out = Vec::new();
-            let _ = toolgate_report::render_merged_json(&mut merged, &mut out);
-            let options = toolgate_report::TextOptions::with_color(false);
-            let _ = toolgate_report::render_merged_text(&merged, options, &mut out);
+            let _ = trailgate_report::render_merged_json(&mut merged, &mut out);
+            let options = trailgate_report::TextOptions::with_color(false);
+            let _ = trailgate_report::render_merged_text(&merged, options, &mut out);
         }
         Err(error) => render(&error),
     }
 }
 
 /// Compares the two reports held in `data`, split at its first NUL byte (without one, the
-/// report with itself), each read in memory as `toolgate diff` reads a file, and renders the
+/// report with itself), each read in memory as `trailgate diff` reads a file, and renders the
 /// diff in every format; or renders its diagnostic.
 pub fn diff(data: &[u8]) {
     let (base, head) = match data.iter().position(|&byte| byte == 0) {
         Some(at) => (&data[..at], &data[at + 1..]),
         None => (data, data),
     };
-    let file = |name: &str, bytes: &[u8]| toolgate_report::ReportFile {
+    let file = |name: &str, bytes: &[u8]| trailgate_report::ReportFile {
         name: name.to_owned(),
         reader: Cursor::new(bytes.to_vec()),
     };
-    match toolgate_report::diff_reports(file("base.json", base), file("head.json", head)) {
+    match trailgate_report::diff_reports(file("base.json", base), file("head.json", head)) {
         Ok(diff) => {
             let mut out = Vec::new();
-            let options = toolgate_report::TextOptions::with_color(true);
-            let _ = toolgate_report::render_diff_text(&diff, options, &mut out);
-            let _ = toolgate_report::render_diff_json(&diff, &mut out);
-            let _ = toolgate_report::render_diff_markdown(&diff, &mut out);
-            let _ = toolgate_report::render_diff_github(&diff, &mut out);
+            let options = trailgate_report::TextOptions::with_color(true);
+            let _ = trailgate_report::render_diff_text(&diff, options, &mut out);
+            let _ = trailgate_report::render_diff_json(&diff, &mut out);
+            let _ = trailgate_report::render_diff_markdown(&diff, &mut out);
+            let _ = trailgate_report::render_diff_github(&diff, &mut out);
         }
         Err(error) => render(&error),
     }
 }
 
-/// Renders a diagnostic as `toolgate` prints it (see the CLI's `diagnostic.rs`): spans that
+/// Renders a diagnostic as `trailgate` prints it (see the CLI's `diagnostic.rs`): spans that
 /// point outside their source would show here.
 fn render(diagnostic: &dyn Diagnostic) {
     let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())

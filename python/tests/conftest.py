@@ -1,4 +1,4 @@
-"""Shared set-up of the binding's tests: they run against the installed `toolgate` wheel."""
+"""Shared set-up of the binding's tests: they run against the installed `trailgate` wheel."""
 
 from __future__ import annotations
 

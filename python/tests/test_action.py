@@ -22,15 +22,15 @@ def run_action(work: Path, case: str, fixtures: Path, **inputs: str) -> tuple[su
     runner = work / "runner"
     runner.mkdir()
     env = {
-        # The package under test provides `toolgate`; nothing else of this environment leaks.
+        # The package under test provides `trailgate`; nothing else of this environment leaks.
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}/usr/bin{os.pathsep}/bin",
         "HOME": str(work),
         "RUNNER_TEMP": str(runner),
         "GITHUB_OUTPUT": str(runner / "output"),
         "GITHUB_STEP_SUMMARY": str(runner / "summary.md"),
         "GITHUB_PATH": str(runner / "path"),
-        "TOOLGATE_INSTALL": "none",
-        **{f"TOOLGATE_{name.upper()}": value for name, value in inputs.items()},
+        "TRAILGATE_INSTALL": "none",
+        **{f"TRAILGATE_{name.upper()}": value for name, value in inputs.items()},
     }
     result = subprocess.run(
         ["bash", str(SCRIPT)], cwd=work / case, env=env, capture_output=True, text=True, check=False
@@ -62,27 +62,27 @@ def parse_outputs(text: str) -> dict[str, str]:
 def test_a_failing_suite_annotates_summarises_writes_every_report_and_exits_1(
     tmp_path: Path, fixtures: Path
 ) -> None:
-    result, outputs = run_action(tmp_path, "seed-000-second-run", fixtures, markdown="toolgate.md")
+    result, outputs = run_action(tmp_path, "seed-000-second-run", fixtures, markdown="trailgate.md")
     assert result.returncode == 1, result.stderr
-    assert "::error file=toolgate.yaml,line=13" in result.stdout
+    assert "::error file=trailgate.yaml,line=13" in result.stdout
     assert "FAIL tool_selection.f1 >= 80  (actual 50)" in result.stdout
     assert "tool_selection.f1" in (tmp_path / "runner" / "summary.md").read_text(encoding="utf-8")
     assert outputs["exit-code"] == "1"
     case = tmp_path / "seed-000-second-run"
     assert outputs["reports"].splitlines() == [
-        str(case / "toolgate-junit.xml"),
-        str(case / "toolgate.md"),
-        str(case / "toolgate-report.json"),
+        str(case / "trailgate-junit.xml"),
+        str(case / "trailgate.md"),
+        str(case / "trailgate-report.json"),
     ]
-    junit = ElementTree.parse(case / "toolgate-junit.xml").getroot()
+    junit = ElementTree.parse(case / "trailgate-junit.xml").getroot()
     assert junit.get("failures") == "1"
-    assert '"passed": false' in (case / "toolgate-report.json").read_text(encoding="utf-8")
+    assert '"passed": false' in (case / "trailgate-report.json").read_text(encoding="utf-8")
 
 
 def test_the_html_input_writes_the_page_and_lists_it(tmp_path: Path, fixtures: Path) -> None:
-    result, outputs = run_action(tmp_path, "seed-000-first-run", fixtures, html="toolgate.html")
+    result, outputs = run_action(tmp_path, "seed-000-first-run", fixtures, html="trailgate.html")
     assert result.returncode == 0, result.stderr
-    page = tmp_path / "seed-000-first-run" / "toolgate.html"
+    page = tmp_path / "seed-000-first-run" / "trailgate.html"
     assert str(page) in outputs["reports"].splitlines()
     text = page.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>")
@@ -116,7 +116,7 @@ def test_an_invalid_suite_exits_2_with_the_diagnostic(tmp_path: Path, fixtures: 
 def test_extra_arguments_reach_check(tmp_path: Path, fixtures: Path) -> None:
     result, _ = run_action(tmp_path, "seed-000-first-run", fixtures, args="--shard 1/2 --threads 2")
     assert result.returncode == 0, result.stderr
-    report = (tmp_path / "seed-000-first-run" / "toolgate-report.json").read_text(encoding="utf-8")
+    report = (tmp_path / "seed-000-first-run" / "trailgate-report.json").read_text(encoding="utf-8")
     assert '"shard"' in report
 
 
@@ -154,15 +154,15 @@ def test_the_baseline_reaches_check(tmp_path: Path, fixtures: Path) -> None:
 
 def test_install_pip_installs_the_package_into_its_own_environment(tmp_path: Path, fixtures: Path) -> None:
     # `.ci/run` names the wheel it built; pip installs it without the network.
-    wheel = os.environ.get("TOOLGATE_WHEEL")
+    wheel = os.environ.get("TRAILGATE_WHEEL")
     if not wheel:
-        pytest.skip("TOOLGATE_WHEEL names no wheel (`.ci/run` sets it)")
+        pytest.skip("TRAILGATE_WHEEL names no wheel (`.ci/run` sets it)")
     result, outputs = run_action(
         tmp_path, "seed-000-first-run", fixtures, install="pip", package=f"{wheel}"
     )
     assert result.returncode == 0, result.stderr
-    venv_bin = tmp_path / "runner" / "toolgate-venv" / "bin"
-    assert (venv_bin / "toolgate").exists()
+    venv_bin = tmp_path / "runner" / "trailgate-venv" / "bin"
+    assert (venv_bin / "trailgate").exists()
     assert (tmp_path / "runner" / "path").read_text(encoding="utf-8").splitlines() == [str(venv_bin)]
     assert outputs["exit-code"] == "0"
 
@@ -183,6 +183,6 @@ def test_the_action_passes_every_input_to_the_script() -> None:
         "install",
         "package",
     ]:
-        variable = f"TOOLGATE_{name.upper()}"
+        variable = f"TRAILGATE_{name.upper()}"
         assert f"{variable}: ${{{{ inputs.{name} }}}}" in action, name
         assert variable in script, name

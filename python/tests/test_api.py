@@ -1,4 +1,4 @@
-"""The Python API of the installed package: check, score, read_trace and ToolgateError."""
+"""The Python API of the installed package: check, score, read_trace and TrailgateError."""
 
 from __future__ import annotations
 
@@ -9,20 +9,20 @@ from pathlib import Path
 
 import pytest
 
-import toolgate
+import trailgate
 
 SEARCH_AND_FETCH = {"search": ["brave.web_search", "google.search"], "fetch": ["http.get"]}
 
 
 def test_the_package_under_test_is_the_installed_wheel() -> None:
     source_tree = Path(__file__).resolve().parents[1]
-    package = Path(toolgate.__file__).resolve()
+    package = Path(trailgate.__file__).resolve()
     assert source_tree not in package.parents, package
     assert "site-packages" in package.parts
 
 
 def test_check_returns_the_json_report_of_a_passing_suite(fixtures: Path) -> None:
-    report = toolgate.check(fixtures / "seed-000-first-run" / "toolgate.yaml")
+    report = trailgate.check(fixtures / "seed-000-first-run" / "trailgate.yaml")
     assert report["version"] == 2
     assert report["passed"] is True
     assert report["summary"] == {"tests": 1, "passed": 1, "failed": 0}
@@ -31,83 +31,83 @@ def test_check_returns_the_json_report_of_a_passing_suite(fixtures: Path) -> Non
 
 
 def test_check_reports_a_failed_gate_without_raising(fixtures: Path) -> None:
-    report = toolgate.check(str(fixtures / "seed-000-second-run" / "toolgate.yaml"))
+    report = trailgate.check(str(fixtures / "seed-000-second-run" / "trailgate.yaml"))
     assert report["passed"] is False
     [gate] = report["tests"][0]["gates"]
     assert (gate["target"], gate["actual"], gate["passed"]) == ("tool_selection.f1", 50, False)
 
 
 def test_check_passes_options_through(fixtures: Path) -> None:
-    suite = fixtures / "seed-000-first-run" / "toolgate.yaml"
-    assert toolgate.check(suite, threads=2) == toolgate.check(suite)
-    sharded = toolgate.check(suite, shard="1/2")
+    suite = fixtures / "seed-000-first-run" / "trailgate.yaml"
+    assert trailgate.check(suite, threads=2) == trailgate.check(suite)
+    sharded = trailgate.check(suite, shard="1/2")
     assert sharded["shard"] is not None
 
 
 def test_check_compares_gates_on_the_baseline_with_a_report(fixtures: Path) -> None:
     case = fixtures / "baseline-gates"
-    without = toolgate.check(case / "toolgate.yaml")
+    without = trailgate.check(case / "trailgate.yaml")
     gate = without["tests"][0]["gates"][1]
     assert (gate["value"], gate["passed"], gate["skipped"]) == (None, None, "no --baseline given")
     assert without["passed"] is True
-    compared = toolgate.check(case / "toolgate.yaml", baseline=case / "base.json")
+    compared = trailgate.check(case / "trailgate.yaml", baseline=case / "base.json")
     gate = compared["tests"][0]["gates"][1]
     assert gate["baseline"] == {"expression": "baseline - 15", "base": 100}
     assert (gate["value"], gate["passed"]) == (85, True)
     assert compared["passed"] is False
     # The runs' verdicts do not depend on the baseline.
     assert compared["tests"][0]["passed_runs"] == without["tests"][0]["passed_runs"] == 3
-    with pytest.raises(toolgate.ToolgateError) as caught:
-        toolgate.check(case / "toolgate.yaml", baseline=case / "toolgate.yaml")
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.check(case / "trailgate.yaml", baseline=case / "trailgate.yaml")
     assert caught.value.code == 2
-    assert "toolgate::baseline::json" in caught.value.diagnostic
+    assert "trailgate::baseline::json" in caught.value.diagnostic
 
 
 def test_check_selects_tests_by_name_and_pattern(fixtures: Path) -> None:
-    suite = fixtures / "expect-operators" / "toolgate.yaml"
-    named = toolgate.check(suite, tests=["f1 in band", "f1 above 80"])
+    suite = fixtures / "expect-operators" / "trailgate.yaml"
+    named = trailgate.check(suite, tests=["f1 in band", "f1 above 80"])
     assert [test["name"] for test in named["tests"]] == ["f1 above 80", "f1 in band"]
     assert named["summary"] == {"tests": 2, "passed": 1, "failed": 1}
-    matched = toolgate.check(suite, select="^precision")
+    matched = trailgate.check(suite, select="^precision")
     assert matched["passed"] is True
     assert [test["name"] for test in matched["tests"]] == ["precision at most 100", "precision exactly 100"]
 
 
 def test_check_raises_exit_4_when_nothing_is_selected(fixtures: Path) -> None:
-    with pytest.raises(toolgate.ToolgateError) as caught:
-        toolgate.check(fixtures / "expect-operators" / "toolgate.yaml", select="latency")
-    assert caught.value.code == toolgate.EXIT_NOTHING_SELECTED == 4
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.check(fixtures / "expect-operators" / "trailgate.yaml", select="latency")
+    assert caught.value.code == trailgate.EXIT_NOTHING_SELECTED == 4
     assert "no test name contains or matches `latency`" in caught.value.diagnostic
 
 
 def test_check_raises_the_diagnostic_of_an_invalid_suite(fixtures: Path) -> None:
-    with pytest.raises(toolgate.ToolgateError) as caught:
-        toolgate.check(fixtures / "bad-duplicate-class-name" / "toolgate.yaml")
-    assert caught.value.code == toolgate.EXIT_INVALID == 2
-    assert "toolgate::suite::duplicate_name" in caught.value.diagnostic
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.check(fixtures / "bad-duplicate-class-name" / "trailgate.yaml")
+    assert caught.value.code == trailgate.EXIT_INVALID == 2
+    assert "trailgate::suite::duplicate_name" in caught.value.diagnostic
     assert "class name `search` is used twice" in str(caught.value)
     # Captured text is plain: no escape sequences for a terminal.
     assert "\x1b[" not in caught.value.diagnostic
 
 
 def test_check_raises_for_a_missing_suite(tmp_path: Path) -> None:
-    with pytest.raises(toolgate.ToolgateError) as caught:
-        toolgate.check(tmp_path / "nowhere.yaml")
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.check(tmp_path / "nowhere.yaml")
     assert caught.value.code == 2
     assert "nowhere.yaml" in caught.value.diagnostic
 
 
 def test_check_raises_for_an_invalid_option(fixtures: Path) -> None:
-    with pytest.raises(toolgate.ToolgateError) as caught:
-        toolgate.check(fixtures / "seed-000-first-run" / "toolgate.yaml", shard="3/2")
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.check(fixtures / "seed-000-first-run" / "trailgate.yaml", shard="3/2")
     assert caught.value.code == 2
     assert "--shard" in caught.value.diagnostic
 
 
-def test_read_trace_returns_the_calls_toolgate_read(fixtures: Path) -> None:
+def test_read_trace_returns_the_calls_trailgate_read(fixtures: Path) -> None:
     trace = fixtures / "seed-000-first-run" / "traces" / "research-agent-picks-search-then-fetch.json"
-    [run] = toolgate.read_trace(trace)
-    assert run["format"] == "toolgate"
+    [run] = trailgate.read_trace(trace)
+    assert run["format"] == "trailgate"
     assert [(call["server"], call["name"]) for call in run["tool_calls"]] == [
         ("brave", "web_search"),
         ("http", "get"),
@@ -117,14 +117,14 @@ def test_read_trace_returns_the_calls_toolgate_read(fixtures: Path) -> None:
 def test_read_trace_raises_for_a_malformed_trace(tmp_path: Path) -> None:
     trace = tmp_path / "broken.jsonl"
     trace.write_text('{"tool_calls": []}\n{"tool_calls": [\n', encoding="utf-8")
-    with pytest.raises(toolgate.ToolgateError) as caught:
-        toolgate.read_trace(trace)
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.read_trace(trace)
     assert caught.value.code == 2
     assert "broken.jsonl" in caught.value.diagnostic
 
 
 def test_score_gives_the_seed_example() -> None:
-    result = toolgate.score(SEARCH_AND_FETCH, ["google.search", "shell.exec"])
+    result = trailgate.score(SEARCH_AND_FETCH, ["google.search", "shell.exec"])
     assert (result["true_positives"], result["false_positives"], result["false_negatives"]) == (1, 1, 1)
     assert (result["precision"], result["recall"], result["f1"]) == (50, 50, 50)
     assert result["classes"] == [
@@ -139,10 +139,10 @@ def test_score_gives_the_seed_example() -> None:
 
 def test_score_takes_the_calls_read_trace_returns(fixtures: Path) -> None:
     trace = fixtures / "seed-000-first-run" / "traces" / "research-agent-picks-search-then-fetch.json"
-    [run] = toolgate.read_trace(trace)
+    [run] = trailgate.read_trace(trace)
     # A second search is a repeat; a bare `get` is not `http.get`, which names its server.
     calls = [*run["tool_calls"], {"server": "google", "name": "search"}, "get"]
-    result = toolgate.score(list(SEARCH_AND_FETCH.items()), calls)
+    result = trailgate.score(list(SEARCH_AND_FETCH.items()), calls)
     assert (result["true_positives"], result["false_positives"], result["false_negatives"]) == (2, 1, 0)
     assert [c["outcome"] for c in result["calls"]] == ["satisfied", "satisfied", "repeat", "unexpected"]
 
@@ -156,25 +156,25 @@ def test_score_takes_the_calls_read_trace_returns(fixtures: Path) -> None:
     ],
 )
 def test_score_raises_for_invalid_classes(classes: object, message: str) -> None:
-    with pytest.raises(toolgate.ToolgateError) as caught:
-        toolgate.score(classes, ["x"])  # type: ignore[arg-type]
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.score(classes, ["x"])  # type: ignore[arg-type]
     assert caught.value.code == 2
     assert message in caught.value.diagnostic
 
 
 def test_score_refuses_calls_of_the_wrong_type() -> None:
     with pytest.raises(TypeError):
-        toolgate.score(SEARCH_AND_FETCH, [42])  # type: ignore[list-item]
+        trailgate.score(SEARCH_AND_FETCH, [42])  # type: ignore[list-item]
     with pytest.raises(TypeError):
-        toolgate.score({"search": "google.search"}, [])
+        trailgate.score({"search": "google.search"}, [])
 
 
 def test_the_console_script_is_the_command_line(fixtures: Path, tmp_path: Path) -> None:
     # The script pip installed beside this interpreter, whatever PATH says.
-    command = shutil.which("toolgate", path=str(Path(sys.executable).parent))
+    command = shutil.which("trailgate", path=str(Path(sys.executable).parent))
     assert command is not None
     failing = subprocess.run(
-        [command, "check", str(fixtures / "seed-000-second-run" / "toolgate.yaml")],
+        [command, "check", str(fixtures / "seed-000-second-run" / "trailgate.yaml")],
         capture_output=True,
         text=True,
         check=False,
@@ -186,12 +186,12 @@ def test_the_console_script_is_the_command_line(fixtures: Path, tmp_path: Path) 
     assert "none.yaml" in invalid.stderr
     version = subprocess.run([command, "--version"], capture_output=True, text=True, check=False)
     assert version.returncode == 0
-    assert version.stdout.startswith(f"toolgate {toolgate.__version__}")
+    assert version.stdout.startswith(f"trailgate {trailgate.__version__}")
 
 
 def test_python_dash_m_runs_the_command(fixtures: Path) -> None:
     passing = subprocess.run(
-        [sys.executable, "-m", "toolgate", "check", str(fixtures / "seed-000-first-run" / "toolgate.yaml")],
+        [sys.executable, "-m", "trailgate", "check", str(fixtures / "seed-000-first-run" / "trailgate.yaml")],
         capture_output=True,
         text=True,
         check=False,

@@ -46,7 +46,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> tup
     out = tmp_path_factory.mktemp("reports")
     run = subprocess.run(
         [
-            sys.executable, "-m", "toolgate", "check", str(fixtures_dir / FIXTURE / "toolgate.yaml"),
+            sys.executable, "-m", "trailgate", "check", str(fixtures_dir / FIXTURE / "trailgate.yaml"),
             "--format", "jsonl", "--output", str(out / "report.jsonl"),
             "--format", "json", "--output", str(out / "report.json"),
         ],

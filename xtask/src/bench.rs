@@ -1,8 +1,8 @@
-//! `cargo xtask bench`: `toolgate check` in each report format against the floor of issue 8
+//! `cargo xtask bench`: `trailgate check` in each report format against the floor of issue 8
 //! on the same corpus, in one run, and the start-up time of a tiny suite
 //! (docs/performance.md).
 //!
-//! Builds `toolgate` and the `floor` and `measure` programs in the `profiling` profile
+//! Builds `trailgate` and the `floor` and `measure` programs in the `profiling` profile
 //! (release with debug info), generates the corpus when it is missing, then runs the floor
 //! and the check in turn, several times each, each under `measure` (wall time and peak RSS
 //! of that child alone). Prints a table; nothing here asserts a figure.
@@ -96,7 +96,7 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
     // The release build with debug info (`[profile.profiling]`), so that `perf` can read
     // the same binaries the figures come from.
     let release = target.join("profiling");
-    let toolgate = release.join("toolgate");
+    let trailgate = release.join("trailgate");
     let floor = release.join("floor");
     let measure = release.join("measure");
 
@@ -108,7 +108,7 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
     } = bench_data::prepared("bench", target, calls, seed, short)?;
     let floor_out = data.join("floor.out");
     let floor_cmd = [path_str(&floor)?, path_str(&corpus)?];
-    let mut formats = timed_formats(&toolgate, &suite, &data)?;
+    let mut formats = timed_formats(&trailgate, &suite, &data)?;
 
     // One untimed pass of each brings the corpus into the page cache and checks that both
     // programs work.
@@ -125,7 +125,7 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
         let warm = run(&measure, &timed.out, &timed.command)?;
         if !matches!(warm.code, 0 | 1) {
             return Err(format!(
-                "toolgate check --format {} exited with {}: see its message above",
+                "trailgate check --format {} exited with {}: see its message above",
                 timed.format, warm.code
             ));
         }
@@ -153,8 +153,8 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
     }
 
     crate::say("bench: start-up of the bundled fixture");
-    let fixture = root.join("fixtures/seed-000-first-run/toolgate.yaml");
-    let startup_cmd = [path_str(&toolgate)?, "check".into(), path_str(&fixture)?];
+    let fixture = root.join("fixtures/seed-000-first-run/trailgate.yaml");
+    let startup_cmd = [path_str(&trailgate)?, "check".into(), path_str(&fixture)?];
     let startup_out = data.join("startup.out");
     let mut startup_samples = Vec::new();
     for _ in 0..startup_reps {
@@ -175,10 +175,10 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
     Ok(())
 }
 
-/// Builds `toolgate`, `floor` and `measure` in the `profiling` profile.
+/// Builds `trailgate`, `floor` and `measure` in the `profiling` profile.
 pub(crate) fn build_release(root: &Path) -> Result<(), String> {
     for (package, bins) in [
-        ("toolgate-cli", &["toolgate"][..]),
+        ("trailgate-cli", &["trailgate"][..]),
         ("xtask", &["floor", "measure"][..]),
     ] {
         let mut args = vec!["build", "--profile", "profiling", "-p", package];
@@ -191,7 +191,7 @@ pub(crate) fn build_release(root: &Path) -> Result<(), String> {
 }
 
 /// The command of each format of [`FORMATS`], its report in the corpus's folder.
-fn timed_formats(toolgate: &Path, suite: &Path, data: &Path) -> Result<Vec<Timed>, String> {
+fn timed_formats(trailgate: &Path, suite: &Path, data: &Path) -> Result<Vec<Timed>, String> {
     FORMATS
         .iter()
         .map(|&format| {
@@ -199,7 +199,7 @@ fn timed_formats(toolgate: &Path, suite: &Path, data: &Path) -> Result<Vec<Timed
                 format,
                 out: data.join(format!("report.{format}")),
                 command: vec![
-                    path_str(toolgate)?,
+                    path_str(trailgate)?,
                     "check".into(),
                     path_str(suite)?,
                     "--format".into(),
@@ -377,7 +377,7 @@ impl Table<'_> {
             let (best, median) = best_median(&timed.samples);
             let _ = writeln!(
                 out,
-                "| toolgate check --format {} | {:.3} s | {:.3} s | {:.1} MiB | {} | {:.2} / {:.2} / {:.2} | {:.1} MiB | {:.3} |",
+                "| trailgate check --format {} | {:.3} s | {:.3} s | {:.1} MiB | {} | {:.2} / {:.2} / {:.2} | {:.1} MiB | {:.3} |",
                 timed.format,
                 best.as_secs_f64(),
                 median.as_secs_f64(),
@@ -402,7 +402,7 @@ impl Table<'_> {
         let _ = writeln!(out, "check    exit codes: {}", codes.join(", "));
         let _ = writeln!(
             out,
-            "startup  toolgate check fixtures/seed-000-first-run/toolgate.yaml: {:.2} ms (best), {:.2} ms (median) of {}, peak RSS {:.1} MiB; goal under 10 ms",
+            "startup  trailgate check fixtures/seed-000-first-run/trailgate.yaml: {:.2} ms (best), {:.2} ms (median) of {}, peak RSS {:.1} MiB; goal under 10 ms",
             startup_best.as_secs_f64() * 1e3,
             startup_median.as_secs_f64() * 1e3,
             self.startup.len(),

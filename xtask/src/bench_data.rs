@@ -1,4 +1,4 @@
-//! `cargo xtask bench-data`: a deterministic, seeded corpus of recorded runs in toolgate's
+//! `cargo xtask bench-data`: a deterministic, seeded corpus of recorded runs in trailgate's
 //! own JSONL call-list shape, and the suite that applies all four grader kinds to it
 //! (issue 8, docs/performance.md).
 //!
@@ -146,7 +146,7 @@ const SERVERS: &[&str] = &[
 
 const WORDS: &[&str] = &[
     "rust",
-    "toolgate",
+    "trailgate",
     "release",
     "notes",
     "async",
@@ -266,7 +266,7 @@ impl Universe {
 }
 
 /// Writes `corpus.jsonl` (exactly `calls` calls, runs of 5 to 50 calls; the last run may be
-/// shorter) and `toolgate.yaml` into `out`.
+/// shorter) and `trailgate.yaml` into `out`.
 /// Writes the corpus and its suite. With `short`, every call is about 120 bytes (a short
 /// argument, a one-word result), so that the costs per call show rather than those per
 /// byte.
@@ -275,7 +275,7 @@ pub(crate) fn generate(out: &Path, calls: u64, seed: u64, short: bool) -> Result
     let mut rng = Rng::with_seed(seed);
     let universe = Universe::new(&mut rng);
     let corpus = out.join("corpus.jsonl");
-    let suite = out.join("toolgate.yaml");
+    let suite = out.join("trailgate.yaml");
     let write_error = |e: std::io::Error| format!("cannot write {}: {e}", corpus.display());
     let file = File::create(&corpus).map_err(write_error)?;
     let mut writer = BufWriter::with_capacity(1 << 20, file);
@@ -325,7 +325,7 @@ pub(crate) fn prepared(
 ) -> Result<Prepared, String> {
     let dir = default_dir(target, calls, seed, short);
     let corpus = dir.join("corpus.jsonl");
-    let suite = dir.join("toolgate.yaml");
+    let suite = dir.join("trailgate.yaml");
     if !corpus.is_file() || !suite_is_current(&dir, calls, seed) {
         crate::say(&format!("{task}: generating {}", dir.display()));
         generate(&dir, calls, seed, short)?;
@@ -345,7 +345,7 @@ pub(crate) fn prepared(
 /// folder generated before the benchmark's suite changed is generated again, so that its
 /// figures are never those of an older suite.
 pub(crate) fn suite_is_current(out: &Path, calls: u64, seed: u64) -> bool {
-    let Ok(text) = fs::read_to_string(out.join("toolgate.yaml")) else {
+    let Ok(text) = fs::read_to_string(out.join("trailgate.yaml")) else {
         return false;
     };
     // The first line says how many runs the corpus holds: `...: 36320 runs, ...`.
@@ -410,7 +410,7 @@ fn generate_run(rng: &mut Rng, universe: &Universe, length: u64, short: bool) ->
 fn canonical_args(shape: Shape) -> Value {
     match shape {
         Shape::Query => json!({
-            "query": "toolgate release notes",
+            "query": "trailgate release notes",
             "options": { "limit": 10, "lang": "en", "filters": ["docs", "blog"], "safe": true }
         }),
         Shape::Command => json!({
@@ -421,13 +421,13 @@ fn canonical_args(shape: Shape) -> Value {
         }),
         Shape::Path => json!({ "path": "README.md", "range": { "start": 1, "end": 80 } }),
         Shape::Url => json!({
-            "url": "https://example.com/toolgate/releases",
+            "url": "https://example.com/trailgate/releases",
             "headers": { "accept": "application/json" },
             "retry": { "count": 3, "backoff_ms": [100, 200, 400] }
         }),
         Shape::Message => json!({
             "channel": "#releases",
-            "text": "toolgate is out",
+            "text": "trailgate is out",
             "thread": { "ts": "1700000000.000100", "broadcast": false }
         }),
         Shape::Record => json!({
@@ -642,7 +642,7 @@ tests:
         config:
           required:
             - name: "^search$"
-              args: {{ query: "(?i)toolgate|rust" }}
+              args: {{ query: "(?i)trailgate|rust" }}
             - name: "^bash$"
               command: "^(cargo|npm|make) (test|build)"
             - name: "^read_file$"
@@ -724,12 +724,12 @@ fn path_graders(search_a: &str) -> String {
 mod tests {
     use std::fs;
 
-    use toolgate_expect::{RunSource, SuiteFile, TestEvaluator};
+    use trailgate_expect::{RunSource, SuiteFile, TestEvaluator};
 
     use super::generate;
 
     #[test]
-    fn a_seed_gives_the_same_bytes_and_toolgate_reads_them() {
+    fn a_seed_gives_the_same_bytes_and_trailgate_reads_them() {
         let first = tempfile::tempdir().unwrap();
         let second = tempfile::tempdir().unwrap();
         let a = generate(first.path(), 3_000, 42, false).unwrap();
@@ -752,9 +752,9 @@ mod tests {
         let c = generate(other.path(), 3_000, 43, false).unwrap();
         assert_ne!(corpus, fs::read_to_string(&c.corpus).unwrap());
 
-        // toolgate's reader takes every line, with the calls the generator counted, and
+        // trailgate's reader takes every line, with the calls the generator counted, and
         // the suite parses and scores them without a configuration error.
-        let parsed = SuiteFile::new("toolgate.yaml", suite).parse().unwrap();
+        let parsed = SuiteFile::new("trailgate.yaml", suite).parse().unwrap();
         let test = &parsed.tests[0];
         assert!(test.graders.equal_function_sets.is_some());
         assert!(test.graders.tool_calls.is_some());
@@ -768,7 +768,7 @@ mod tests {
         let lines: Vec<&str> = corpus.lines().collect();
         assert_eq!(lines.len() as u64, a.runs);
         for (index, line) in lines.iter().enumerate() {
-            let run = toolgate_trace::parse_run("corpus.jsonl", line, index + 1).unwrap();
+            let run = trailgate_trace::parse_run("corpus.jsonl", line, index + 1).unwrap();
             if index + 1 < lines.len() {
                 assert!((5..=50).contains(&run.calls.len()), "run {index}");
             }

@@ -4,7 +4,7 @@
 //! rewritten from scratch, one file per distinct input, named by a hash of its content so
 //! that a rerun writes the same files. What goes where:
 //!
-//! - `suite`: every fixture's `toolgate.yaml`;
+//! - `suite`: every fixture's `trailgate.yaml`;
 //! - `accuracy`: the `.json` inputs of the `accuracy-command` fixtures;
 //! - `detect`: every other `.json` and `.jsonl` file of a fixture (the trace files);
 //! - `merge`: for each fixture whose name holds `merge`, its `.json` files (the shard
@@ -12,8 +12,8 @@
 //! - `diff`: for each fixture whose name holds `diff`, the reports its `args` names, the
 //!   first and second joined by a NUL byte, which the target splits on;
 //! - `format_<name>`: the trace files of the fixtures named `format-<name>-*` (or
-//!   `bad-format-<name>-*`), and for `format_toolgate` those of the fixtures that name no
-//!   format, which are in toolgate's own format.
+//!   `bad-format-<name>-*`), and for `format_trailgate` those of the fixtures that name no
+//!   format, which are in trailgate's own format.
 //!
 //! Files over [`MAX_SEED`] bytes are skipped: they slow every execution down for little
 //! coverage.
@@ -87,7 +87,7 @@ pub(crate) fn build(root: &Path) -> Result<(), String> {
             let file_name = file_name(&file);
             let extension = file.extension().and_then(|e| e.to_str()).unwrap_or("");
             let mut into = Vec::new();
-            if file_name == "toolgate.yaml" {
+            if file_name == "trailgate.yaml" {
                 into.push("suite".to_owned());
             } else if extension == "json" || extension == "jsonl" {
                 if name.contains("accuracy-command") {
@@ -159,7 +159,7 @@ fn targets(manifest: &Path) -> Result<Vec<String>, String> {
 }
 
 /// The format a fixture's trace files are in: the longest format named after `format-`
-/// (`format-openai-chat-graded` is `openai-chat`), `toolgate` for a fixture that names none,
+/// (`format-openai-chat-graded` is `openai-chat`), `trailgate` for a fixture that names none,
 /// and none for a `bad-*` fixture, whose traces are broken on purpose.
 fn format_of(fixture: &str, formats: &[String]) -> Option<String> {
     let named = fixture
@@ -175,7 +175,7 @@ fn format_of(fixture: &str, formats: &[String]) -> Option<String> {
             .max_by_key(|format| format.len())
             .cloned(),
         None if fixture.starts_with("bad-") => None,
-        None => Some("toolgate".to_owned()),
+        None => Some("trailgate".to_owned()),
     }
 }
 
@@ -249,7 +249,7 @@ mod tests {
         assert_eq!(of("format-mcp-graded").as_deref(), Some("mcp"));
         assert_eq!(of("bad-format-mcp-x").as_deref(), Some("mcp"));
         assert_eq!(of("format-codex-rollout").as_deref(), None);
-        assert_eq!(of("repeats").as_deref(), Some("toolgate"));
+        assert_eq!(of("repeats").as_deref(), Some("trailgate"));
         assert_eq!(of("bad-jsonl-line").as_deref(), None);
     }
 

@@ -1,4 +1,4 @@
-//! `cargo xtask instructions`: the instructions `toolgate check` executes in each report
+//! `cargo xtask instructions`: the instructions `trailgate check` executes in each report
 //! format, one thread, against the floor's on the same corpus, counted by valgrind
 //! (docs/performance.md).
 //!
@@ -66,9 +66,9 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
     )?;
     let mut rows = Vec::new();
     for format in FORMATS {
-        crate::say(&format!("instructions: toolgate check --format {format}"));
+        crate::say(&format!("instructions: trailgate check --format {format}"));
         let command = [
-            bench::path_str(&release.join("toolgate"))?,
+            bench::path_str(&release.join("trailgate"))?,
             "check".to_owned(),
             bench::path_str(&data.suite)?,
             "--format".to_owned(),
@@ -84,7 +84,7 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
 }
 
 /// The instructions `command` executes, its standard output to a file beside the corpus
-/// (removed after); its exit code must be one `toolgate check` gives on a finished check.
+/// (removed after); its exit code must be one `trailgate check` gives on a finished check.
 fn count(data: &Path, command: &[String]) -> Result<u64, String> {
     let out = data.join("instructions.out");
     let report =
@@ -151,7 +151,7 @@ fn render(calls: u64, bytes: u64, corpus: &Path, floor: u64, rows: &[(&str, u64)
     for (format, count) in rows {
         let _ = writeln!(
             out,
-            "| toolgate check --format {format} --threads 1 | {} | {} | {:.3} |",
+            "| trailgate check --format {format} --threads 1 | {} | {} | {:.3} |",
             bench::grouped(bench::u64_f64(*count)),
             per_call(*count),
             bench::u64_f64(*count) / bench::u64_f64(floor.max(1))
@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn the_count_is_read_off_cachegrinds_summary_line() {
-        let stderr = "==8439== Command: toolgate check toolgate.yaml --threads 1\n==8439== \n\
+        let stderr = "==8439== Command: trailgate check trailgate.yaml --threads 1\n==8439== \n\
                       --8439-- warning: L3 cache found, using its data for the LL simulation.\n\
                       ==8439== I   refs:      544,876,111\n";
         assert_eq!(instructions_in(stderr), Some(544_876_111));
@@ -190,13 +190,13 @@ mod tests {
         );
         assert!(
             table.contains(
-                "| toolgate check --format text --threads 1 | 544,500,000 | 10,890 | 2.119 |"
+                "| trailgate check --format text --threads 1 | 544,500,000 | 10,890 | 2.119 |"
             ),
             "{table}"
         );
         assert!(
             table.contains(
-                "| toolgate check --format json --threads 1 | 872,000,000 | 17,440 | 3.393 |"
+                "| trailgate check --format json --threads 1 | 872,000,000 | 17,440 | 3.393 |"
             ),
             "{table}"
         );

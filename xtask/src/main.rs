@@ -2,9 +2,9 @@
 //!
 //! - `snapshots`: regenerate the golden reports of every fixture, then show what changed.
 //! - `tidy`: check the crate layering and the workspace's conventions.
-//! - `bench-data`, `bench`: the corpus of issue 8 and `toolgate check` against its floor
+//! - `bench-data`, `bench`: the corpus of issue 8 and `trailgate check` against its floor
 //!   (docs/performance.md).
-//! - `instructions`: the instructions `toolgate check` executes against the floor's, counted
+//! - `instructions`: the instructions `trailgate check` executes against the floor's, counted
 //!   by valgrind: a figure that does not drift with the machine's load.
 //! - `fuzz-corpus`: rebuild the fuzz targets' seed corpus from the fixtures.
 
@@ -105,7 +105,7 @@ fn snapshots() -> Result<(), String> {
         .args([
             "test",
             "--package",
-            "toolgate-cli",
+            "trailgate-cli",
             "--test",
             "it",
             "--",
@@ -132,39 +132,39 @@ fn snapshots() -> Result<(), String> {
 }
 
 /// Writes again the reports that `diff` fixtures compare: `<case>/base.json` and
-/// `<case>/head.json` are what `toolgate check --format json` prints in `<case>/base/` and
-/// `<case>/head/` (or, where the folder has an `args` file, `toolgate <args> --format
+/// `<case>/head.json` are what `trailgate check --format json` prints in `<case>/base/` and
+/// `<case>/head/` (or, where the folder has an `args` file, `trailgate <args> --format
 /// json`), so a change to the JSON report reaches them too (the golden test checks they are
 /// current).
 fn write_diff_reports(root: &Path, fixtures: &Path, cargo: &str) -> Result<usize, String> {
     let status = Command::new(cargo)
         .current_dir(root)
-        .args(["build", "--package", "toolgate-cli", "--bin", "toolgate"])
+        .args(["build", "--package", "trailgate-cli", "--bin", "trailgate"])
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !status.success() {
-        return Err("cannot build toolgate".to_owned());
+        return Err("cannot build trailgate".to_owned());
     }
-    let toolgate = target().join("debug").join("toolgate");
+    let trailgate = target().join("debug").join("trailgate");
     let mut written = 0;
     for case in read_dir(fixtures)? {
         for side in ["base", "head"] {
             let dir = case.join(side);
             let args: Vec<String> = match fs::read_to_string(dir.join("args")) {
                 Ok(text) => text.lines().map(str::to_owned).collect(),
-                Err(_) if dir.join("toolgate.yaml").is_file() => vec!["check".to_owned()],
+                Err(_) if dir.join("trailgate.yaml").is_file() => vec!["check".to_owned()],
                 Err(_) => continue,
             };
-            let output = Command::new(&toolgate)
+            let output = Command::new(&trailgate)
                 .current_dir(&dir)
                 .args(&args)
                 .args(["--format", "json"])
                 .env_clear()
                 .output()
-                .map_err(|e| format!("cannot run toolgate: {e}"))?;
+                .map_err(|e| format!("cannot run trailgate: {e}"))?;
             if !matches!(output.status.code(), Some(0 | 1)) {
                 return Err(format!(
-                    "toolgate check failed in {}: {}",
+                    "trailgate check failed in {}: {}",
                     dir.display(),
                     String::from_utf8_lossy(&output.stderr)
                 ));

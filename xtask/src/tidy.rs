@@ -15,67 +15,67 @@ mod reach;
 /// The workspace crates each crate may depend on (normal dependencies). Edges point down:
 /// python -> cli -> run -> report -> expect -> {trace, core}; crates of one layer do not
 /// depend on each other. The Python binding is the top layer: it parses options with the
-/// CLI's command line and calls the pipeline in `toolgate-run`, and nothing depends on it.
+/// CLI's command line and calls the pipeline in `trailgate-run`, and nothing depends on it.
 const ALLOWED: &[(&str, &[&str])] = &[
-    ("toolgate-core", &[]),
-    ("toolgate-trace", &[]),
-    ("toolgate-expect", &["toolgate-core", "toolgate-trace"]),
+    ("trailgate-core", &[]),
+    ("trailgate-trace", &[]),
+    ("trailgate-expect", &["trailgate-core", "trailgate-trace"]),
     (
-        "toolgate-report",
-        &["toolgate-core", "toolgate-expect", "toolgate-trace"],
+        "trailgate-report",
+        &["trailgate-core", "trailgate-expect", "trailgate-trace"],
     ),
     (
-        "toolgate-run",
+        "trailgate-run",
         &[
-            "toolgate-core",
-            "toolgate-expect",
-            "toolgate-report",
-            "toolgate-trace",
+            "trailgate-core",
+            "trailgate-expect",
+            "trailgate-report",
+            "trailgate-trace",
         ],
     ),
     (
-        "toolgate-cli",
+        "trailgate-cli",
         &[
-            "toolgate-core",
-            "toolgate-expect",
-            "toolgate-report",
-            "toolgate-run",
-            "toolgate-trace",
+            "trailgate-core",
+            "trailgate-expect",
+            "trailgate-report",
+            "trailgate-run",
+            "trailgate-trace",
         ],
     ),
     (
-        "toolgate-python",
+        "trailgate-python",
         &[
-            "toolgate-cli",
-            "toolgate-core",
-            "toolgate-expect",
-            "toolgate-report",
-            "toolgate-run",
-            "toolgate-trace",
+            "trailgate-cli",
+            "trailgate-core",
+            "trailgate-expect",
+            "trailgate-report",
+            "trailgate-run",
+            "trailgate-trace",
         ],
     ),
     ("xtask", &[]),
 ];
 
 /// The crates whose outside dependencies (normal ones, from crates.io) are listed, and the
-/// list. An embedder takes `toolgate-core` alone, so what it pulls in is chosen one crate at
+/// list. An embedder takes `trailgate-core` alone, so what it pulls in is chosen one crate at
 /// a time: `num-bigint`, for the exact binomials and roots of the reliability statistics
 /// (docs/ARCHITECTURE.md). The other crates' dependencies are the workspace manifest's.
-const EXTERNAL: &[(&str, &[&str])] = &[("toolgate-core", &["num-bigint"])];
+const EXTERNAL: &[(&str, &[&str])] = &[("trailgate-core", &["num-bigint"])];
 
 /// What each crate's sources (tests aside) may reach (docs/ARCHITECTURE.md): the libraries
-/// nothing, `toolgate-run` files, the command line the whole process. The Python binding
-/// reaches nothing itself: it hands options to `toolgate-run` and its console script to
-/// `toolgate_cli::run`, so the package and the binary cannot drift apart. xtask is the
+/// nothing, `trailgate-run` files, the command line the whole process. The Python binding
+/// reaches nothing itself: it hands options to `trailgate-run` and its console script to
+/// `trailgate_cli::run`, so the package and the binary cannot drift apart. xtask is the
 /// project's tooling and is not listed.
 const REACH: &[(&str, Reach)] = &[
-    ("toolgate-core", Reach::Nothing),
-    ("toolgate-trace", Reach::Nothing),
-    ("toolgate-expect", Reach::Nothing),
-    ("toolgate-report", Reach::Nothing),
-    ("toolgate-run", Reach::Files),
-    ("toolgate-cli", Reach::Process),
-    ("toolgate-python", Reach::Nothing),
+    ("trailgate-core", Reach::Nothing),
+    ("trailgate-trace", Reach::Nothing),
+    ("trailgate-expect", Reach::Nothing),
+    ("trailgate-report", Reach::Nothing),
+    ("trailgate-run", Reach::Files),
+    ("trailgate-cli", Reach::Process),
+    ("trailgate-python", Reach::Nothing),
 ];
 
 /// Checks everything; the error lists every problem found.
@@ -305,22 +305,22 @@ mod tests {
 
     #[test]
     fn core_may_take_num_bigint_and_nothing_else() {
-        assert_eq!(outside_problem("toolgate-core", "num-bigint"), None);
-        assert!(outside_problem("toolgate-core", "serde").is_some_and(|p| p.contains("`serde`")));
+        assert_eq!(outside_problem("trailgate-core", "num-bigint"), None);
+        assert!(outside_problem("trailgate-core", "serde").is_some_and(|p| p.contains("`serde`")));
         // Crates without a list take what the workspace manifest declares.
-        assert_eq!(outside_problem("toolgate-expect", "serde"), None);
+        assert_eq!(outside_problem("trailgate-expect", "serde"), None);
     }
 
     #[test]
     fn the_python_binding_is_the_top_layer() {
         let depends_on_binding: Vec<&str> = ALLOWED
             .iter()
-            .filter(|(_, deps)| deps.contains(&"toolgate-python"))
+            .filter(|(_, deps)| deps.contains(&"trailgate-python"))
             .map(|(name, _)| *name)
             .collect();
         assert_eq!(depends_on_binding, Vec::<&str>::new());
-        let binding = ALLOWED.iter().find(|(name, _)| *name == "toolgate-python");
-        assert!(binding.is_some_and(|(_, deps)| deps.contains(&"toolgate-cli")));
+        let binding = ALLOWED.iter().find(|(name, _)| *name == "trailgate-python");
+        assert!(binding.is_some_and(|(_, deps)| deps.contains(&"trailgate-cli")));
     }
 
     #[test]
@@ -337,14 +337,14 @@ mod tests {
 
     #[test]
     fn the_binding_may_not_read_files_itself() {
-        let binding = REACH.iter().find(|(name, _)| *name == "toolgate-python");
+        let binding = REACH.iter().find(|(name, _)| *name == "trailgate-python");
         assert_eq!(binding.map(|(_, reach)| *reach), Some(Reach::Nothing));
         assert_eq!(
             overreach("let text = std::fs::read_to_string(path)?;", Reach::Nothing),
             ["1: `std::fs`"]
         );
         assert_eq!(
-            overreach("toolgate_cli::run(args, console)", Reach::Nothing),
+            overreach("trailgate_cli::run(args, console)", Reach::Nothing),
             Vec::<String>::new()
         );
     }

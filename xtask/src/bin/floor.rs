@@ -1,6 +1,6 @@
 //! The floor of issue 8: a bare `serde_json` pass over a JSONL file that parses each
 //! non-empty line into `serde::de::IgnoredAny`, then prints the number of lines parsed.
-//! `cargo xtask bench` runs it beside `toolgate check` on the same file; their ratio of wall
+//! `cargo xtask bench` runs it beside `trailgate check` on the same file; their ratio of wall
 //! times is the figure the issue sets a goal for (docs/performance.md).
 //!
 //! Usage: `floor FILE.jsonl`.

@@ -1,7 +1,7 @@
 //! Two rules on the modules inside the crates, checked by `cargo xtask tidy`:
 //! - the top-level modules of a crate do not import each other in a circle;
 //! - the report, run and CLI crates name no grader kind: they render what every grader
-//!   fills in (`toolgate_expect::Section`, `JsonPart`) and ask the test for what differs by
+//!   fills in (`trailgate_expect::Section`, `JsonPart`) and ask the test for what differs by
 //!   kind (`Graders::past_limits`), so a new grader kind never touches them.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,7 +33,7 @@ const KIND_TYPES: &[&str] = &[
 ];
 
 /// The file that holds the registry of grader kinds.
-const REGISTRY: &str = "crates/toolgate-expect/src/graders.rs";
+const REGISTRY: &str = "crates/trailgate-expect/src/graders.rs";
 
 /// The words that name a grader kind, read from the registry's lines
 /// (`tool_calls: ToolCalls = crate::graders::tool_calls::ToolCallsGrader, "tool-calls";`):
@@ -77,7 +77,7 @@ fn registry_words(root: &Path) -> Result<Vec<String>, String> {
 
 /// Files that name a grader kind in text for people, not in code: the `accuracy` command
 /// (the seeds' call-accuracy scorer, not a grader of a suite) points at its docs page.
-const NAMES_IN_TEXT: &[&str] = &["crates/toolgate-cli/src/cli.rs"];
+const NAMES_IN_TEXT: &[&str] = &["crates/trailgate-cli/src/cli.rs"];
 
 /// The problems found in the crates under `root/crates`.
 pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
@@ -116,7 +116,7 @@ pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
         }
         if matches!(
             crate_name.as_str(),
-            "toolgate-report" | "toolgate-run" | "toolgate-cli"
+            "trailgate-report" | "trailgate-run" | "trailgate-cli"
         ) {
             for (file, text) in &sources {
                 let rel = rel(root, file);
@@ -127,7 +127,7 @@ pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
                     problems.push(format!(
                         "{rel}: names the grader kind `{word}`; render the grader's `Section` \
                          instead, and move what only this grader knows into its module in \
-                         toolgate-expect"
+                         trailgate-expect"
                     ));
                 }
             }
@@ -196,7 +196,7 @@ fn crate_paths(line: &str) -> Vec<String> {
     while let Some(at) = rest.find("crate::") {
         let before = rest[..at].chars().next_back();
         rest = &rest[at + "crate::".len()..];
-        // `toolgate_expect::` and other crate names end in `crate` only by accident.
+        // `trailgate_expect::` and other crate names end in `crate` only by accident.
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
             continue;
         }
@@ -303,7 +303,7 @@ mod tests {
             crate_paths("use crate::{run::Detail, graders::{a, b}, Section};"),
             ["run", "graders"]
         );
-        assert_eq!(crate_paths("toolgate_crate::x"), Vec::<String>::new());
+        assert_eq!(crate_paths("trailgate_crate::x"), Vec::<String>::new());
     }
 
     #[test]

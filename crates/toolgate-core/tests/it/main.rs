@@ -1,7 +1,0 @@
-//! Integration tests of `toolgate-core` used as an embedder uses it: from outside, alone.
-
-mod embedding;
-mod properties;
-mod reference;
-mod reliability;
-mod reliability_laws;

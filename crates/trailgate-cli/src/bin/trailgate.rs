@@ -1,0 +1,18 @@
+//! The `trailgate` binary: the command line of the `trailgate_cli` library on the process's
+//! own streams.
+
+use std::process::ExitCode;
+
+/// mimalloc: scoring allocates and frees small values for every call, and frees on one
+/// thread what the reading thread allocated, where the system allocator spends a third of
+/// the time (docs/performance.md). Set here, not in the library, so that an embedder (the
+/// Python package) keeps its own allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() -> ExitCode {
+    ExitCode::from(trailgate_cli::run(
+        std::env::args_os(),
+        &mut trailgate_cli::Console::process(),
+    ))
+}

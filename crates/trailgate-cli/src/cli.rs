@@ -1,0 +1,565 @@
+//! The command line, as clap sees it.
+
+use std::path::PathBuf;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use trailgate_run::{CheckOptions, NamePattern, Selection, TraceOptions};
+
+/// What `trailgate --version` prints after the name: the version, and the version of the JSON
+/// report's layout, which scripts reading the report depend on.
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (JSON report version 2)");
+
+/// Score recorded AI-agent tool-call traces, with no model in the loop, and gate CI on the
+/// result.
+///
+/// Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid suite, trace or usage,
+/// 4 `--test` or `-k` selected no test.
+#[derive(Debug, Parser)]
+#[command(name = "trailgate", version = VERSION, about, long_about = None, after_long_help = MAIN_EXAMPLES)]
+pub(crate) struct Cli {
+    /// When to colour the output [default: auto: on a terminal, unless `NO_COLOR` is set]
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, hide_default_value = true, global = true)]
+    pub(crate) color: ColorWhen,
+
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+// `check` has the most options by far; boxed, a parsed command stays small.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Run every test of a suite against its recorded traces and report.
+    Check(Box<CheckArgs>),
+    /// Write a commented starter suite and a sample trace into the current folder.
+    Init,
+    /// Print the JSON Schema of the suite file, for completion and validation in editors.
+    Schema,
+    /// Print the calls trailgate reads from trace files, one JSON line per run.
+    ///
+    /// Reads any supported format and prints each run in trailgate's own call-list shape, so
+    /// it shows exactly what `check` scores.
+    Convert(ConvertArgs),
+    /// Combine the JSON reports of `check --shard K/N` into the whole suite's report.
+    ///
+    /// Takes one report per shard, re-applies the suite's gates, and gives the same report
+    /// and exit code as one unsharded `check` (docs/ci.md).
+    Merge(MergeArgs),
+    /// Compare two JSON reports of one suite: what got better, what got worse.
+    ///
+    /// Matches tests by name and shows each metric's base and head value and their
+    /// difference, the gates that changed verdict, the tests added and removed, and the runs
+    /// (same source and line) whose verdict changed, with the 95% interval of the change in
+    /// pass rate. Exit codes: 0 no gate newly fails, no metric fell and no pass rate fell
+    /// significantly, 1 something regressed, 2 invalid input (docs/baselines.md).
+    #[command(after_long_help = DIFF_EXAMPLES)]
+    Diff(DiffArgs),
+    /// Compare a list of expected calls with the calls made, arguments included, and print
+    /// the accuracy as JSON.
+    ///
+    /// Reads one JSON object, `{"expected": [...], "actual": [...]}`, each entry a `tool`
+    /// and its `args`, pairs each expected call with a call made, and prints the score, the
+    /// correct calls, the calls with other arguments, the missed and the extra calls. No
+    /// suite and no gates: it exits 0 unless the input is invalid.
+    #[command(after_long_help = ACCURACY_EXAMPLES)]
+    Accuracy(AccuracyArgs),
+}
+
+const MAIN_EXAMPLES: &str = "\
+Examples:
+  trailgate init                           Write a starter suite and a sample trace here
+  trailgate check                          Check ./trailgate.yaml against its traces
+  trailgate check ci/trailgate.yaml -k search
+  trailgate convert session.jsonl          Show the calls trailgate reads from a trace
+  trailgate diff main.json head.json       Compare two JSON reports: better or worse
+
+Documentation: docs/suite.md (the suite), docs/reports.md (reports and exit codes),
+docs/ci.md (CI), docs/python.md (the Python package) in the repository.";
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  trailgate check                                  ./trailgate.yaml, the text report
+  trailgate check ci/trailgate.yaml -f json -o report.json
+  trailgate check -f junit -o junit.xml -f github  JUnit to a file, annotations to the log
+  trailgate check --test 'search then fetch'       One test, by its name
+  trailgate check -k 'search|fetch'                The tests whose names match
+  trailgate check --shard 2/3 -f json -o shard-2.json
+
+Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid suite, trace or usage,
+4 `--test` or `-k` selected no test. See docs/reports.md and docs/ci.md.";
+
+const DIFF_EXAMPLES: &str = "\
+Examples:
+  trailgate diff main.json head.json                     The text diff
+  trailgate diff main.json head.json -f markdown -o comment.md
+  trailgate diff main.json head.json -f github           Annotations for regressions
+
+Exit codes: 0 no gate newly fails, no metric fell and no pass rate fell significantly,
+1 something regressed, 2 invalid input (not trailgate reports, different versions, no test in
+common). See docs/baselines.md.";
+
+const ACCURACY_EXAMPLES: &str = "\
+Examples:
+  trailgate accuracy input.json
+  some-agent --dump-calls | trailgate accuracy -
+
+The input, the pairing and the output: docs/graders/call-accuracy.md.";
+
+#[derive(Debug, Args)]
+pub(crate) struct ConvertArgs {
+    /// Trace files (`.json`: one document; `.jsonl`: one record per line).
+    #[arg(required = true)]
+    pub(crate) files: Vec<PathBuf>,
+
+    /// How to read them.
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+}
+
+/// How to read trace files; a test's own `trace_format` and `naming` win over these.
+#[derive(Debug, Args)]
+pub(crate) struct ReadArgs {
+    /// The trace format [default: detected from the content]
+    #[arg(long, value_name = "FORMAT", value_parser = PossibleValuesParser::new(trailgate_trace::format_names()))]
+    pub(crate) trace_format: Option<String>,
+
+    /// How to split tool names that carry their server [default: default]
+    ///
+    /// For names such as `mcp__github__list_issues`; see docs/formats.md.
+    #[arg(long, value_name = "SCHEME", value_parser = PossibleValuesParser::new(trailgate_trace::Naming::NAMES))]
+    pub(crate) naming: Option<String>,
+
+    /// Known servers, for the `mcp-single` and `dash` schemes (comma-separated)
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub(crate) servers: Vec<String>,
+
+    /// The pattern of the `regex` scheme, with named groups `server` and `tool`.
+    #[arg(long, value_name = "REGEX")]
+    pub(crate) naming_pattern: Option<String>,
+}
+
+impl ReadArgs {
+    /// The options as `trailgate_run` takes them; the naming scheme is checked there.
+    pub(crate) fn options(&self) -> TraceOptions {
+        let mut options = TraceOptions::default();
+        options.trace_format.clone_from(&self.trace_format);
+        options.naming.clone_from(&self.naming);
+        options.servers.clone_from(&self.servers);
+        options.naming_pattern.clone_from(&self.naming_pattern);
+        options
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MergeArgs {
+    /// The shard reports: what `trailgate check --shard K/N --format json` wrote for each K.
+    #[arg(required = true, value_name = "REPORT")]
+    pub(crate) reports: Vec<PathBuf>,
+
+    /// A report format: `text` or `json`; repeat it for several reports [default: text]
+    ///
+    /// `text` gives each test's verdict and gates, `json` the unsharded run's JSON report.
+    /// Each `--output` writes the `--format` just before it.
+    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = merge_formats())]
+    pub(crate) format: Vec<Format>,
+
+    /// Write the report of the `--format` before it to FILE [default: standard output]
+    ///
+    /// Written atomically: a failed run never leaves half a file. Without any `--format`,
+    /// the file's extension names the format (`.json`, `.txt`).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DiffArgs {
+    /// The base report: the one to compare with, e.g. main's `trailgate check --format json`
+    #[arg(value_name = "BASE")]
+    pub(crate) base: PathBuf,
+
+    /// The head report: the change's, of the same suite
+    #[arg(value_name = "HEAD")]
+    pub(crate) head: PathBuf,
+
+    /// An output format: `text`, `json`, `markdown` or `github`; repeat it for several
+    /// [default: text]
+    ///
+    /// `markdown` is a pull-request comment; `github` writes annotations for regressions, then
+    /// the text. Each `--output` writes the `--format` just before it.
+    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = diff_formats())]
+    pub(crate) format: Vec<Format>,
+
+    /// Write the output of the `--format` before it to FILE [default: standard output]
+    ///
+    /// Written atomically. Without any `--format`, the file's extension names the format
+    /// (`.json`, `.md`, `.txt`).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AccuracyArgs {
+    /// The input file; `-` reads standard input.
+    pub(crate) input: PathBuf,
+}
+
+#[derive(Debug, Args)]
+#[command(after_long_help = CHECK_EXAMPLES)]
+pub(crate) struct CheckArgs {
+    /// The suite file
+    #[arg(default_value = "trailgate.yaml")]
+    pub(crate) suite: PathBuf,
+
+    /// A report format; repeat it for several reports from one run [default: text]
+    ///
+    /// Each `--output` writes the `--format` just before it; the format without one goes to
+    /// standard output.
+    #[arg(short = 'f', long, value_enum, value_name = "FORMAT")]
+    pub(crate) format: Vec<Format>,
+
+    /// Write the report of the `--format` before it to FILE [default: standard output]
+    ///
+    /// Written atomically: a failed run never leaves half a file. Without any `--format`,
+    /// the file's extension names the format (`.json`, `.jsonl`, `.xml` for JUnit, `.md`,
+    /// `.html`, `.txt`).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Vec<PathBuf>,
+
+    /// Check only the test named NAME; repeat it for several
+    ///
+    /// The reports and their sums cover the selected tests alone. A NAME that no test of the
+    /// suite has stops trailgate with exit code 4.
+    #[arg(long = "test", value_name = "NAME", conflicts_with = "shard")]
+    pub(crate) tests: Vec<String>,
+
+    /// Check only the tests whose names contain PATTERN or match it as a regex
+    ///
+    /// As pytest's `-k`: `-k search` selects every test with `search` in its name,
+    /// `-k '^login|logout$'` those the regex matches. With `--test`, a test must satisfy
+    /// both. When no test is selected, trailgate exits 4.
+    #[arg(short = 'k', value_name = "PATTERN", value_parser = parse_pattern, conflicts_with = "shard")]
+    pub(crate) select: Option<NamePattern>,
+
+    /// How to read trace files.
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+
+    /// Check only shard K of N (from 1), to split a suite across CI jobs
+    ///
+    /// Shard K holds the suite's Kth, (K+N)th, (K+2N)th... test. The JSON report then
+    /// carries what `trailgate merge` needs (docs/ci.md).
+    #[arg(long, value_name = "K/N")]
+    pub(crate) shard: Option<trailgate_expect::Shard>,
+
+    /// Where GitHub Actions collects the job summary; set by the runner. With
+    /// `--format github`, trailgate appends its Markdown summary there.
+    #[arg(long, env = "GITHUB_STEP_SUMMARY", value_name = "FILE", hide = true)]
+    pub(crate) step_summary: Option<PathBuf>,
+
+    /// Where the tests' default traces are [default: `traces/` next to the suite]
+    ///
+    /// trailgate looks for `<DIR>/<slug>/`, `<DIR>/<slug>.json` and `<DIR>/<slug>.jsonl`.
+    /// Tests that name their `traces:` are not affected.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) traces_dir: Option<PathBuf>,
+
+    /// How many threads score the runs [default: 1 for a test with under 4 MiB of traces,
+    /// otherwise the cores, at most 2]
+    ///
+    /// More threads finish large traces sooner; 1 keeps trailgate to one core beside other
+    /// jobs. The reports are the same bytes whatever N. At most 256; when the system refuses
+    /// a thread, the ones that started do the work.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub(crate) threads: Option<u16>,
+
+    /// The JSON report that gates written `baseline`, `baseline - N` or `baseline + N`
+    /// compare with (docs/baselines.md)
+    ///
+    /// Each such gate compares its metric with the same test's same metric in FILE, moved
+    /// by N points and kept within 0..100. Without this option, or when FILE lacks the test
+    /// or the metric, the gate is skipped with the reason: it neither passes nor fails.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) baseline: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// A report for people.
+    Text,
+    /// A versioned, byte-stable JSON document.
+    Json,
+    /// JSON Lines: a header, a line per run, a line per test, a summary; written as the
+    /// runs are scored, for `jq`, `DuckDB` or `pandas`.
+    Jsonl,
+    /// JUnit XML for CI test reporters (GitHub, GitLab, Jenkins): a testcase per test.
+    Junit,
+    /// GitHub Actions annotations on the suite's lines, then the text report; with
+    /// `GITHUB_STEP_SUMMARY` set, the Markdown summary is appended there too.
+    Github,
+    /// A Markdown summary, for a pull-request comment or another CI's job summary.
+    Markdown,
+    /// One self-contained HTML page: verdicts, charts and a run explorer, for people.
+    Html,
+}
+
+fn parse_pattern(text: &str) -> Result<NamePattern, String> {
+    NamePattern::new(text)
+        .ok_or_else(|| "the pattern is empty; it would select every test".to_owned())
+}
+
+impl CheckArgs {
+    /// What `trailgate_run::check` is asked to do: render `targets`, colouring standard
+    /// output's when `color`.
+    pub(crate) fn options(
+        &self,
+        targets: Vec<trailgate_run::ReportTarget>,
+        color: bool,
+    ) -> CheckOptions {
+        let mut options = CheckOptions::new(targets);
+        options.selection = Selection {
+            tests: self.tests.clone(),
+            pattern: self.select.clone(),
+        };
+        options.shard = self.shard;
+        options.threads = self.threads.map(usize::from);
+        options.traces_dir.clone_from(&self.traces_dir);
+        options.read = self.read.options();
+        options.step_summary.clone_from(&self.step_summary);
+        options.color = color;
+        options.baseline.clone_from(&self.baseline);
+        options
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorWhen {
+    /// Colour on a terminal, unless `NO_COLOR` is set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::{Cli, VERSION};
+
+    #[test]
+    fn command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_version_names_the_json_reports_version() {
+        let json = format!("(JSON report version {})", trailgate_report::JSON_VERSION);
+        assert!(VERSION.ends_with(&json), "{VERSION}");
+    }
+}
+
+/// A usage error of the subcommand the command line ran, so that its usage line is the
+/// subcommand's (`Usage: trailgate check [OPTIONS] [SUITE]`), not the top level's.
+pub(crate) fn usage_error(matches: &clap::ArgMatches, message: String) -> clap::Error {
+    let mut command = Cli::command();
+    // Gives each subcommand its full name, `trailgate check`, for its usage line.
+    command.build();
+    let kind = clap::error::ErrorKind::ArgumentConflict;
+    if let Some(name) = matches.subcommand_name()
+        && let Some(subcommand) = command.find_subcommand_mut(name)
+    {
+        return subcommand.error(kind, message);
+    }
+    command.error(kind, message)
+}
+
+/// Where one report goes, as the command line says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ReportTarget {
+    format: Format,
+    /// `None` for standard output.
+    path: Option<PathBuf>,
+}
+
+impl From<ReportTarget> for trailgate_run::ReportTarget {
+    fn from(target: ReportTarget) -> Self {
+        let format = match target.format {
+            Format::Text => trailgate_run::Format::Text,
+            Format::Json => trailgate_run::Format::Json,
+            Format::Jsonl => trailgate_run::Format::Jsonl,
+            Format::Junit => trailgate_run::Format::Junit,
+            Format::Github => trailgate_run::Format::Github,
+            Format::Markdown => trailgate_run::Format::Markdown,
+            Format::Html => trailgate_run::Format::Html,
+        };
+        match target.path {
+            Some(path) => Self::file(format, &path),
+            None => Self::stdout(format),
+        }
+    }
+}
+
+/// Pairs each `--output` with the `--format` just before it on the command line.
+///
+/// Without any `--format` the report is text on standard output, or each `--output` file's
+/// format is the one its extension names (`.json`, `.jsonl`, `.xml`, `.md`, `.html`, `.txt`). A format without an output goes to standard
+/// output, and only one may.
+pub(crate) fn report_targets(
+    matches: &clap::ArgMatches,
+) -> Result<Vec<trailgate_run::ReportTarget>, String> {
+    targets(matches).map(|targets| targets.into_iter().map(Into::into).collect())
+}
+
+fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
+    let Some(check) = matches
+        .subcommand_matches("check")
+        .or_else(|| matches.subcommand_matches("merge"))
+        .or_else(|| matches.subcommand_matches("diff"))
+    else {
+        return Ok(Vec::new());
+    };
+    let formats: Vec<(usize, Format)> = check
+        .indices_of("format")
+        .into_iter()
+        .flatten()
+        .zip(
+            check
+                .get_many::<Format>("format")
+                .into_iter()
+                .flatten()
+                .copied(),
+        )
+        .collect();
+    let outputs: Vec<(usize, PathBuf)> = check
+        .indices_of("output")
+        .into_iter()
+        .flatten()
+        .zip(
+            check
+                .get_many::<PathBuf>("output")
+                .into_iter()
+                .flatten()
+                .cloned(),
+        )
+        .collect();
+    if formats.is_empty() {
+        let merge = matches.subcommand_name() == Some("merge");
+        let diff = matches.subcommand_name() == Some("diff");
+        if outputs.is_empty() {
+            return Ok(vec![ReportTarget {
+                format: Format::Text,
+                path: None,
+            }]);
+        }
+        // Without `--format`, each file's extension names its format, so that
+        // `--output report.json` never holds a text report.
+        return outputs
+            .into_iter()
+            .map(|(_, path)| {
+                Format::from_extension(&path)
+                    .filter(|format| !merge || matches!(format, Format::Text | Format::Json))
+                    .filter(|format| {
+                        !diff || !matches!(format, Format::Junit | Format::Jsonl | Format::Html)
+                    })
+                    .map(|format| ReportTarget {
+                        format,
+                        path: Some(path.clone()),
+                    })
+                    .ok_or_else(|| {
+                        format!(
+                            "cannot tell the format of `--output {}` from its extension ({}); \
+                             write `--format FORMAT --output FILE`",
+                            path.display(),
+                            if merge {
+                                "`.json` or `.txt`"
+                            } else if diff {
+                                "`.json`, `.md` or `.txt`"
+                            } else {
+                                "`.json`, `.jsonl`, `.xml`, `.md`, `.html` or `.txt`"
+                            }
+                        )
+                    })
+            })
+            .collect();
+    }
+    let mut targets: Vec<ReportTarget> = formats
+        .iter()
+        .map(|&(_, format)| ReportTarget { format, path: None })
+        .collect();
+    for (index, path) in outputs {
+        let Some(owner) = formats.iter().rposition(|&(at, _)| at < index) else {
+            return Err(format!(
+                "`--output {}` comes before any `--format`; write `--format FORMAT --output FILE`",
+                path.display()
+            ));
+        };
+        if targets[owner].path.is_some() {
+            return Err(format!(
+                "`--format {}` has two `--output` files",
+                targets[owner].format.name()
+            ));
+        }
+        targets[owner].path = Some(path);
+    }
+    if targets.iter().filter(|t| t.path.is_none()).count() > 1 {
+        return Err(
+            "only one `--format` can go to standard output; give the others an `--output FILE`"
+                .to_owned(),
+        );
+    }
+    Ok(targets)
+}
+
+/// The formats `merge` writes: a merged report has each test's verdict and gates, but the
+/// runs' details stay in the shard reports.
+fn merge_formats() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(["text", "json"]).map(|name| {
+        if name == "json" {
+            Format::Json
+        } else {
+            Format::Text
+        }
+    })
+}
+
+/// The formats `diff` writes: all but JUnit, which has no place for a comparison.
+fn diff_formats() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(["text", "json", "markdown", "github"]).map(|name| {
+        match name.as_str() {
+            "json" => Format::Json,
+            "markdown" => Format::Markdown,
+            "github" => Format::Github,
+            _ => Format::Text,
+        }
+    })
+}
+
+impl Format {
+    /// The format an `--output` file's extension names, if it names one.
+    pub(crate) fn from_extension(path: &std::path::Path) -> Option<Self> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "json" => Some(Self::Json),
+            "jsonl" => Some(Self::Jsonl),
+            "xml" => Some(Self::Junit),
+            "md" | "markdown" => Some(Self::Markdown),
+            "html" | "htm" => Some(Self::Html),
+            "txt" | "text" | "log" => Some(Self::Text),
+            _ => None,
+        }
+    }
+
+    /// The format's name on the command line.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Self::Text => "text",
+            Self::Json => "json",
+            Self::Jsonl => "jsonl",
+            Self::Junit => "junit",
+            Self::Github => "github",
+            Self::Markdown => "markdown",
+            Self::Html => "html",
+        }
+    }
+}

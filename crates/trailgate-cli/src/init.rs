@@ -1,0 +1,47 @@
+//! `trailgate init`: a commented starter suite and a sample trace in the current folder, so
+//! that a new user gets a passing `trailgate check` in two commands.
+
+use std::fs;
+use std::path::Path;
+
+use miette::Report;
+use trailgate_expect::{Problem, SuiteError};
+
+use trailgate_run::Output;
+
+const SUITE: &str = include_str!("init/trailgate.yaml");
+const TRACE: &str = include_str!("init/trace.json");
+/// The default trace location of the starter test (its name as a slug).
+const TRACE_PATH: &str = "traces/research-agent-searches-then-fetches.json";
+
+pub(crate) fn run() -> Result<Output, Report> {
+    let files = [("trailgate.yaml", SUITE), (TRACE_PATH, TRACE)];
+    // Check everything first, so that a refusal writes nothing at all.
+    for (path, _) in files {
+        if Path::new(path).exists() {
+            return Err(Report::new(SuiteError::detached(
+                Problem::new(
+                    "trailgate::init::exists",
+                    format!("`{path}` exists already; `trailgate init` writes nothing over it"),
+                    "",
+                )
+                .with_help("run `trailgate init` in an empty folder, or move the file away"),
+            )));
+        }
+    }
+    for (path, text) in files {
+        let write = || -> std::io::Result<()> {
+            if let Some(parent) = Path::new(path).parent() {
+                fs::create_dir_all(parent)?;
+            }
+            fs::write(path, text)
+        };
+        write().map_err(|error| Report::msg(format!("cannot write `{path}`: {error}")))?;
+    }
+    let stdout =
+        format!("wrote trailgate.yaml and {TRACE_PATH}\nnext: trailgate check\n").into_bytes();
+    Ok(Output {
+        stdout: stdout.into(),
+        ..Output::default()
+    })
+}

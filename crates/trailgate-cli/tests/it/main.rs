@@ -1,0 +1,24 @@
+//! Integration tests of the `trailgate` binary: golden fixtures and command-line behaviour.
+
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "test helpers fail loudly on a broken setup"
+)]
+
+mod baseline;
+mod browser;
+mod cli;
+mod delivery;
+mod determinism;
+mod diff;
+mod golden;
+mod hostile;
+mod numbers;
+mod reliability;
+mod robustness;
+mod safe_output;
+mod selection;
+mod shard;
+mod silent_zero;
+mod support;

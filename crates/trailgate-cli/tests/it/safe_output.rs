@@ -1,0 +1,80 @@
+//! Untrusted text from traces never takes over a terminal or a CI log: every report of the
+//! `hostile-trace-content` fixture shows its escape sequences, line breaks and bidi
+//! overrides escaped, and the JSON report carries them exactly.
+
+use std::path::Path;
+
+use crate::support::trailgate;
+
+const HOSTILE_TOOL: &str = "evil\u{1b}[2J\u{9b}31m\n::error::pwned\u{202e}";
+
+fn fixture() -> &'static Path {
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/hostile-trace-content"
+    ))
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[test]
+fn printed_reports_hold_no_control_characters_but_line_breaks() {
+    for format in ["text", "github", "markdown", "junit"] {
+        let run = trailgate(
+            fixture(),
+            &["check", "--format", format, "--color", "never"],
+        );
+        assert_eq!(run.code, 1, "{format}: {}", run.stderr);
+        let bad: Vec<char> = run
+            .stdout
+            .chars()
+            .filter(|&c| (c.is_control() && c != '\n') || is_bidi_control(c))
+            .collect();
+        assert!(bad.is_empty(), "{format} prints {bad:?}");
+        // The hostile name shows, escaped, on the line of the call it names.
+        assert!(
+            run.stdout
+                .contains(r"evil\u{1b}[2J\u{9b}31m\n::error::pwned\u{202e}"),
+            "{format}:\n{}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn the_only_workflow_commands_are_trailgates_own() {
+    for format in ["text", "github", "markdown", "junit"] {
+        let run = trailgate(fixture(), &["check", "--format", format]);
+        for line in run.stdout.lines() {
+            if line.starts_with("::") {
+                assert_eq!(format, "github", "a workflow command in {format}: {line}");
+                assert!(
+                    line.starts_with("::error file=trailgate.yaml,line=")
+                        || line.starts_with("::notice::"),
+                    "not an annotation of trailgate's: {line}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn json_carries_the_exact_text_and_junit_is_well_formed_xml() {
+    let run = trailgate(fixture(), &["check", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let unexpected = &report["tests"][0]["equal_function_sets"]["unexpected_calls"][0];
+    assert_eq!(unexpected["tool"], HOSTILE_TOOL);
+    // serde_json escapes C0 controls; nothing else needs it in JSON.
+    assert!(!run.stdout.contains('\u{1b}'));
+
+    let junit = trailgate(fixture(), &["check", "--format", "junit"]);
+    let document = roxmltree::Document::parse(&junit.stdout).expect("well-formed XML");
+    let failure = document
+        .descendants()
+        .find(|n| n.has_tag_name("failure"))
+        .and_then(|n| n.text())
+        .expect("a failure text");
+    assert!(failure.contains(r"\u{1b}[2J"), "{failure}");
+}

@@ -1,0 +1,215 @@
+//! The `budget` grader's `config:` as the suite writes it (`max_calls`, `max_steps`,
+//! `max_errors`, `max_repeats`, `max_calls_per_tool`, `optimal_calls`), and its checks into
+//! a [`BudgetGrader`] (SPEC section 13).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::error::Problem;
+use crate::expect::{self, Expectations};
+use crate::gate::Target;
+use crate::graders::Block;
+use crate::graders::config::{GraderConfig, config_keys};
+use crate::matchers::{ArgsMode, ValueMatcher};
+use crate::step_matcher::config::{RawStep, step_matcher};
+use crate::suite_file::{PathSeg, SuiteFile, join};
+use crate::tool_matcher::config::{MemberValue, PatternValue, TestClasses};
+
+use super::{BudgetGrader, ToolLimit};
+
+/// The keys of a `budget` config, as read before the grader's `type:` is known (see
+/// [`RawGraderConfig`](crate::graders::config::RawGraderConfig)).
+#[derive(Default, JsonSchema)]
+pub(crate) struct RawConfig {
+    max_calls: Option<i64>,
+    max_steps: Option<i64>,
+    max_errors: Option<i64>,
+    max_repeats: Option<i64>,
+    max_calls_per_tool: Option<Vec<RawToolLimit>>,
+    optimal_calls: Option<i64>,
+}
+
+/// An entry of `max_calls_per_tool`: a step matcher's keys and `max`. (Plain comments:
+/// schemars would put a doc comment into the schema.)
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RawToolLimit {
+    tool: Option<MemberValue>,
+    class: Option<String>,
+    server: Option<PatternValue>,
+    args: Option<ValueMatcher>,
+    args_mode: Option<ArgsMode>,
+    // How many calls of the step may be made; 0 forbids it.
+    max: Option<i64>,
+}
+
+impl GraderConfig for RawConfig {
+    type Grader = BudgetGrader;
+
+    config_keys!(
+        max_calls,
+        max_steps,
+        max_errors,
+        max_repeats,
+        max_calls_per_tool,
+        optimal_calls
+    );
+
+    /// A `budget` config (SPEC section 13).
+    fn check(
+        self,
+        expect: Option<Expectations>,
+        file: &SuiteFile,
+        _index: usize,
+        path: &[PathSeg<'_>],
+        classes: TestClasses<'_>,
+        problems: &mut Vec<Problem>,
+    ) -> Option<BudgetGrader> {
+        let before = problems.len();
+        if self.keys_present().iter().all(|(_, present)| !present) {
+            problems.push(
+                file.located(
+                    Problem::new(
+                        "trailgate::suite::missing_key",
+                        "a `budget` grader needs at least one limit",
+                        "no limit",
+                    )
+                    .with_help(
+                        "set `max_calls`, `max_steps`, `max_errors`, `max_repeats`, \
+                         `max_calls_per_tool` or `optimal_calls`; see docs/graders/budget.md",
+                    ),
+                    path,
+                ),
+            );
+        }
+        // 0 calls or 0 turns would refuse every run that does anything, and an optimal path
+        // of 0 calls makes efficiency meaningless: each needs at least 1.
+        let mut limit = |key: &'static str, value: Option<i64>, least: i64| {
+            let value = value?;
+            let at = join(path, &[PathSeg::Key(key)]);
+            if value < least {
+                let (message, help) = if value < 0 {
+                    (
+                        format!("`{key}` is negative: {value}"),
+                        format!("a limit counts calls: write a number of at least {least}"),
+                    )
+                } else {
+                    (
+                        format!("`{key}` must be at least 1"),
+                        match key {
+                            "optimal_calls" => "the best path makes at least one call; \
+                                                write its length"
+                                .to_owned(),
+                            _ => format!(
+                                "`{key}: 0` would fail every run that calls a tool; to forbid \
+                                 calls, use `tool-calls` `disallowed`"
+                            ),
+                        },
+                    )
+                };
+                problems.push(
+                    file.located(
+                        Problem::new("trailgate::suite::invalid_value", message, "out of range")
+                            .with_help(help),
+                        &at,
+                    ),
+                );
+                return None;
+            }
+            u64::try_from(value).ok()
+        };
+        let max_calls = limit("max_calls", self.max_calls, 1);
+        let max_steps = limit("max_steps", self.max_steps, 1);
+        let max_errors = limit("max_errors", self.max_errors, 0);
+        let max_repeats = limit("max_repeats", self.max_repeats, 0);
+        let optimal_calls = limit("optimal_calls", self.optimal_calls, 1);
+        let per_tool = tool_limits(self.max_calls_per_tool, file, path, classes, problems);
+        // `budget.efficiency` exists only with `optimal_calls`.
+        let targets: &[Target] = if self.optimal_calls.is_some() {
+            Block::Budget.targets()
+        } else {
+            &[super::PASS_RATE]
+        };
+        let gates = expect::gates(
+            file,
+            expect,
+            Block::Budget.key(),
+            targets,
+            Block::Budget.default_gate(),
+            &join(path, &[PathSeg::Key("expect")]),
+            problems,
+        );
+        if problems.len() > before {
+            return None;
+        }
+        Some(BudgetGrader {
+            max_calls,
+            max_steps,
+            max_errors,
+            max_repeats,
+            per_tool,
+            optimal_calls,
+            gates,
+        })
+    }
+}
+
+/// The entries of `max_calls_per_tool`, checked: each a step and a `max` of at least 0.
+fn tool_limits(
+    entries: Option<Vec<RawToolLimit>>,
+    file: &SuiteFile,
+    path: &[PathSeg<'_>],
+    classes: TestClasses<'_>,
+    problems: &mut Vec<Problem>,
+) -> Vec<ToolLimit> {
+    let mut per_tool = Vec::new();
+    for (index, entry) in entries.into_iter().flatten().enumerate() {
+        let at = join(
+            path,
+            &[PathSeg::Key("max_calls_per_tool"), PathSeg::Index(index)],
+        );
+        let max = match entry.max {
+            None => {
+                problems.push(
+                    file.located(
+                        Problem::new(
+                            "trailgate::suite::missing_key",
+                            "an entry of `max_calls_per_tool` needs `max`",
+                            "no `max`",
+                        )
+                        .with_help("say how many calls of the tool may be made: `max: 3`"),
+                        &at,
+                    ),
+                );
+                None
+            }
+            Some(max) if max < 0 => {
+                problems.push(
+                    file.located(
+                        Problem::new(
+                            "trailgate::suite::invalid_value",
+                            format!("`max` is negative: {max}"),
+                            "out of range",
+                        )
+                        .with_help("a limit counts calls: write a number of at least 0"),
+                        &join(&at, &[PathSeg::Key("max")]),
+                    ),
+                );
+                None
+            }
+            Some(max) => u64::try_from(max).ok(),
+        };
+        let step = RawStep {
+            tool: entry.tool.map(|member| member.0),
+            class: entry.class,
+            server: entry.server,
+            args: entry.args,
+            args_mode: entry.args_mode,
+        };
+        let step = step_matcher(file, step, &at, classes, problems);
+        if let (Some(step), Some(max)) = (step, max) {
+            per_tool.push(ToolLimit { step, max });
+        }
+    }
+    per_tool
+}

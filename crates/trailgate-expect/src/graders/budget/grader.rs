@@ -1,0 +1,92 @@
+//! The `budget` grader as the evaluation sees it (its `Grader`): grading a run, its sums
+//! over runs, its outcome and metrics.
+
+use trailgate_core::Percent;
+use trailgate_trace::Run;
+
+use crate::gate::{Gate, Target};
+use crate::graders::tool_calls::MissingArgument;
+use crate::graders::{Grader, Verdicts, report_and_recheck};
+use crate::run::{Detail, RunSource};
+
+use super::{BudgetGrader, BudgetOutcome, RunBudget};
+
+/// Runs within every limit, and with `optimal_calls` N, Σ max(N, calls), summed over runs.
+#[derive(Debug, Default)]
+pub(crate) struct BudgetSums {
+    passing: u64,
+    weighed: u64,
+}
+
+impl Verdicts for BudgetGrader {
+    type Run = RunBudget;
+    type Outcome = BudgetOutcome;
+}
+
+impl Grader for BudgetGrader {
+    type Config = super::config::RawConfig;
+    const TARGETS: &'static [Target] = &[super::PASS_RATE, super::EFFICIENCY];
+
+    fn default_gate() -> Gate {
+        Gate::at_least(super::PASS_RATE, 100)
+    }
+
+    type Sums = BudgetSums;
+
+    fn grade(
+        &self,
+        run: &Run,
+        _number: usize,
+        _source: &RunSource,
+        _missing: &mut Vec<MissingArgument>,
+        detail: Detail,
+    ) -> RunBudget {
+        self.grade_as(run, detail)
+    }
+
+    /// A run past a limit.
+    fn has_findings(run: &RunBudget) -> bool {
+        !run.passed
+    }
+
+    fn sums(&self) -> BudgetSums {
+        BudgetSums::default()
+    }
+
+    fn add(sums: &mut BudgetSums, run: &RunBudget) {
+        sums.passing += u64::from(run.passed);
+        // Without `optimal_calls` the sum is not reported; it is kept the same way.
+        sums.weighed = sums.weighed.saturating_add(run.weighed);
+    }
+
+    fn outcome(&self, listed: Vec<RunBudget>, sums: BudgetSums, runs: u64) -> BudgetOutcome {
+        BudgetOutcome::new(self, listed, (sums.passing, sums.weighed), runs)
+    }
+
+    fn metrics(outcome: &BudgetOutcome) -> Vec<(Target, Percent)> {
+        let mut metrics = vec![(super::PASS_RATE, outcome.pass_rate)];
+        if let Some(efficiency) = outcome.efficiency {
+            metrics.push((super::EFFICIENCY, efficiency));
+        }
+        metrics
+    }
+
+    fn gates(&self) -> &[Gate] {
+        &self.gates
+    }
+
+    /// One run's share of passing runs and, with `optimal_calls`, its efficiency.
+    fn run_metrics(&self, run: &RunBudget) -> Vec<(Target, Percent)> {
+        let mut metrics = vec![(
+            super::PASS_RATE,
+            BudgetOutcome::pass_rate_of(u64::from(run.passed), 1),
+        )];
+        if let Some(optimal) = self.optimal_calls {
+            let efficiency = BudgetOutcome::efficiency_of(optimal, 1, run.weighed);
+            metrics.push((super::EFFICIENCY, efficiency));
+        }
+        metrics
+    }
+}
+
+report_and_recheck!(BudgetGrader, outcome BudgetOutcome, names super::json::BudgetNames, view super::recheck::BudgetView);

@@ -1,0 +1,138 @@
+//! The `budget` grader's part of the JSON report.
+
+use std::collections::BTreeMap;
+use std::io;
+
+use serde::Serialize;
+
+use crate::json_part::{CallJson, Entries, JsonPart};
+use crate::run::RunInfo;
+
+use super::{BudgetGrader, BudgetOutcome, RunBudget};
+
+/// The grader's run-sized list.
+const RUNS: usize = 0;
+
+/// How many run-sized lists the grader's object holds.
+pub(crate) const LISTS: usize = 1;
+
+/// The names of the grader's run-sized lists, by number: their keys in its object.
+pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
+
+/// How the grader's run entries name its limits.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BudgetNames(Vec<String>);
+
+impl BudgetGrader {
+    pub(crate) fn json_names(&self) -> BudgetNames {
+        BudgetNames(
+            (0..self.per_tool.len())
+                .map(|index| self.per_tool[index].step.to_string())
+                .collect(),
+        )
+    }
+}
+
+impl BudgetOutcome {
+    pub(crate) fn json_names(&self) -> BudgetNames {
+        BudgetNames(self.per_tool.iter().map(|(step, _)| step.clone()).collect())
+    }
+
+    /// The grader's object: its limits, the sums and metrics, its list.
+    pub(crate) fn json_part(&self) -> JsonPart {
+        let limits: BTreeMap<&str, u64> = self.limits.iter().copied().collect();
+        let per_tool: Vec<ToolLimitJson<'_>> = self
+            .per_tool
+            .iter()
+            .map(|(step, max)| ToolLimitJson { step, max: *max })
+            .collect();
+        JsonPart::new("budget")
+            .value("limits", &limits)
+            .value("max_calls_per_tool", &per_tool)
+            .value("optimal_calls", &self.optimal_calls)
+            .value("passing_runs", &self.passing_runs)
+            .value("weighed_calls", &self.weighed_calls)
+            .value("pass_rate", &self.pass_rate.value())
+            .value(
+                "efficiency",
+                &self.efficiency.map(trailgate_core::Percent::value),
+            )
+            .list(LIST_NAMES[RUNS], RUNS)
+    }
+}
+
+#[derive(Serialize)]
+struct ToolLimitJson<'a> {
+    step: &'a str,
+    max: u64,
+}
+
+/// Writes one run's entry.
+pub(crate) fn write_entries(
+    names: &BudgetNames,
+    info: &RunInfo,
+    run: &RunBudget,
+    entries: &mut Entries<'_>,
+) -> io::Result<()> {
+    let name = |limit: super::Limit| match limit {
+        super::Limit::Calls => "max_calls".to_owned(),
+        super::Limit::Steps => "max_steps".to_owned(),
+        super::Limit::Errors => "max_errors".to_owned(),
+        super::Limit::Repeats => "max_repeats".to_owned(),
+        super::Limit::PerTool(index) => format!(
+            "max_calls_per_tool {}",
+            names.0.get(index).map_or("", String::as_str)
+        ),
+    };
+    let entry = BudgetRun {
+        run: info.number,
+        passed: run.passed,
+        calls: run.calls,
+        steps: run.steps,
+        errors: run.errors,
+        repeats: run.repeats,
+        per_tool: &run.per_tool,
+        weighed: run.weighed,
+        exceeded: run
+            .exceeded
+            .iter()
+            .map(|e| ExceededJson {
+                limit: name(e.limit),
+                count: e.count,
+                max: e.max,
+            })
+            .collect(),
+        first_repeat: run.first_repeat.as_ref().map(|(call, earlier)| RepeatJson {
+            call: CallJson::of(call),
+            repeats_call: *earlier,
+        }),
+    };
+    entries.push(RUNS, &entry)
+}
+
+#[derive(Serialize)]
+struct BudgetRun<'a> {
+    run: usize,
+    passed: bool,
+    calls: u64,
+    steps: u64,
+    errors: u64,
+    repeats: u64,
+    per_tool: &'a [u64],
+    weighed: u64,
+    exceeded: Vec<ExceededJson>,
+    first_repeat: Option<RepeatJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct ExceededJson {
+    limit: String,
+    count: u64,
+    max: u64,
+}
+
+#[derive(Serialize)]
+struct RepeatJson<'a> {
+    call: CallJson<'a>,
+    repeats_call: usize,
+}

@@ -1,0 +1,115 @@
+//! The `call-accuracy` grader as the evaluation sees it (its `Grader`): grading a run, its
+//! sums over runs, its outcome and its metrics, and its pairing limit.
+
+use trailgate_core::{AccuracyCounts, PairingTooLarge, Percent, check_pairing_size};
+use trailgate_trace::Run;
+
+use crate::gate::{Gate, Target};
+use crate::graders::tool_calls::MissingArgument;
+use crate::graders::{Block, Grader, LimitWords, Verdicts, report_and_recheck};
+use crate::run::{Detail, RunSource};
+
+use super::{ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
+
+/// The counts, the expected calls made with other arguments, and the argument counts,
+/// summed over runs.
+#[derive(Debug, Default)]
+pub(crate) struct AccuracySums {
+    counts: AccuracyCounts,
+    incorrect: u64,
+    arguments: ArgumentCounts,
+}
+
+impl Verdicts for CallAccuracyGrader {
+    type Run = RunAccuracy;
+    type Outcome = CallAccuracyOutcome;
+}
+
+impl Grader for CallAccuracyGrader {
+    type Config = super::config::RawConfig;
+    const TARGETS: &'static [Target] =
+        &[super::PRECISION, super::RECALL, super::F1, super::ARGUMENTS];
+
+    fn default_gate() -> Gate {
+        Gate::at_least(super::F1, 50)
+    }
+
+    type Sums = AccuracySums;
+
+    fn grade(
+        &self,
+        run: &Run,
+        _number: usize,
+        _source: &RunSource,
+        _missing: &mut Vec<MissingArgument>,
+        detail: Detail,
+    ) -> RunAccuracy {
+        self.grade_as(run, detail)
+    }
+
+    /// Fewer correct calls than expected or than made.
+    fn has_findings(run: &RunAccuracy) -> bool {
+        run.counts.correct != run.counts.expected || run.counts.correct != run.counts.actual
+    }
+
+    fn sums(&self) -> AccuracySums {
+        AccuracySums::default()
+    }
+
+    fn add(sums: &mut AccuracySums, run: &RunAccuracy) {
+        sums.counts = [sums.counts, run.counts].into_iter().sum();
+        sums.incorrect += run.mismatched as u64;
+        sums.arguments += run.arguments;
+    }
+
+    fn outcome(
+        &self,
+        listed: Vec<RunAccuracy>,
+        sums: AccuracySums,
+        _runs: u64,
+    ) -> CallAccuracyOutcome {
+        CallAccuracyOutcome::new(self, listed, sums.counts, sums.incorrect, sums.arguments)
+    }
+
+    fn metrics(outcome: &CallAccuracyOutcome) -> Vec<(Target, Percent)> {
+        let m = outcome.metrics;
+        vec![
+            (super::PRECISION, m.precision),
+            (super::RECALL, m.recall),
+            (super::F1, m.f1),
+            (super::ARGUMENTS, outcome.arguments.percent()),
+        ]
+    }
+
+    fn gates(&self) -> &[Gate] {
+        &self.gates
+    }
+
+    /// The run's counts' metrics and its arguments' share, as the outcome's are its sums'.
+    fn run_metrics(&self, run: &RunAccuracy) -> Vec<(Target, Percent)> {
+        let m = run.counts.metrics();
+        vec![
+            (super::PRECISION, m.precision),
+            (super::RECALL, m.recall),
+            (super::F1, m.f1),
+            (super::ARGUMENTS, run.arguments.percent()),
+        ]
+    }
+
+    fn past_limit(&self, run: &Run) -> Option<PairingTooLarge> {
+        check_pairing_size(self.expected.len(), run.calls.len()).err()
+    }
+
+    fn limit_words(&self) -> Option<LimitWords> {
+        Some(LimitWords {
+            code: "trailgate::call_accuracy::too_many_calls",
+            verb: "pair",
+            expected: self.expected.len(),
+            noun: "expected calls",
+            block: Block::CallAccuracy,
+            key: "expected",
+        })
+    }
+}
+
+report_and_recheck!(CallAccuracyGrader, outcome CallAccuracyOutcome, names super::json::AccuracyNames, view super::recheck::AccuracyView);

@@ -1,0 +1,113 @@
+//! The equal-function-set block as the evaluation sees it (its `Grader`): grading a run,
+//! its sums over runs, its outcome and its metrics.
+
+use trailgate_core::{Counts, Percent};
+use trailgate_trace::Run;
+
+use crate::gate::{Gate, Target};
+use crate::graders::config::NotInGraders;
+use crate::graders::tool_calls::MissingArgument;
+use crate::graders::{Grader, Verdicts, report_and_recheck};
+use crate::run::{Detail, RunSource};
+
+use super::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome, select};
+
+/// The counts summed over runs, and per class how many runs missed it.
+#[derive(Debug)]
+pub(crate) struct SelectionSums {
+    counts: Counts,
+    class_misses: Vec<u64>,
+}
+
+impl Verdicts for EqualFunctionSets {
+    type Run = RunSelectionOutcome;
+    type Outcome = SelectionOutcome;
+}
+
+impl Grader for EqualFunctionSets {
+    type Config = NotInGraders<Self>;
+    const TARGETS: &'static [Target] = &[super::PRECISION, super::RECALL, super::F1];
+
+    fn default_gate() -> Gate {
+        Gate::at_least(super::F1, 50)
+    }
+
+    type Sums = SelectionSums;
+
+    /// Equal-function sets count every call, completed or not (SPEC section 2).
+    fn grade(
+        &self,
+        run: &Run,
+        _number: usize,
+        _source: &RunSource,
+        _missing: &mut Vec<MissingArgument>,
+        detail: Detail,
+    ) -> RunSelectionOutcome {
+        select(self, run, detail)
+    }
+
+    /// A missed class or an unexpected call.
+    fn has_findings(run: &RunSelectionOutcome) -> bool {
+        run.counts.false_positives > 0 || run.counts.false_negatives > 0
+    }
+
+    fn sums(&self) -> SelectionSums {
+        SelectionSums {
+            counts: Counts::default(),
+            class_misses: vec![0; self.classes.classes().len()],
+        }
+    }
+
+    fn add(sums: &mut SelectionSums, run: &RunSelectionOutcome) {
+        sums.counts += run.counts;
+        for (misses, satisfied) in sums.class_misses.iter_mut().zip(&run.satisfied_by) {
+            *misses += u64::from(satisfied.is_none());
+        }
+    }
+
+    fn outcome(
+        &self,
+        listed: Vec<RunSelectionOutcome>,
+        sums: SelectionSums,
+        _runs: u64,
+    ) -> SelectionOutcome {
+        SelectionOutcome {
+            classes: self
+                .classes
+                .classes()
+                .iter()
+                .map(|c| c.name.clone())
+                .collect(),
+            runs: listed,
+            missed_runs: sums.class_misses,
+            counts: sums.counts,
+            metrics: sums.counts.metrics(),
+        }
+    }
+
+    /// The metrics of the summed counts (micro-average).
+    fn metrics(outcome: &SelectionOutcome) -> Vec<(Target, Percent)> {
+        let m = outcome.metrics;
+        vec![
+            (super::PRECISION, m.precision),
+            (super::RECALL, m.recall),
+            (super::F1, m.f1),
+        ]
+    }
+
+    fn gates(&self) -> &[Gate] {
+        &self.gates
+    }
+
+    /// The run's counts' metrics, as the outcome's are its summed counts'.
+    fn run_metrics(&self, run: &RunSelectionOutcome) -> Vec<(Target, Percent)> {
+        let m = run.counts.metrics();
+        vec![
+            (super::PRECISION, m.precision),
+            (super::RECALL, m.recall),
+            (super::F1, m.f1),
+        ]
+    }
+}
+
+report_and_recheck!(EqualFunctionSets, outcome SelectionOutcome, names super::json::SelectionNames, view super::recheck::SelectionView);

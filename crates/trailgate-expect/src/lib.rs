@@ -1,0 +1,80 @@
+//! The trailgate suite language: tests, equal-function classes, expectations, and the
+//! evaluation of a test over its runs.
+//!
+//! [`SuiteFile::parse`] turns YAML into a checked [`Suite`], or a [`SuiteError`] that
+//! points into the file. A [`TestEvaluator`] scores a test's runs one at a time and gates
+//! the aggregate. Finding and reading trace files is the caller's job.
+
+mod error;
+mod evaluate;
+mod expect;
+mod gate;
+mod graders;
+mod json_part;
+mod matchers;
+mod memo;
+mod model;
+mod parse;
+mod recheck;
+mod reliability;
+mod run;
+mod schema;
+mod section;
+mod shard_test;
+mod step_matcher;
+mod suite_file;
+mod test_json;
+mod tool_matcher;
+mod yaml_depth;
+
+pub use crate::error::{Problem, SuiteError, SuiteSource};
+pub use crate::evaluate::{
+    Outcomes, RunGrades, RunOutcome, SuiteOutcome, TestEvaluator, TestOutcome, Unscorable,
+    grade_run, grade_run_as,
+};
+pub use crate::gate::{
+    Baseline, BaselineOffset, BaselineUse, Gate, GateOutcome, GateValue, Op, Target,
+};
+pub use crate::graders::budget::{
+    BudgetGrader, BudgetOutcome, Exceeded, Limit, RunBudget, ToolLimit,
+};
+pub use crate::graders::call_accuracy::{
+    ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy,
+    differing_keys, differing_keys_of,
+};
+pub use crate::graders::dependencies::{
+    DependenciesGrader, DependenciesOutcome, Edge, EdgeCounts, EdgeFailure, EdgeVerdict,
+    RunDependencies,
+};
+pub use crate::graders::errors::{ErrorCounts, ErrorsGrader, ErrorsOutcome, RunErrors};
+pub use crate::graders::selection::{
+    EqualFunctionSets, RunSelectionOutcome, SelectionOutcome, ToolMarks,
+};
+pub use crate::graders::tool_calls::{
+    MatchList, Miss, MissingArgument, MissingArguments, NearMiss, RequiredMatch, RunToolCalls,
+    ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals, ToolMatch, Unmet, Violation, result_text,
+};
+pub use crate::graders::tool_correctness::{
+    RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome,
+};
+pub use crate::graders::trajectory::{
+    Closest, Difference, Entry, MissingEntry, Mode, RunTrajectory, TrajectoryGrader,
+    TrajectoryOutcome,
+};
+pub use crate::graders::{Block, Graders, JSON_LISTS, LimitWords, Verdicts};
+pub use crate::json_part::{Entries, EntrySink, JsonField, JsonPart};
+pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
+pub use crate::model::{Shard, ShardError, Suite, Test, TracePattern, slug};
+pub use crate::parse::{missing_argument_problems, run_count_problems, suite_schema};
+pub use crate::reliability::{ReliabilityBlock, ReliabilityOutcome};
+pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource};
+pub use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone};
+pub use crate::shard_test::{KeptTest, ShardBaseline, ShardGate, ShardTest};
+pub use crate::step_matcher::{StepMatcher, StepMiss};
+pub use crate::suite_file::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile};
+pub use crate::test_json::JsonContext;
+pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
+pub use crate::yaml_depth::MAX_YAML_DEPTH;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,503 @@
+//! Reading a suite from YAML: the suite's own structure (its tests, where their runs come
+//! from, how their tool names split), checked into a [`Suite`]. Each block of a test reads
+//! and checks itself in its grader's module (`graders/<kind>/config.rs`, reached through
+//! the registry in `graders/config.rs`); the YAML machinery they share, [`SuiteFile`]'s
+//! look-ups and problems, is in `suite_file.rs`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use miette::SourceSpan;
+use schemars::{JsonSchema, json_schema};
+use serde::Deserialize;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use trailgate_trace::{Naming, NamingError};
+
+use crate::error::{Problem, SuiteError, custom, suggest};
+use crate::gate::Target;
+use crate::graders;
+use crate::graders::config::RawGrader;
+use crate::graders::selection::config::RawEfs;
+use crate::graders::tool_calls::MissingArguments;
+use crate::model::{Suite, Test, TracePattern};
+use crate::reliability::RawReliability;
+use crate::schema::described;
+use crate::suite_file::{PathSeg, SuiteFile, at_most, join};
+use crate::tool_matcher::config::TestClasses;
+use crate::yaml_depth::MAX_YAML_DEPTH;
+
+impl SuiteFile {
+    /// Parses and checks the suite, reporting every problem found.
+    pub fn parse(&self) -> Result<Suite, SuiteError> {
+        self.start();
+        let text = self.text();
+        if text.lines().all(|line| {
+            let line = line.trim();
+            line.is_empty() || line.starts_with('#')
+        }) {
+            return Err(self.error(vec![
+                Problem::new("trailgate::suite::empty", "the suite file is empty", "here")
+                    .with_help("a suite starts with `tests:`, a list of tests; see docs/suite.md"),
+            ]));
+        }
+        if let Some((offset, c)) = crate::yaml_depth::unprintable(text) {
+            return Err(self.error(vec![
+                Problem::new(
+                    "trailgate::suite::unprintable",
+                    format!(
+                        "the suite holds the character `{}`, which YAML does not allow in a file",
+                        c.escape_unicode()
+                    ),
+                    "here",
+                )
+                .with_help(
+                    "remove it; a test or tool name that needs it can write it as an escape in a \
+                     double-quoted string, `\"\\u0000\"`",
+                )
+                .at(Some(SourceSpan::new(offset.into(), c.len_utf8()))),
+            ]));
+        }
+        if let Some(offset) = crate::yaml_depth::too_deep(text, MAX_YAML_DEPTH) {
+            return Err(self.error(vec![
+                Problem::new(
+                    "trailgate::suite::too_deep",
+                    format!(
+                        "the suite nests lists and maps in brackets more than {MAX_YAML_DEPTH} deep"
+                    ),
+                    format!("level {} starts here", MAX_YAML_DEPTH + 1),
+                )
+                .with_help(
+                    "a suite is a few levels deep; nesting this deep is a broken or hostile file, \
+                     refused before the YAML reader spends time on it",
+                )
+                .at(Some(SourceSpan::new(offset.into(), 1))),
+            ]));
+        }
+        // Reading the whole document once, without a shape, reports a syntax error where
+        // it is, before a half-read document could be mistaken for a wrong shape.
+        self.read::<IgnoredAny>()?;
+        self.check_expansion()?;
+        let raw: RawSuite = self.read()?;
+        let mut problems = Vec::new();
+        let suite = self.check(raw, &mut problems);
+        if problems.is_empty() {
+            Ok(suite)
+        } else {
+            Err(self.error(at_most(problems)))
+        }
+    }
+
+    fn check(&self, raw: RawSuite, problems: &mut Vec<Problem>) -> Suite {
+        if raw.tests.is_empty() {
+            problems.push(
+                self.located(
+                    Problem::new(
+                        "trailgate::suite::empty",
+                        "the suite has no tests",
+                        "empty list",
+                    )
+                    .with_help("add a test with a `name` and an `equal_function_sets` block"),
+                    &[PathSeg::Key("tests")],
+                ),
+            );
+        }
+        let mut names: BTreeMap<String, usize> = BTreeMap::new();
+        let mut tests = Vec::with_capacity(raw.tests.len());
+        for (index, raw_test) in raw.tests.into_iter().enumerate() {
+            let name_path = join(&test_path(index), &[PathSeg::Key("name")]);
+            if raw_test.name.is_empty() {
+                problems.push(self.located(
+                    Problem::new(
+                        "trailgate::suite::invalid_value",
+                        "a test name is empty",
+                        "empty name",
+                    ),
+                    &name_path,
+                ));
+            } else if let Some(&first) = names.get(&raw_test.name) {
+                let first_path = join(&test_path(first), &[PathSeg::Key("name")]);
+                problems.push(self.duplicate("test", &raw_test.name, &first_path, &name_path));
+            } else {
+                names.insert(raw_test.name.clone(), index);
+            }
+            tests.push(self.check_test(raw_test, index, problems));
+        }
+        Suite { tests }
+    }
+
+    fn check_test(&self, raw: RawTest, index: usize, problems: &mut Vec<Problem>) -> Test {
+        let path = test_path(index);
+        if raw.equal_function_sets.is_none() && raw.graders.as_ref().is_none_or(Vec::is_empty) {
+            problems.push(
+                self.located(
+                    Problem::new(
+                        "trailgate::suite::missing_key",
+                        format!(
+                            "test `{}` has neither `equal_function_sets` nor `graders`",
+                            raw.name
+                        ),
+                        "this test scores nothing",
+                    )
+                    .with_help(
+                        "add an `equal_function_sets:` block with `classes:`; see docs/suite.md",
+                    ),
+                    &join(&path, &[PathSeg::KeyName("name")]),
+                ),
+            );
+        }
+        let trace_format = raw.trace_format.filter(|format| {
+            let known = trailgate_trace::format_names();
+            let valid = known.contains(&format.as_str());
+            if !valid {
+                let names: Vec<String> = known.iter().map(|n| (*n).to_owned()).collect();
+                problems.push(
+                    self.located(
+                        Problem::new(
+                            "trailgate::suite::unknown_format",
+                            format!("unknown trace format `{format}`"),
+                            "unknown format",
+                        )
+                        .with_help(suggest(format, &names, "formats")),
+                        &join(&path, &[PathSeg::Key("trace_format")]),
+                    ),
+                );
+            }
+            valid
+        });
+        let naming = raw.naming.and_then(|naming| {
+            Naming::from_parts(&naming.scheme, naming.servers, naming.pattern.as_deref())
+                .map_err(|error| {
+                    let (problem, at) = naming_problem(&naming.scheme, &error);
+                    problems.push(self.located(problem, &join(&path, at)));
+                })
+                .ok()
+        });
+        let efs_written = raw.equal_function_sets.is_some();
+        let equal_function_sets = raw.equal_function_sets.and_then(|efs| {
+            efs.check(
+                self,
+                &join(&path, &[PathSeg::Key("equal_function_sets")]),
+                problems,
+            )
+        });
+        let classes = TestClasses {
+            written: efs_written,
+            set: equal_function_sets.as_ref().map(|efs| &efs.classes),
+        };
+        let mut graders = graders::config::check(
+            self,
+            raw.graders.unwrap_or_default(),
+            &path,
+            classes,
+            problems,
+        );
+        let reliability = raw.reliability.and_then(|block| {
+            block.check(
+                self,
+                &join(&path, &[PathSeg::Key("reliability")]),
+                raw.runs.map(|r| r.0),
+                problems,
+            )
+        });
+        let traces = raw.traces.map(RawTraces::patterns);
+        Test {
+            name: raw.name,
+            agent: raw.agent,
+            runs: raw.runs.map(|r| r.0),
+            traces,
+            trace_format,
+            naming,
+            graders: {
+                graders.equal_function_sets = equal_function_sets;
+                graders
+            },
+            reliability,
+            index,
+        }
+    }
+}
+
+impl RawTraces {
+    /// The entries of `traces:`, each with its position in the list when it is one.
+    fn patterns(self) -> Vec<TracePattern> {
+        match self {
+            Self::One(pattern) => vec![TracePattern {
+                pattern,
+                index: None,
+            }],
+            Self::Many(patterns) => patterns
+                .into_iter()
+                .enumerate()
+                .map(|(i, pattern)| TracePattern {
+                    pattern,
+                    index: Some(i),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The path of the test at `index`.
+fn test_path(index: usize) -> [PathSeg<'static>; 2] {
+    [PathSeg::Key("tests"), PathSeg::Index(index)]
+}
+
+// ---------------------------------------------------------------------------------------
+// The raw document, as serde reads it.
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RawSuite {
+    tests: Vec<RawTest>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RawTest {
+    name: String,
+    #[serde(rename = "type")]
+    #[expect(
+        dead_code,
+        reason = "`agent` is the only kind; reading it checks its value"
+    )]
+    kind: Option<TestKind>,
+    agent: Option<String>,
+    runs: Option<RunCount>,
+    traces: Option<RawTraces>,
+    trace_format: Option<String>,
+    naming: Option<RawNaming>,
+    equal_function_sets: Option<RawEfs>,
+    graders: Option<Vec<RawGrader>>,
+    // An empty `reliability:` asks for the defaults: present, it is a block.
+    #[serde(default, deserialize_with = "RawReliability::present")]
+    reliability: Option<RawReliability>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+enum TestKind {
+    #[serde(rename = "agent")]
+    Agent,
+}
+
+/// `runs:`: a positive integer.
+#[derive(Clone, Copy)]
+struct RunCount(u64);
+
+impl<'de> Deserialize<'de> for RunCount {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct RunsVisitor;
+        impl Visitor<'_> for RunsVisitor {
+            type Value = RunCount;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a positive integer")
+            }
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<RunCount, E> {
+                if value == 0 {
+                    return Err(custom(
+                        "trailgate::suite::out_of_range",
+                        "`runs` is 0",
+                        "must be at least 1",
+                        "`runs` is the number of recorded runs the test expects; omit it to take whatever is found",
+                    ));
+                }
+                Ok(RunCount(value))
+            }
+            fn visit_u128<E: de::Error>(self, value: u128) -> Result<RunCount, E> {
+                Err(custom(
+                    "trailgate::suite::out_of_range",
+                    &format!("`runs` is {value}, more than trailgate can count"),
+                    "too large",
+                    "`runs` is the number of recorded runs the test expects",
+                ))
+            }
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<RunCount, E> {
+                u64::try_from(value)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Signed(value), &self))
+                    .and_then(|v| self.visit_u64(v))
+            }
+        }
+        deserializer.deserialize_any(RunsVisitor)
+    }
+}
+
+/// `naming:`: a scheme's name, or a map with `scheme` and its `servers` or `pattern`.
+#[derive(Default)]
+struct RawNaming {
+    scheme: String,
+    servers: Vec<String>,
+    pattern: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RawNamingObject {
+    scheme: String,
+    #[serde(default)]
+    servers: Vec<String>,
+    pattern: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for RawNaming {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct NamingVisitor;
+        impl<'de> Visitor<'de> for NamingVisitor {
+            type Value = RawNaming;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a naming scheme, or a map with `scheme` and `servers` or `pattern`")
+            }
+            fn visit_str<E: de::Error>(self, scheme: &str) -> Result<RawNaming, E> {
+                Ok(RawNaming {
+                    scheme: scheme.to_owned(),
+                    ..RawNaming::default()
+                })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawNaming, A::Error> {
+                let raw = RawNamingObject::deserialize(MapAccessDeserializer::new(map))?;
+                Ok(RawNaming {
+                    scheme: raw.scheme,
+                    servers: raw.servers,
+                    pattern: raw.pattern,
+                })
+            }
+        }
+        deserializer.deserialize_any(NamingVisitor)
+    }
+}
+
+/// `traces:`: one path or glob, or a list of them.
+enum RawTraces {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl<'de> Deserialize<'de> for RawTraces {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TracesVisitor;
+        impl<'de> Visitor<'de> for TracesVisitor {
+            type Value = RawTraces;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a path or glob, or a list of them")
+            }
+            fn visit_str<E: de::Error>(self, value: &str) -> Result<RawTraces, E> {
+                Ok(RawTraces::One(value.to_owned()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawTraces, A::Error> {
+                let mut all = Vec::new();
+                while let Some(pattern) = seq.next_element::<String>()? {
+                    all.push(pattern);
+                }
+                Ok(RawTraces::Many(all))
+            }
+        }
+        deserializer.deserialize_any(TracesVisitor)
+    }
+}
+
+/// The problem of a `naming:` that does not build, and the path under the test to place it.
+fn naming_problem(scheme: &str, error: &NamingError) -> (Problem, &'static [PathSeg<'static>]) {
+    if let NamingError::TooBig { .. } = error {
+        let problem = Problem::new(
+            "trailgate::suite::regex_too_big",
+            error.to_string(),
+            "compiles too big",
+        )
+        .with_help(
+            "use a smaller repetition count, `+` or `*`, or an ASCII class such as `[a-z0-9_]` \
+             instead of `\\w`",
+        );
+        return (problem, &[PathSeg::Key("naming"), PathSeg::Key("pattern")]);
+    }
+    let help = if let NamingError::Unknown(_) = error {
+        let names: Vec<String> = Naming::NAMES.iter().map(|n| (*n).to_owned()).collect();
+        suggest(scheme, &names, "schemes")
+    } else {
+        "write the pattern with the named groups `server` and `tool`, like \
+         `^(?P<server>[^/]+)/(?P<tool>.+)$`"
+            .to_owned()
+    };
+    let problem = Problem::new(
+        "trailgate::suite::invalid_naming",
+        error.to_string(),
+        "invalid naming",
+    )
+    .with_help(help);
+    (problem, &[PathSeg::Key("naming")])
+}
+
+// ---------------------------------------------------------------------------------------
+// The JSON Schema of the suite, from the same types that read it. Types read by a visitor
+// describe themselves by hand, each next to its visitor (here, and in the modules of the
+// blocks and of the shared values).
+
+/// The JSON Schema of the suite file, for editors (`trailgate schema`).
+pub fn suite_schema() -> serde_json::Value {
+    let mut schema = schemars::SchemaGenerator::default().into_root_schema_for::<RawSuite>();
+    schema.insert("title".to_owned(), "trailgate suite".into());
+    schema.insert(
+        "description".to_owned(),
+        "A trailgate suite: tests that score recorded agent tool calls and gate CI. \
+         Reference: docs/suite.md"
+            .into(),
+    );
+    let mut schema = schema.to_value();
+    // An expectation's target is one of the registered graders' metrics, or the
+    // reliability block's.
+    let targets: Vec<&str> = graders::all_targets()
+        .chain(crate::reliability::TARGETS.iter().copied())
+        .map(Target::as_str)
+        .collect();
+    if let Some(expectation) = schema.pointer_mut("/$defs/Expectation")
+        && let Some(object) = expectation.as_object_mut()
+    {
+        object.insert(
+            "propertyNames".to_owned(),
+            serde_json::json!({ "enum": targets }),
+        );
+    }
+    schema
+}
+
+described!(RunCount, "RunCount", |_| json_schema!({
+    "type": "integer", "minimum": 1,
+    "description": "the number of runs the test must find"
+}));
+described!(RawTraces, "Traces", |_| json_schema!({
+    "description": "paths or globs relative to the suite file's folder",
+    "oneOf": [
+        { "type": "string" },
+        { "type": "array", "items": { "type": "string" } }
+    ]
+}));
+described!(RawNaming, "Naming", |generator| {
+    let object = generator.subschema_for::<RawNamingObject>();
+    json_schema!({
+        "description": "how tool names that carry their server are split (docs/formats.md)",
+        "oneOf": [ { "type": "string", "enum": Naming::NAMES }, object ]
+    })
+});
+
+/// The problems of `test` that its number of runs, `runs`, reveals: a `reliability` block's
+/// `k` above them. Check them before [`TestEvaluator::finish`](crate::TestEvaluator::finish).
+pub fn run_count_problems(test: &Test, runs: usize, file: &SuiteFile) -> Vec<Problem> {
+    test.reliability
+        .as_ref()
+        .and_then(|block| block.run_count_problem(test.index, runs, file))
+        .into_iter()
+        .collect()
+}
+
+/// One problem per matcher that met calls without its argument, naming every such call,
+/// placed on the matcher's key in `file`.
+pub fn missing_argument_problems(
+    test: &Test,
+    found: &MissingArguments,
+    file: &SuiteFile,
+) -> Vec<Problem> {
+    graders::tool_calls::config::missing_argument_problems(
+        test.index,
+        test.graders.tool_calls.as_ref(),
+        found,
+        file,
+    )
+}

@@ -1,0 +1,93 @@
+//! What graders and reports say of a run: where it came from, its calls, and how much
+//! detail its outcome holds.
+
+use std::fmt;
+
+use trailgate_core::ToolId;
+
+/// Where a run was read from: a trace file, and the line for a JSON Lines file.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RunSource {
+    /// The file, relative to the suite's folder, with `/` separators.
+    pub file: String,
+    /// The 1-based line, for a run read from a `.jsonl` file.
+    pub line: Option<usize>,
+}
+
+impl fmt::Display for RunSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}", self.file),
+            None => f.write_str(&self.file),
+        }
+    }
+}
+
+/// A run as the report lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunInfo {
+    /// The run's 1-based position in its test's run order.
+    pub number: usize,
+    /// Where it came from.
+    pub source: RunSource,
+    /// How many calls it holds.
+    pub calls: usize,
+    /// The trace format it was read from (`trailgate`, `claude-code`, ...).
+    pub format: &'static str,
+    /// The run's verdict: whether every gate of the test holds on the metrics of this run
+    /// alone (SPEC section 14).
+    pub passed: bool,
+}
+
+impl fmt::Display for RunInfo {
+    /// The source, and the format when it is not trailgate's own.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.source)?;
+        if !self.format.is_empty() && self.format != "trailgate" {
+            write!(f, " [{}]", self.format)?;
+        }
+        Ok(())
+    }
+}
+
+/// A call named in a report: its 1-based position in its run, and its tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CalledTool {
+    /// The call's position in trace order, from 1.
+    pub call: usize,
+    /// The tool it called.
+    pub tool: ToolId,
+}
+
+/// How many runs a test's outcome lists in detail (see [`TestOutcome`]).
+pub const LISTED_RUNS: usize = 20;
+
+/// How much of a run's outcome to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything a report may list about the run.
+    Full,
+    /// What the test's sums and [`RunOutcome::has_findings`] need, and no list of calls
+    /// that a report shows: for a run that no report lists, whose outcome is only added up.
+    /// It leaves out the selection's unexpected and repeated calls, tool correctness's and
+    /// call accuracy's extra calls, call accuracy's correct and incorrect pairs and missed
+    /// calls, and the near misses of unmet `required` entries; the counts are those of
+    /// [`Detail::Full`].
+    Counts,
+}
+
+impl Detail {
+    /// The detail run `number` (1-based) of a test needs when at least `runs_with_findings`
+    /// of the runs before it have findings: [`Detail::Full`] when the outcome may list it
+    /// (it is among the first [`LISTED_RUNS`], or fewer than [`LISTED_RUNS`] runs before it
+    /// have findings), [`Detail::Counts`] otherwise. A count lower than the true one only
+    /// asks for more detail than is needed, so a thread may pass the count of the runs added
+    /// so far while runs before this one are still being scored elsewhere.
+    pub fn for_run(number: usize, runs_with_findings: usize) -> Self {
+        if number <= LISTED_RUNS || runs_with_findings < LISTED_RUNS {
+            Self::Full
+        } else {
+            Self::Counts
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! What `merge` reads of one test of a shard report, and the check that its numbers add
+//! up: each grader's block checked by the grader's own module (`graders/<kind>/recheck.rs`),
+//! the gates and the verdict here.
+//!
+//! A test may list tens of thousands of runs, so its runs are never collected (see
+//! `recheck.rs`). The checks and their messages are the ones a report held whole would
+//! give, in the same order.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use trailgate_core::Percent;
+
+use crate::expect::parse_expression;
+use crate::gate::Op;
+use crate::graders::{GraderRecheck, registry};
+use crate::recheck::{Fold, Metrics, Runs, same};
+use crate::reliability::{ReliabilityView, inconclusive_note};
+use trailgate_core::reliability::Reliability;
+
+/// A run's entry in a test's `sources`: its verdict (SPEC section 14).
+#[derive(Debug, Deserialize)]
+struct SourceView {
+    passed: Option<bool>,
+}
+
+/// The sources of a test, folded: how many runs passed.
+#[derive(Debug, Default)]
+struct SourceFold {
+    passed: u64,
+}
+
+impl Fold for SourceFold {
+    type Run = SourceView;
+
+    fn add(&mut self, _index: u64, run: SourceView) -> Result<(), String> {
+        self.passed += u64::from(run.passed == Some(true));
+        Ok(())
+    }
+}
+
+/// Builds, from the registry, the test as `merge` reads it (each kind's object read by its
+/// kind's view) and the check of each kind's object.
+macro_rules! shard_kinds {
+    ($($field:ident: $variant:ident = $grader:ty, $key:literal;)*) => {
+        /// What merging needs of a test: its verdict, its gates, and the counts they come
+        /// from.
+        #[derive(Debug, Deserialize)]
+        pub struct ShardTest {
+            name: String,
+            agent: Option<String>,
+            passed: bool,
+            runs: usize,
+            passed_runs: Option<u64>,
+            sources: Runs<SourceFold>,
+            metrics: BTreeMap<String, u8>,
+            gates: Vec<ShardGate>,
+            $($field: Option<<$grader as GraderRecheck>::View>,)*
+            reliability: Option<ReliabilityView>,
+        }
+
+        impl ShardTest {
+            /// Each kind's object's run list and the kind's check of its numbers, in
+            /// registry order: a list as long as `runs` first (a shard report lists every
+            /// run of every block), then the sums.
+            fn add_up_kinds(&self, metrics: &Metrics<'_>) -> Result<(), String> {
+                $(
+                    if let Some(view) = &self.$field {
+                        let listed = <$grader as GraderRecheck>::listed_runs(view);
+                        self.same_runs(concat!(stringify!($field), ".runs"), listed)?;
+                    }
+                )*
+                $(
+                    if let Some(view) = &self.$field {
+                        <$grader as GraderRecheck>::add_up(view, metrics)?;
+                    }
+                )*
+                Ok(())
+            }
+        }
+    };
+}
+
+registry!(shard_kinds);
+
+/// What the merged report keeps of a test once its numbers are checked.
+#[derive(Debug)]
+pub struct KeptTest {
+    /// The test's name.
+    pub name: String,
+    /// Its agent label, when it has one.
+    pub agent: Option<String>,
+    /// Its verdict.
+    pub passed: bool,
+    /// How many runs it scored.
+    pub runs: usize,
+    /// Its gates, in suite order.
+    pub gates: Vec<ShardGate>,
+}
+
+impl ShardTest {
+    /// The test's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Drops what was only read to be checked.
+    pub fn keep(self) -> KeptTest {
+        KeptTest {
+            name: self.name,
+            agent: self.agent,
+            passed: self.passed,
+            runs: self.runs,
+            gates: self.gates,
+        }
+    }
+}
+
+/// A gate of a shard report's test, as written.
+#[derive(Debug, Deserialize)]
+pub struct ShardGate {
+    /// The metric compared.
+    pub target: String,
+    /// The operator.
+    pub op: String,
+    /// The percent it is compared with; `None` for a skipped gate.
+    pub value: Option<u8>,
+    /// The metric's value.
+    pub actual: u8,
+    /// The gate's verdict; `None` for a skipped gate.
+    pub passed: Option<bool>,
+    /// A remark on the verdict: an inconclusive reliability gate.
+    pub note: Option<String>,
+    /// For a gate on the baseline: its expression and the baseline's value.
+    #[serde(default)]
+    pub baseline: Option<ShardBaseline>,
+    /// Why the gate was skipped, when it was.
+    #[serde(default)]
+    pub skipped: Option<String>,
+}
+
+/// A gate on the baseline in a shard report: the expression as written and the baseline's
+/// value of the metric (`None` when skipped).
+#[derive(Debug, Deserialize)]
+pub struct ShardBaseline {
+    /// `baseline`, `baseline - N` or `baseline + N`.
+    pub expression: String,
+    /// The metric's value in the baseline report.
+    pub base: Option<u8>,
+}
+
+impl ShardGate {
+    /// The gate as the text report shows it: `target op value`, and for a gate on the
+    /// baseline its expression and what it resolved to (`GateOutcome::written`).
+    pub fn written(&self) -> String {
+        match (&self.baseline, self.value) {
+            (Some(baseline), Some(value)) => match baseline.base {
+                Some(base) => format!(
+                    "{} {} {} (baseline {base}, so {value})",
+                    self.target, self.op, baseline.expression
+                ),
+                None => format!("{} {} {}", self.target, self.op, baseline.expression),
+            },
+            (Some(baseline), None) => {
+                format!("{} {} {}", self.target, self.op, baseline.expression)
+            }
+            (None, Some(value)) => format!("{} {} {value}", self.target, self.op),
+            (None, None) => format!("{} {}", self.target, self.op),
+        }
+    }
+
+    /// Whether the gate failed (a skipped gate does not).
+    pub fn failed(&self) -> bool {
+        self.passed == Some(false)
+    }
+}
+
+impl ShardTest {
+    /// Checks that a test's numbers add up: each aggregate is what its runs' counts give, each
+    /// metric what its aggregate gives, each gate's verdict what its operator says of the
+    /// metric, and the test's verdict what its gates say.
+    pub fn add_up(&self) -> Result<(), String> {
+        let metrics = Metrics(&self.metrics);
+        self.sources.first_problem()?;
+        self.same_runs("sources", self.sources.listed)?;
+        if let Some(passed_runs) = self.passed_runs {
+            same("passed_runs", passed_runs, self.sources.fold.passed)?;
+        }
+        self.add_up_kinds(&metrics)?;
+        let figures = self
+            .reliability
+            .as_ref()
+            .map(|reliability| reliability.add_up(self.runs as u64, self.passed_runs, &metrics))
+            .transpose()?;
+        apply_gates(self, figures.as_ref())
+    }
+
+    /// A list of `block` holds `listed` runs: as many as `runs` says.
+    fn same_runs(&self, block: &str, listed: u64) -> Result<(), String> {
+        if listed != self.runs as u64 {
+            return Err(format!(
+                "`{block}` lists {listed} runs but `runs` says {}",
+                self.runs
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Applies each gate again to its metric, and the test's verdict to its gates.
+fn apply_gates(view: &ShardTest, figures: Option<&Reliability>) -> Result<(), String> {
+    let mut all = true;
+    for gate in &view.gates {
+        let label = format!("gate `{}`", gate.written());
+        // A gate on the baseline carries the value it resolved to: `merge` rechecks the
+        // comparison with that value, and that the value is the baseline's moved by the
+        // offset; a skipped gate stays skipped, with no value and no verdict.
+        if let Some(baseline) = &gate.baseline {
+            let offset = parse_expression(&baseline.expression)
+                .map_err(|bad| format!("{label}: {}", bad.message))?;
+            match (&gate.skipped, baseline.base, gate.value, gate.passed) {
+                (Some(_), None, None, None) => {
+                    let metric = view.metrics.get(&gate.target).copied();
+                    if metric != Some(gate.actual) {
+                        return Err(format!(
+                            "{label} compared {} but the metric is {}",
+                            gate.actual,
+                            metric.map_or_else(|| "missing".to_owned(), |m| m.to_string())
+                        ));
+                    }
+                    continue;
+                }
+                (None, Some(base), Some(value), Some(_)) => {
+                    let resolved = Percent::new(base).map(|base| offset.resolve(base));
+                    if resolved.map(Percent::value) != Some(value) {
+                        return Err(format!(
+                            "{label} compared with {value} but the baseline's {base} gives {}",
+                            resolved.map_or_else(|| "no percent".to_owned(), |r| r.to_string())
+                        ));
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "{label} is neither skipped (no value, no verdict) nor resolved (a \
+                         value, a verdict and the baseline's value)"
+                    ));
+                }
+            }
+        }
+        let (Some(op), Some(value), Some(expected), Some(actual)) = (
+            Op::from_symbol(&gate.op),
+            gate.value.and_then(Percent::new),
+            gate.passed,
+            view.metrics
+                .get(&gate.target)
+                .copied()
+                .and_then(Percent::new),
+        ) else {
+            return Err(format!("{label} does not name a metric of this test"));
+        };
+        if actual.value() != gate.actual {
+            return Err(format!(
+                "{label} compared {} but the metric is {actual}",
+                gate.actual
+            ));
+        }
+        let passed = op.holds(actual, value);
+        if passed != expected {
+            return Err(format!(
+                "{label} says {} but {actual} {} {value} is {passed}",
+                verdict(expected),
+                gate.op
+            ));
+        }
+        let note = figures.and_then(|figures| inconclusive_note(figures, &gate.target, op, value));
+        if note != gate.note {
+            return Err(format!(
+                "{label} is noted {:?} but its runs give {:?}",
+                gate.note.as_deref().unwrap_or("nothing"),
+                note.as_deref().unwrap_or("nothing")
+            ));
+        }
+        all &= passed;
+    }
+    if all != view.passed {
+        return Err(format!(
+            "the test says {} but its gates say {}",
+            verdict(view.passed),
+            verdict(all)
+        ));
+    }
+    Ok(())
+}
+
+fn verdict(passed: bool) -> &'static str {
+    if passed { "passed" } else { "failed" }
+}

@@ -1,0 +1,184 @@
+//! Tool matchers (SPEC section 12): which calls an expected tool stands for. Every grader
+//! that names a tool uses them: a member (SPEC section 3), any member of an equal-function
+//! class of the test (`class:`), and a regex on the call's server (`server:`).
+
+pub(crate) mod config;
+
+use std::fmt;
+
+use regex::Regex;
+use trailgate_core::{Member, ToolRef};
+
+/// A regular expression with the text it was written as. It is searched, unanchored.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    text: String,
+    regex: Regex,
+    /// The only texts it matches, when it is written `^name$` or `^(name|other|...)$` with
+    /// names of ASCII letters, digits, `_` and `-`: the anchored tool names that suites are
+    /// advised to write, compared as strings rather than searched.
+    exact: Option<Vec<String>>,
+}
+
+impl Pattern {
+    /// Compiles `text` with the `regex` crate (linear time; `(?i)` and friends work),
+    /// within [`MAX_REGEX_BYTES`](trailgate_trace::MAX_REGEX_BYTES) of compiled program.
+    pub fn new(text: &str) -> Result<Self, regex::Error> {
+        Ok(Self {
+            text: text.to_owned(),
+            regex: trailgate_trace::compile_regex(text)?,
+            exact: exact_texts(text),
+        })
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether the pattern is found anywhere in `haystack`.
+    pub fn is_match(&self, haystack: &str) -> bool {
+        match &self.exact {
+            Some(texts) => texts.iter().any(|text| text == haystack),
+            None => self.regex.is_match(haystack),
+        }
+    }
+}
+
+/// The texts a pattern written `^name$` or `^(name|other|...)$` matches, when every
+/// alternative is a non-empty run of ASCII letters, digits, `_` and `-` (none of them special
+/// in a regex outside a class, and `^` and `$` match only at the ends of the text without
+/// the `m` flag, which such a pattern cannot set). `None` for any other pattern.
+pub(crate) fn exact_texts(pattern: &str) -> Option<Vec<String>> {
+    let inner = pattern.strip_prefix('^')?.strip_suffix('$')?;
+    let alternatives: Vec<&str> = match inner.strip_prefix('(') {
+        Some(group) => group.strip_suffix(')')?.split('|').collect(),
+        None => vec![inner],
+    };
+    let plain = |text: &str| {
+        !text.is_empty()
+            && text
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
+    };
+    alternatives
+        .iter()
+        .all(|text| plain(text))
+        .then(|| alternatives.into_iter().map(str::to_owned).collect())
+}
+
+impl fmt::Display for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`", self.text)
+    }
+}
+
+/// An equal-function class named by a matcher (`class: search`), with its members copied
+/// from the test's classes when the suite was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassTools {
+    name: String,
+    members: Vec<Member>,
+}
+
+impl ClassTools {
+    /// The class `name` with its `members`.
+    pub fn new(name: impl Into<String>, members: Vec<Member>) -> Self {
+        Self {
+            name: name.into(),
+            members,
+        }
+    }
+
+    /// The class's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Whether `call` is one of the class's members.
+    pub fn contains(&self, call: ToolRef<'_>) -> bool {
+        self.members.iter().any(|member| member.matches_ref(call))
+    }
+}
+
+/// An expected tool: a member, a class, or both, and optionally a pattern that the call's
+/// server must contain. Each part given must hold.
+#[derive(Debug, Clone)]
+pub struct ToolMatcher {
+    member: Option<Member>,
+    class: Option<ClassTools>,
+    server: Option<Pattern>,
+}
+
+impl ToolMatcher {
+    /// The calls that `member` matches (SPEC section 3).
+    pub fn member(member: Member) -> Self {
+        Self {
+            member: Some(member),
+            class: None,
+            server: None,
+        }
+    }
+
+    /// The calls of any member of `class`.
+    pub fn class(class: ClassTools) -> Self {
+        Self {
+            member: None,
+            class: Some(class),
+            server: None,
+        }
+    }
+
+    /// The matcher, further limited to the members of `class`.
+    #[must_use]
+    pub fn in_class(mut self, class: ClassTools) -> Self {
+        self.class = Some(class);
+        self
+    }
+
+    /// The matcher, further limited to calls whose server contains `server`. A call
+    /// recorded without a server matches no server pattern.
+    #[must_use]
+    pub fn on_server(mut self, server: Pattern) -> Self {
+        self.server = Some(server);
+        self
+    }
+
+    /// The member, when the matcher names one.
+    pub fn as_member(&self) -> Option<&Member> {
+        self.member.as_ref()
+    }
+
+    /// Whether a call of `call` is the expected tool.
+    pub fn matches(&self, call: ToolRef<'_>) -> bool {
+        self.member
+            .as_ref()
+            .is_none_or(|member| member.matches_ref(call))
+            && self.class.as_ref().is_none_or(|class| class.contains(call))
+            && self
+                .server
+                .as_ref()
+                .is_none_or(|pattern| call.server().is_some_and(|server| pattern.is_match(server)))
+    }
+}
+
+impl fmt::Display for ToolMatcher {
+    /// A member as written (`brave.web_search`), a class as `class:search`, and a server
+    /// pattern after either as `server:^brave$`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(member) = &self.member {
+            parts.push(member.to_string());
+        }
+        if let Some(class) = &self.class {
+            parts.push(format!("class:{}", class.name));
+        }
+        if let Some(server) = &self.server {
+            parts.push(format!("server:{}", server.as_str()));
+        }
+        f.write_str(&parts.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,49 @@
+//! The reports of trailgate: a text report for people, a versioned JSON report for
+//! machines, JUnit XML for CI test reporters, GitHub Actions workflow commands, a Markdown
+//! summary for pull requests and job summaries, and a self-contained HTML page with a run
+//! explorer, all written into a caller's `io::Write`; and the comparison of two JSON reports
+//! (`diff`), in the same formats but HTML and JUnit.
+//!
+//! All are functions of what they are given: no clock, no absolute path, no environment, so
+//! the same outcome always gives the same bytes.
+
+mod baseline;
+mod diff;
+mod escape;
+mod github;
+mod html;
+mod json;
+mod jsonl;
+mod junit;
+mod layout;
+mod lines;
+mod markdown;
+mod merge;
+mod safe;
+mod seed_accuracy;
+mod spill;
+mod text;
+mod transcode;
+
+pub use crate::diff::{
+    DIFF_JSON_VERSION, Diff, ReportFile, diff_reports, read_baseline, render_diff_github,
+    render_diff_json, render_diff_markdown, render_diff_text,
+};
+pub use crate::escape::escape_terminal;
+pub use crate::github::render_github;
+pub use crate::html::{HtmlRun, HtmlRuns, render_html};
+pub use crate::json::{
+    JSON_VERSION, JsonRuns, ShardOrigin, render_json, render_json_runs, render_json_shard,
+};
+pub use crate::jsonl::{JsonLines, render_jsonl};
+pub use crate::junit::render_junit;
+pub use crate::markdown::render_markdown;
+pub use crate::merge::{Merged, ShardFile, merge_shards, render_merged_json, render_merged_text};
+pub use crate::seed_accuracy::render_seed_accuracy;
+pub use crate::spill::{SPILL_BUFFER, temporary_writer};
+pub use crate::text::{TextOptions, render_text};
+
+#[cfg(test)]
+mod testing;
+#[cfg(test)]
+mod tests;

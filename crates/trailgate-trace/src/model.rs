@@ -1,0 +1,105 @@
+//! The trace model: runs, calls, and the status of a call.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::lazy_value::LazyValue;
+use crate::value_ref::ValueRef;
+
+/// One recorded trajectory of one agent attempt.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Run {
+    /// The calls, in trace order.
+    pub calls: Vec<Call>,
+    /// The name of the format it was read from (`trailgate`, `claude-code`, ...).
+    pub format: &'static str,
+    /// The 1-based line it was read from, for formats that hold one run per line.
+    pub line: Option<usize>,
+}
+
+/// One tool call as the trace recorded it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// The server the call went to, when the trace recorded one.
+    pub server: Option<String>,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments; `{}` when the trace recorded none, or when they arrived as text that
+    /// is not valid JSON (then `args_raw` holds that text). Parsed on first use: read them
+    /// with [`Call::args`].
+    pub args: LazyValue,
+    /// Arguments that arrived as a string which is not valid JSON, kept as they were.
+    pub args_raw: Option<String>,
+    /// The result, when one was recorded. Parsed on first use: read it with
+    /// [`Call::result`].
+    pub result: Option<LazyValue>,
+    /// Whether the call succeeded, as far as the trace says.
+    pub status: Status,
+    /// The agent turn the call was made in, from 0.
+    pub step: u32,
+    /// Whether a result was recorded for the call.
+    pub completed: bool,
+}
+
+impl Call {
+    /// The arguments, parsed on the first call; `{}` when the trace recorded none.
+    pub fn args(&self) -> &Value {
+        self.args.get()
+    }
+
+    /// The result, parsed on the first call, when one was recorded.
+    pub fn result(&self) -> Option<&Value> {
+        self.result.as_ref().map(LazyValue::get)
+    }
+
+    /// The arguments, read without parsing them ([`LazyValue::view`]).
+    pub fn args_view(&self) -> ValueRef<'_> {
+        self.args.view()
+    }
+
+    /// The result, read without parsing it, when one was recorded: read whole
+    /// ([`LazyValue::whole_view`]), as a `result` pattern reads it.
+    pub fn result_view(&self) -> Option<ValueRef<'_>> {
+        self.result.as_ref().map(LazyValue::whole_view)
+    }
+}
+
+/// Whether a call succeeded, as far as the trace says. Never guessed from result text.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The trace says it succeeded.
+    Ok,
+    /// The trace says it failed.
+    Error,
+    /// The trace does not say.
+    #[default]
+    Unknown,
+}
+
+/// How a trace file holds its records, told by its extension. (Which trace format the
+/// records are in, `claude-code` or `otel`, is told by their content.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileLayout {
+    /// `.json` (or SWE-agent's `.traj`): one JSON document.
+    Json,
+    /// `.jsonl`: one JSON record per non-empty line, read one line at a time.
+    JsonLines,
+}
+
+impl FileLayout {
+    /// The layout of a file with this path, or `None` when its extension is neither
+    /// `.json` nor `.jsonl`.
+    pub fn from_path(path: &Path) -> Option<Self> {
+        match path.extension()?.to_str()? {
+            // SWE-agent writes its JSON trajectories as `.traj`.
+            "json" | "traj" => Some(Self::Json),
+            "jsonl" => Some(Self::JsonLines),
+            _ => None,
+        }
+    }
+}

@@ -1,7 +1,0 @@
-//! The `toolgate` trace format, forced: the input as a `.json` document and as `.jsonl` lines.
-
-#![no_main]
-
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| toolgate_fuzz::trace(Some("toolgate"), data));

@@ -1,0 +1,206 @@
+"""trailgate: score recorded AI-agent tool-call traces, with no model in the loop.
+
+The same engine as the ``trailgate`` command, from Python:
+
+- :func:`check` runs a suite and returns its JSON report as Python data;
+- :func:`score` scores one run's calls against equal-function classes;
+- :func:`read_trace` returns the runs and calls trailgate reads from a trace file.
+
+Errors raise :class:`TrailgateError`, which carries the diagnostic trailgate prints and the
+exit code the command would give. See docs/python.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Optional, Union
+
+from trailgate import _native
+
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_INVALID",
+    "EXIT_NOTHING_SELECTED",
+    "EXIT_PASSED",
+    "TrailgateError",
+    "check",
+    "read_trace",
+    "score",
+]
+
+#: Every gate passed.
+EXIT_PASSED = 0
+#: A gate failed.
+EXIT_FAILED = 1
+#: The suite, a trace or an argument is invalid.
+EXIT_INVALID = 2
+#: ``tests`` or ``select`` selected no test of the suite.
+EXIT_NOTHING_SELECTED = 4
+
+StrPath = Union[str, "os.PathLike[str]"]
+
+
+class TrailgateError(Exception):
+    """An input trailgate refused: the diagnostic it prints, and its exit code.
+
+    The code is :data:`EXIT_INVALID` for an invalid suite, trace or option, and
+    :data:`EXIT_NOTHING_SELECTED` when ``tests`` or ``select`` selected no test.
+    """
+
+    def __init__(self, diagnostic: str, code: int) -> None:
+        super().__init__(diagnostic)
+        #: The diagnostic, as the ``trailgate`` command prints it (without colour).
+        self.diagnostic = diagnostic
+        #: The exit code the ``trailgate`` command gives for it (2 for invalid input).
+        self.code = code
+
+
+def _read_args(
+    trace_format: Optional[str],
+    naming: Optional[str],
+    servers: Iterable[str],
+    naming_pattern: Optional[str],
+) -> list[str]:
+    """The command line's options for how to read trace files."""
+    args: list[str] = []
+    if trace_format is not None:
+        args += ["--trace-format", trace_format]
+    if naming is not None:
+        args += ["--naming", naming]
+    servers = list(servers)
+    if servers:
+        args += ["--servers", ",".join(servers)]
+    if naming_pattern is not None:
+        args += ["--naming-pattern", naming_pattern]
+    return args
+
+
+def _run(native: Callable[[list[str]], tuple[int, bytes, str]], args: list[str]) -> tuple[int, bytes]:
+    """Runs the command line's work natively, raising its diagnostic when the command would
+    exit 2 or more."""
+    code, stdout, diagnostic = native(["trailgate", "--color", "never", *args])
+    if code >= EXIT_INVALID:
+        raise TrailgateError(diagnostic, code)
+    return code, stdout
+
+
+def check(
+    suite: StrPath = "trailgate.yaml",
+    *,
+    tests: Iterable[str] = (),
+    select: Optional[str] = None,
+    traces_dir: Optional[StrPath] = None,
+    shard: Optional[str] = None,
+    threads: Optional[int] = None,
+    trace_format: Optional[str] = None,
+    naming: Optional[str] = None,
+    servers: Iterable[str] = (),
+    naming_pattern: Optional[str] = None,
+    baseline: Optional[StrPath] = None,
+) -> dict[str, Any]:
+    """Runs every test of ``suite`` and returns its JSON report as Python data.
+
+    The report is the one ``trailgate check --format json`` prints (docs/reports.md): its
+    ``passed`` is False when a gate failed. ``tests`` names the tests to check (``--test``)
+    and ``select`` is a substring or regex of their names (``-k``); the report and its sums
+    then cover those alone. The other keyword arguments are the command line's options of
+    the same names; ``baseline`` is the JSON report (a path) that gates written
+    ``baseline - N`` compare with (``--baseline``). Raises :class:`TrailgateError` when the suite, a trace or an option is
+    invalid, or when nothing is selected.
+    """
+    args = ["check", os.fspath(suite), "--format", "json"]
+    if isinstance(tests, str):
+        raise TypeError("`tests` is a list of test names, not one str")
+    for test in tests:
+        args += ["--test", test]
+    if select is not None:
+        args += ["-k", select]
+    if traces_dir is not None:
+        args += ["--traces-dir", os.fspath(traces_dir)]
+    if shard is not None:
+        args += ["--shard", shard]
+    if threads is not None:
+        args += ["--threads", str(threads)]
+    if baseline is not None:
+        args += ["--baseline", os.fspath(baseline)]
+    args += _read_args(trace_format, naming, servers, naming_pattern)
+    _, stdout = _run(_native.check, args)
+    report: dict[str, Any] = json.loads(stdout)
+    return report
+
+
+def read_trace(
+    path: StrPath,
+    *,
+    trace_format: Optional[str] = None,
+    naming: Optional[str] = None,
+    servers: Iterable[str] = (),
+    naming_pattern: Optional[str] = None,
+) -> list[dict[str, Any]]:
+    """Returns the runs trailgate reads from the trace file at ``path``.
+
+    Each run is what ``trailgate convert`` prints for it: ``source``, ``format`` and
+    ``tool_calls``, each call with ``name``, ``server``, ``args``, ``status`` and ``step``
+    (and ``result`` when recorded). Raises :class:`TrailgateError` when the file cannot be
+    read.
+    """
+    args = ["convert", os.fspath(path)]
+    args += _read_args(trace_format, naming, servers, naming_pattern)
+    _, stdout = _run(_native.read_trace, args)
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+Call = Union[str, Mapping[str, Any]]
+
+
+def _call(call: Call) -> tuple[Optional[str], str]:
+    """``server.name`` or ``name``, or a mapping with ``name`` and maybe ``server``."""
+    if isinstance(call, str):
+        server, dot, name = call.partition(".")
+        return (server, name) if dot else (None, call)
+    if isinstance(call, Mapping):
+        name = call.get("name")
+        server = call.get("server")
+        if not isinstance(name, str) or not (server is None or isinstance(server, str)):
+            raise TypeError(f"a call needs a str `name` and a str or None `server`: {call!r}")
+        return server, name
+    raise TypeError(f"a call is a str or a mapping, not {type(call).__name__}")
+
+
+def score(
+    classes: Union[Mapping[str, Iterable[str]], Iterable[tuple[str, Iterable[str]]]],
+    calls: Iterable[Call],
+) -> dict[str, Any]:
+    """Scores one run's calls against equal-function classes.
+
+    ``classes`` maps each class name to its members, written as in a suite
+    (``brave.web_search``: that server's tool; ``web_search``: that tool on any server), in
+    declaration order; a sequence of ``(name, members)`` pairs works too. ``calls`` are in
+    trace order, each ``"server.name"``, ``"name"`` or a mapping with ``name`` and
+    ``server`` (the calls :func:`read_trace` returns).
+
+    Returns the run's ``true_positives``, ``false_positives``, ``false_negatives``,
+    ``precision``, ``recall`` and ``f1`` (whole percents, as in the reports), ``classes``
+    (each class and the call, numbered from 1, that satisfied it, or None) and ``calls``
+    (each call's ``outcome``: ``satisfied``, ``repeat`` or ``unexpected``, and its
+    ``class``). Raises :class:`TrailgateError` for an empty, duplicate or memberless class.
+    """
+    pairs: Sequence[tuple[str, Iterable[str]]] = (
+        list(classes.items()) if isinstance(classes, Mapping) else list(classes)
+    )
+    native_classes: list[tuple[str, list[str]]] = []
+    for name, members in pairs:
+        if isinstance(members, str):
+            raise TypeError(f"the members of class `{name}` are a list of str, not one str")
+        native_classes.append((name, list(members)))
+    native_calls = [_call(call) for call in calls]
+    try:
+        return _native.score(native_classes, native_calls)
+    except ValueError as error:
+        raise TrailgateError(str(error), EXIT_INVALID) from None
+
+
+#: The version of the package, which is the version of the ``trailgate`` command inside it.
+__version__: str = _native.__version__
