@@ -6,18 +6,19 @@
 #
 #   TRAILGATE_SUITE        the suite file (default trailgate.yaml)
 #   TRAILGATE_ANNOTATIONS  true: `--format github` on the log (annotations, then the text
-#                         report); false: the text report
+#                          report); false: the text report
 #   TRAILGATE_SUMMARY      true: the Markdown summary is appended to GITHUB_STEP_SUMMARY
 #   TRAILGATE_JUNIT        a file for the JUnit report (default trailgate-junit.xml), or empty
 #   TRAILGATE_MARKDOWN     a file for the Markdown report, or empty
 #   TRAILGATE_JSON         a file for the JSON report (default trailgate-report.json), or empty
 #   TRAILGATE_HTML         a file for the HTML report, or empty (the default)
 #   TRAILGATE_BASELINE     a baseline JSON report for gates on the baseline (`--baseline`),
-#                         or empty
+#                          or empty
 #   TRAILGATE_ARGS         more arguments for `trailgate check`, split at spaces
-#   TRAILGATE_INSTALL      pip (the Python package, default), cargo (`cargo install
-#                         --locked` from the action's own source) or none (on PATH already)
-#   TRAILGATE_PACKAGE      what pip installs (default `trailgate`; `trailgate==0.1.0`, a wheel)
+#   TRAILGATE_INSTALL      cargo (`cargo install --locked` from the action's own source, the
+#                          default), pip (TRAILGATE_PACKAGE) or none (on PATH already)
+#   TRAILGATE_PACKAGE      what `pip` installs: a pinned version (`trailgate==0.1.0`) or a
+#                          wheel file; never a bare name (docs/ci.md#the-trailgate-action)
 #
 # It writes `exit-code` and `reports` (the report files, one a line) to GITHUB_OUTPUT when
 # that is set, and exits with trailgate's exit code: 0 passed, 1 a gate failed, 2 invalid.
@@ -31,8 +32,8 @@ markdown="${TRAILGATE_MARKDOWN:-}"
 json="${TRAILGATE_JSON-trailgate-report.json}"
 html="${TRAILGATE_HTML:-}"
 baseline="${TRAILGATE_BASELINE:-}"
-install="${TRAILGATE_INSTALL:-pip}"
-package="${TRAILGATE_PACKAGE:-trailgate}"
+install="${TRAILGATE_INSTALL:-cargo}"
+package="${TRAILGATE_PACKAGE:-}"
 scratch="${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
@@ -57,6 +58,14 @@ use_bin() {
 
 case "$install" in
 pip)
+    # A bare name installs whatever the registry serves under it today, which need not be
+    # this project's code: only a pinned version or a wheel file is installed.
+    case "$package" in
+    "") fail "\`install: pip\` needs \`package\`: a pinned version (\`trailgate==0.1.0\`) or a wheel file" ;;
+    *.whl) [ -f "$package" ] || fail "\`package\` is \`$package\`, and no such wheel file exists" ;;
+    *==*) ;;
+    *) fail "\`package\` is \`$package\`; pin a version (\`$package==0.1.0\`) or name a wheel file" ;;
+    esac
     # A virtual environment of its own: the runner's Python refuses `pip install` into
     # the system (PEP 668), and the job's own environment stays as it was.
     venv="$scratch/trailgate-venv"

@@ -16,14 +16,19 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "action" / "run.sh"
 
 
-def run_action(work: Path, case: str, fixtures: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
-    """Runs the script in a copy of a golden case, with the runner's files and these inputs."""
+def run_action(
+    work: Path, case: str, fixtures: Path, *, tools: Path | None = None, **inputs: str
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
+    """Runs the script in a copy of a golden case, with the runner's files and these inputs;
+    `tools`, a folder of commands found before any other."""
     shutil.copytree(fixtures / case, work / case)
     runner = work / "runner"
     runner.mkdir()
     env = {
         # The package under test provides `trailgate`; nothing else of this environment leaks.
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}/usr/bin{os.pathsep}/bin",
+        "PATH": os.pathsep.join(
+            [*([str(tools)] if tools else []), str(Path(sys.executable).parent), "/usr/bin", "/bin"]
+        ),
         "HOME": str(work),
         "RUNNER_TEMP": str(runner),
         "GITHUB_OUTPUT": str(runner / "output"),
@@ -125,6 +130,10 @@ def test_extra_arguments_reach_check(tmp_path: Path, fixtures: Path) -> None:
     [
         ({"baseline": "old.json"}, "cannot read baseline `old.json`"),
         ({"install": "brew"}, "`install` is `brew`"),
+        # A bare name installs whatever the registry serves under it: never by default.
+        ({"install": "pip"}, "`install: pip` needs `package`"),
+        ({"install": "pip", "package": "trailgate"}, "`package` is `trailgate`; pin a version"),
+        ({"install": "pip", "package": "gone.whl"}, "no such wheel file exists"),
         ({"annotations": "yes"}, "`annotations` is `yes`"),
     ],
 )
@@ -164,6 +173,43 @@ def test_install_pip_installs_the_package_into_its_own_environment(tmp_path: Pat
     venv_bin = tmp_path / "runner" / "trailgate-venv" / "bin"
     assert (venv_bin / "trailgate").exists()
     assert (tmp_path / "runner" / "path").read_text(encoding="utf-8").splitlines() == [str(venv_bin)]
+    assert outputs["exit-code"] == "0"
+
+
+def test_by_default_it_builds_its_own_source_with_cargo_and_never_runs_pip(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    # A `cargo` that records how it was called and installs a `trailgate` that runs the
+    # package under test, so that no compile is needed to see what the default does.
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    calls = tmp_path / "cargo-calls"
+    cargo = fake / "cargo"
+    real = Path(sys.executable).parent / "trailgate"
+    cargo.write_text(
+        f"""#!/bin/sh
+echo "$@" >>"{calls}"
+while [ "$1" != --root ]; do shift; done
+mkdir -p "$2/bin"
+printf '#!/bin/sh\\nexec "{real}" "$@"\\n' >"$2/bin/trailgate"
+chmod +x "$2/bin/trailgate"
+""",
+        encoding="utf-8",
+    )
+    cargo.chmod(0o755)
+    result, outputs = run_action(tmp_path, "seed-000-first-run", fixtures, tools=fake, install="")
+    assert result.returncode == 0, result.stderr
+    cargo_root = tmp_path / "runner" / "trailgate-cargo"
+    assert calls.read_text(encoding="utf-8").split() == [
+        "install",
+        "--locked",
+        "--root",
+        str(cargo_root),
+        "--path",
+        f"{ROOT / 'action'}/../crates/trailgate-cli",
+    ]
+    assert (tmp_path / "runner" / "path").read_text(encoding="utf-8").splitlines() == [str(cargo_root / "bin")]
+    assert not (tmp_path / "runner" / "trailgate-venv").exists()
     assert outputs["exit-code"] == "0"
 
 
