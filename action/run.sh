@@ -15,8 +15,11 @@
 #   TRAILGATE_BASELINE     a baseline JSON report for gates on the baseline (`--baseline`),
 #                          or empty
 #   TRAILGATE_ARGS         more arguments for `trailgate check`, split at spaces
-#   TRAILGATE_INSTALL      cargo (`cargo install --locked` from the action's own source, the
-#                          default), pip (TRAILGATE_PACKAGE) or none (on PATH already)
+#   TRAILGATE_INSTALL      auto (the default: release when the action runs at the tag of its
+#                          own version, `uses: OWNER/trailgate@v0.1.0`, else cargo), release
+#                          (the binary of the action's own release, checked against the
+#                          release's SHA256SUMS), cargo (`cargo install --locked` from the
+#                          action's own source), pip (TRAILGATE_PACKAGE) or none (on PATH)
 #   TRAILGATE_PACKAGE      what `pip` installs: a pinned version (`trailgate==0.1.0`) or a
 #                          wheel file; never a bare name (docs/ci.md#the-trailgate-action)
 #
@@ -32,7 +35,7 @@ markdown="${TRAILGATE_MARKDOWN:-}"
 json="${TRAILGATE_JSON-trailgate-report.json}"
 html="${TRAILGATE_HTML:-}"
 baseline="${TRAILGATE_BASELINE:-}"
-install="${TRAILGATE_INSTALL:-cargo}"
+install="${TRAILGATE_INSTALL:-auto}"
 package="${TRAILGATE_PACKAGE:-}"
 scratch="${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -56,7 +59,75 @@ use_bin() {
     fi
 }
 
+# The action's checkout is `.../_actions/OWNER/REPO/REF`, its source at the ref the workflow
+# named; its version is the workspace's, the first `version = ` of its Cargo.toml.
+action_dir="$(cd "$here/.." && pwd)"
+action_ref="$(basename "$action_dir")"
+action_repo="$(basename "$(dirname "$(dirname "$action_dir")")")/$(basename "$(dirname "$action_dir")")"
+version="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$action_dir/Cargo.toml" | head -n 1)"
+
+if [ "$install" = auto ]; then
+    # A release's binaries were built from the source at its tag, so they stand for the
+    # action only at that tag; at any other ref (a branch, a commit) the action builds what
+    # it holds.
+    if [ -n "$version" ] && [ "$action_ref" = "v$version" ]; then
+        install=release
+    else
+        install=cargo
+    fi
+fi
+
+# The release's archive for this machine, named by Rust's target (docs/releasing.md).
+release_target() {
+    local os="${RUNNER_OS:-$(uname -s)}" arch="${RUNNER_ARCH:-$(uname -m)}"
+    case "$arch" in
+    X64 | x86_64 | amd64) arch=x86_64 ;;
+    ARM64 | arm64 | aarch64) arch=aarch64 ;;
+    *) fail "no release binary for the processor \`$arch\`; use \`install: cargo\`" ;;
+    esac
+    case "$os" in
+    Linux) echo "trailgate-$arch-unknown-linux-musl.tar.gz" ;;
+    macOS | Darwin) echo "trailgate-$arch-apple-darwin.tar.gz" ;;
+    Windows | MINGW* | MSYS* | CYGWIN*) echo "trailgate-$arch-pc-windows-msvc.zip" ;;
+    *) fail "no release binary for the system \`$os\`; use \`install: cargo\`" ;;
+    esac
+}
+
+download() {
+    curl --fail --silent --show-error --location --retry 3 --output "$2" "$1" ||
+        fail "cannot download $1"
+}
+
+sha256() {
+    if command -v sha256sum >/dev/null; then
+        sha256sum "$1" | cut -d ' ' -f 1
+    else
+        shasum -a 256 "$1" | cut -d ' ' -f 1
+    fi
+}
+
 case "$install" in
+release)
+    [ -n "$version" ] || fail "cannot read the action's version from $action_dir/Cargo.toml"
+    archive="$(release_target)"
+    url="${GITHUB_SERVER_URL:-https://github.com}/$action_repo/releases/download/v$version"
+    release_dir="$scratch/trailgate-release"
+    rm -rf "$release_dir"
+    mkdir -p "$release_dir/bin"
+    download "$url/SHA256SUMS" "$release_dir/SHA256SUMS"
+    download "$url/$archive" "$release_dir/$archive"
+    # Nothing is unpacked, let alone run, before its bytes are the ones the release lists.
+    expected="$(awk -v name="$archive" '$2 == name || $2 == "*" name { print $1 }' "$release_dir/SHA256SUMS")"
+    [ -n "$expected" ] || fail "the release's SHA256SUMS lists no \`$archive\`"
+    actual="$(sha256 "$release_dir/$archive")"
+    [ "$actual" = "$expected" ] ||
+        fail "\`$archive\` has SHA-256 $actual, but the release's SHA256SUMS says $expected"
+    case "$archive" in
+    *.zip) unzip -q -o "$release_dir/$archive" -d "$release_dir/bin" ;;
+    *) tar -xzf "$release_dir/$archive" -C "$release_dir/bin" ;;
+    esac
+    use_bin "$release_dir/bin"
+    ;;
 pip)
     # A bare name installs whatever the registry serves under it today, which need not be
     # this project's code: only a pinned version or a wheel file is installed.
@@ -74,12 +145,11 @@ pip)
     use_bin "$venv/bin"
     ;;
 cargo)
-    # The action's checkout is the repository at the action's ref: build that.
-    cargo install --locked --root "$scratch/trailgate-cargo" --path "$here/../crates/trailgate-cli"
+    cargo install --locked --root "$scratch/trailgate-cargo" --path "$action_dir/crates/trailgate-cli"
     use_bin "$scratch/trailgate-cargo/bin"
     ;;
 none) ;;
-*) fail "\`install\` is \`$install\`; write pip, cargo or none" ;;
+*) fail "\`install\` is \`$install\`; write auto, release, cargo, pip or none" ;;
 esac
 command -v trailgate >/dev/null || fail "no \`trailgate\` command on PATH after \`install: $install\`"
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -17,10 +20,18 @@ SCRIPT = ROOT / "action" / "run.sh"
 
 
 def run_action(
-    work: Path, case: str, fixtures: Path, *, tools: Path | None = None, **inputs: str
+    work: Path,
+    case: str,
+    fixtures: Path,
+    *,
+    tools: Path | None = None,
+    script: Path = SCRIPT,
+    runner_env: dict[str, str] | None = None,
+    **inputs: str,
 ) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
     """Runs the script in a copy of a golden case, with the runner's files and these inputs;
-    `tools`, a folder of commands found before any other."""
+    `tools`, a folder of commands found before any other; `runner_env`, more of the runner's
+    variables."""
     shutil.copytree(fixtures / case, work / case)
     runner = work / "runner"
     runner.mkdir()
@@ -35,10 +46,11 @@ def run_action(
         "GITHUB_STEP_SUMMARY": str(runner / "summary.md"),
         "GITHUB_PATH": str(runner / "path"),
         "TRAILGATE_INSTALL": "none",
+        **(runner_env or {}),
         **{f"TRAILGATE_{name.upper()}": value for name, value in inputs.items()},
     }
     result = subprocess.run(
-        ["bash", str(SCRIPT)], cwd=work / case, env=env, capture_output=True, text=True, check=False
+        ["bash", str(script)], cwd=work / case, env=env, capture_output=True, text=True, check=False
     )
     output_file = runner / "output"
     outputs = parse_outputs(output_file.read_text(encoding="utf-8")) if output_file.exists() else {}
@@ -176,28 +188,37 @@ def test_install_pip_installs_the_package_into_its_own_environment(tmp_path: Pat
     assert outputs["exit-code"] == "0"
 
 
-def test_by_default_it_builds_its_own_source_with_cargo_and_never_runs_pip(
-    tmp_path: Path, fixtures: Path
-) -> None:
-    # A `cargo` that records how it was called and installs a `trailgate` that runs the
-    # package under test, so that no compile is needed to see what the default does.
-    fake = tmp_path / "fake"
-    fake.mkdir()
-    calls = tmp_path / "cargo-calls"
-    cargo = fake / "cargo"
+def write_tool(folder: Path, name: str, text: str) -> None:
+    """A stand-in command: a shell script named `name` in `folder`."""
+    folder.mkdir(exist_ok=True)
+    tool = folder / name
+    tool.write_text("#!/bin/sh\n" + text, encoding="utf-8")
+    tool.chmod(0o755)
+
+
+def fake_cargo(tools: Path, calls: Path) -> None:
+    """A `cargo` that records how it was called and installs a `trailgate` that runs the
+    package under test, so that no compile is needed to see what the action asks of it."""
     real = Path(sys.executable).parent / "trailgate"
-    cargo.write_text(
-        f"""#!/bin/sh
-echo "$@" >>"{calls}"
+    write_tool(
+        tools,
+        "cargo",
+        f"""echo "$@" >>"{calls}"
 while [ "$1" != --root ]; do shift; done
 mkdir -p "$2/bin"
 printf '#!/bin/sh\\nexec "{real}" "$@"\\n' >"$2/bin/trailgate"
 chmod +x "$2/bin/trailgate"
 """,
-        encoding="utf-8",
     )
-    cargo.chmod(0o755)
-    result, outputs = run_action(tmp_path, "seed-000-first-run", fixtures, tools=fake, install="")
+
+
+def test_at_a_branch_it_builds_its_own_source_with_cargo_and_never_runs_pip(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    # The action runs from this checkout, whose folder is no version tag: it builds it.
+    tools, calls = tmp_path / "tools", tmp_path / "cargo-calls"
+    fake_cargo(tools, calls)
+    result, outputs = run_action(tmp_path, "seed-000-first-run", fixtures, tools=tools, install="")
     assert result.returncode == 0, result.stderr
     cargo_root = tmp_path / "runner" / "trailgate-cargo"
     assert calls.read_text(encoding="utf-8").split() == [
@@ -206,11 +227,104 @@ chmod +x "$2/bin/trailgate"
         "--root",
         str(cargo_root),
         "--path",
-        f"{ROOT / 'action'}/../crates/trailgate-cli",
+        str(ROOT / "crates" / "trailgate-cli"),
     ]
     assert (tmp_path / "runner" / "path").read_text(encoding="utf-8").splitlines() == [str(cargo_root / "bin")]
     assert not (tmp_path / "runner" / "trailgate-venv").exists()
     assert outputs["exit-code"] == "0"
+
+
+VERSION = re.search(r'^version = "(.*)"$', (ROOT / "Cargo.toml").read_text(encoding="utf-8"), re.MULTILINE)[1]
+ARCHIVE = "trailgate-x86_64-unknown-linux-musl.tar.gz"
+
+
+def released_action(tmp_path: Path, sums: str | None = None) -> tuple[Path, Path, Path]:
+    """The action as a runner checks it out for `uses: acme/trailgate@v<VERSION>`, a release
+    of it served by a `curl` that records what it was asked for, and a `cargo` that must not
+    run. Returns the script, the tools folder and the file of the URLs asked for."""
+    action = tmp_path / "_actions" / "acme" / "trailgate" / f"v{VERSION}"
+    (action / "action").mkdir(parents=True)
+    shutil.copy(SCRIPT, action / "action" / "run.sh")
+    shutil.copy(ROOT / "Cargo.toml", action / "Cargo.toml")
+    release = tmp_path / "release"
+    (release / "pack").mkdir(parents=True)
+    real = Path(sys.executable).parent / "trailgate"
+    binary = release / "pack" / "trailgate"
+    binary.write_text(f'#!/bin/sh\nexec "{real}" "$@"\n', encoding="utf-8")
+    binary.chmod(0o755)
+    with tarfile.open(release / ARCHIVE, "w:gz") as archive:
+        archive.add(binary, arcname="trailgate")
+    digest = hashlib.sha256((release / ARCHIVE).read_bytes()).hexdigest()
+    (release / "SHA256SUMS").write_text(
+        sums if sums is not None else f"{'0' * 64}  trailgate-aarch64-apple-darwin.tar.gz\n{digest}  {ARCHIVE}\n",
+        encoding="utf-8",
+    )
+    tools, urls = tmp_path / "tools", tmp_path / "urls"
+    write_tool(
+        tools,
+        "curl",
+        f"""out=""; url=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --output) out="$2"; shift 2 ;;
+    -*) shift ;;
+    *) url="$1"; shift ;;
+    esac
+done
+echo "$url" >>"{urls}"
+cp "{release}/$(basename "$url")" "$out"
+""",
+    )
+    write_tool(tools, "cargo", "echo cargo must not run >&2; exit 101\n")
+    return action / "action" / "run.sh", tools, urls
+
+
+def run_released(
+    tmp_path: Path, fixtures: Path, install: str, sums: str | None = None
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str], Path]:
+    """Runs `released_action` on a Linux x86-64 runner; also returns the file of URLs."""
+    script, tools, urls = released_action(tmp_path, sums)
+    result, outputs = run_action(
+        tmp_path,
+        "seed-000-first-run",
+        fixtures,
+        tools=tools,
+        script=script,
+        runner_env={"RUNNER_OS": "Linux", "RUNNER_ARCH": "X64"},
+        install=install,
+    )
+    return result, outputs, urls
+
+
+def test_at_its_version_tag_it_installs_its_release_checked_against_the_checksums(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    result, outputs, urls = run_released(tmp_path, fixtures, install="")
+    assert result.returncode == 0, result.stderr
+    release = f"https://github.com/acme/trailgate/releases/download/v{VERSION}"
+    assert urls.read_text(encoding="utf-8").splitlines() == [f"{release}/SHA256SUMS", f"{release}/{ARCHIVE}"]
+    bin_dir = tmp_path / "runner" / "trailgate-release" / "bin"
+    assert (tmp_path / "runner" / "path").read_text(encoding="utf-8").splitlines() == [str(bin_dir)]
+    assert "PASS 1 test: 1 passed, 0 failed" in result.stdout
+    assert outputs["exit-code"] == "0"
+
+
+@pytest.mark.parametrize(
+    ("sums", "message"),
+    [
+        (f"{'0' * 64}  {ARCHIVE}\n", f"`{ARCHIVE}` has SHA-256 "),
+        (f"{'0' * 64}  trailgate-aarch64-apple-darwin.tar.gz\n", f"the release's SHA256SUMS lists no `{ARCHIVE}`"),
+    ],
+)
+def test_a_release_archive_that_is_not_the_one_listed_is_never_unpacked(
+    tmp_path: Path, fixtures: Path, sums: str, message: str
+) -> None:
+    result, outputs, _ = run_released(tmp_path, fixtures, install="release", sums=sums)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert not (tmp_path / "runner" / "trailgate-release" / "bin" / "trailgate").exists()
+    assert not (tmp_path / "runner" / "path").exists()
+    assert outputs == {}
 
 
 def test_the_action_passes_every_input_to_the_script() -> None:

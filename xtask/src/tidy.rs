@@ -11,6 +11,7 @@ use crate::tidy::reach::{Reach, overreach};
 
 mod modules;
 mod reach;
+mod release;
 
 /// The workspace crates each crate may depend on (normal dependencies). Edges point down:
 /// python -> cli -> run -> report -> expect -> {trace, core}; crates of one layer do not
@@ -87,6 +88,7 @@ pub(crate) fn check(root: &Path) -> Result<(), String> {
     problems.extend(profile_problems(&manifest));
     conventions(root, &mut problems)?;
     problems.extend(modules::problems(root)?);
+    problems.extend(release::problems(root)?);
     if problems.is_empty() {
         Ok(())
     } else {
