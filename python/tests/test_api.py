@@ -162,6 +162,52 @@ def test_score_raises_for_invalid_classes(classes: object, message: str) -> None
     assert message in caught.value.diagnostic
 
 
+def test_score_takes_the_classes_as_the_suite_writes_them(fixtures: Path) -> None:
+    # The suite's `classes:` as `yaml.safe_load` gives them, read here from the seed's suite
+    # by hand so that the test needs no YAML package: the result is the mapping form's.
+    suite_classes = [
+        {"name": "search", "members": ["brave.web_search", "google.search"]},
+        {"name": "fetch", "members": ["http.get"]},
+    ]
+    suite_text = (fixtures / "seed-000-first-run" / "trailgate.yaml").read_text(encoding="utf-8")
+    assert "members: [brave.web_search, google.search]" in suite_text
+    calls = ["google.search", "shell.exec"]
+    assert trailgate.score(suite_classes, calls) == trailgate.score(SEARCH_AND_FETCH, calls)
+
+
+def test_score_takes_members_in_their_object_form() -> None:
+    # A server name with a dot in it: only the object form says where the server ends.
+    classes = [
+        {"name": "fetch", "members": [{"server": "acme.http", "tool": "get"}]},
+        {"name": "list", "members": [{"tool": "repos.list"}]},
+    ]
+    calls = [{"server": "acme.http", "name": "get"}, {"server": "github", "name": "repos.list"}]
+    result = trailgate.score(classes, calls)
+    assert (result["true_positives"], result["false_positives"], result["false_negatives"]) == (2, 0, 0)
+    # Written as one string, `acme.http.get` is server `acme`, tool `http.get`: no match.
+    result = trailgate.score({"fetch": ["acme.http.get"]}, calls[:1])
+    assert result["true_positives"] == 0
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.score([{"name": "fetch", "members": [{"server": "acme.http", "tool": ""}]}], [])
+    assert "invalid member `{server: acme.http, tool: }` of class `fetch`" in caught.value.diagnostic
+
+
+@pytest.mark.parametrize(
+    ("classes", "message"),
+    [
+        ({"name": "search", "members": ["google.search"]}, "one class alone is not the classes; put it in a list"),
+        ([{"name": "search", "tools": ["google.search"]}], "needs exactly the keys `name` and `members`"),
+        ([{"name": "search", "members": [{"server": "google"}]}], "a member is a str"),
+        ({"search": "google.search"}, "the members of class `search` are a list"),
+        ("search", "classes are a list of `{name, members}` as in a suite"),
+    ],
+)
+def test_score_names_the_accepted_shapes_of_classes(classes: object, message: str) -> None:
+    with pytest.raises(TypeError) as caught:
+        trailgate.score(classes, [])  # type: ignore[arg-type]
+    assert message in str(caught.value)
+
+
 def test_score_refuses_calls_of_the_wrong_type() -> None:
     with pytest.raises(TypeError):
         trailgate.score(SEARCH_AND_FETCH, [42])  # type: ignore[list-item]

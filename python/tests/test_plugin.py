@@ -85,3 +85,28 @@ def test_without_the_option_the_plugin_adds_nothing(pytester: pytest.Pytester) -
     pytester.makepyfile(test_own="def test_own():\n    assert True\n")
     result = pytester.runpytest()
     result.assert_outcomes(passed=1)
+
+
+def test_the_header_counts_the_suites_tests_among_those_collected_and_deselected(
+    pytester: pytest.Pytester, fixtures: Path
+) -> None:
+    # Three tests of the suite and the project's own test: `-k` keeps one of the suite's.
+    pytester.makepyfile(test_own="def test_own():\n    assert True\n")
+    path = suite(pytester, fixtures, "merge-shards")
+    result = pytester.runpytest("--trailgate", path, "-k", "wanders")
+    result.stdout.fnmatch_lines(["collected 5 items / 4 deselected / 1 selected"])
+    result.assert_outcomes(failed=1, deselected=4)
+    result = pytester.runpytest("--trailgate", path, "--collect-only", "-q")
+    result.stdout.fnmatch_lines(["*trailgate.yaml::researcher wanders", "5 tests collected*"])
+
+
+def test_a_suite_in_a_folder_pytest_walks_is_collected_once(pytester: pytest.Pytester, fixtures: Path) -> None:
+    result = pytester.runpytest("--trailgate", suite(pytester, fixtures, "seed-000-first-run"), str(pytester.path))
+    result.stdout.fnmatch_lines(["collected 1 item"])
+    result.assert_outcomes(passed=1)
+
+
+def test_a_suite_that_does_not_exist_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--trailgate", "missing.yaml")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*file or directory not found*missing.yaml"])

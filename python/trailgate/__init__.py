@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Optional, Union
 
 from trailgate import _native
@@ -169,32 +169,83 @@ def _call(call: Call) -> tuple[Optional[str], str]:
     raise TypeError(f"a call is a str or a mapping, not {type(call).__name__}")
 
 
-def score(
-    classes: Union[Mapping[str, Iterable[str]], Iterable[tuple[str, Iterable[str]]]],
-    calls: Iterable[Call],
-) -> dict[str, Any]:
+#: A class member: ``"server.tool"`` or ``"tool"`` as a suite writes it, or its object form,
+#: ``{"server": "acme.http", "tool": "get"}`` or ``{"tool": "repos.list"}``, never split.
+Member = Union[str, Mapping[str, Optional[str]]]
+
+#: Equal-function classes: the suite's own shape (a list of ``{"name", "members"}``), a
+#: mapping of each class name to its members, or ``(name, members)`` pairs.
+Classes = Union[
+    Iterable[Mapping[str, Any]],
+    Mapping[str, Iterable[Member]],
+    Iterable[tuple[str, Iterable[Member]]],
+]
+
+_CLASSES_SHAPES = (
+    "classes are a list of `{name, members}` as in a suite "
+    '(`[{"name": "search", "members": ["brave.web_search"]}]`), a mapping of class name to '
+    'members (`{"search": ["brave.web_search"]}`) or `(name, members)` pairs'
+)
+_MEMBER_SHAPES = (
+    'a member is a str (`"brave.web_search"`, `"web_search"`) or a mapping with a str `tool` '
+    'and an optional str `server` (`{"server": "acme.http", "tool": "get"}`)'
+)
+
+
+def _member(member: Any, name: str) -> Union[str, tuple[Optional[str], str]]:
+    if isinstance(member, str):
+        return member
+    if isinstance(member, Mapping):
+        tool, server = member.get("tool"), member.get("server")
+        if set(member) <= {"tool", "server"} and isinstance(tool, str) and (server is None or isinstance(server, str)):
+            return (server, tool)
+    raise TypeError(f"member {member!r} of class `{name}`: {_MEMBER_SHAPES}")
+
+
+def _class(entry: Any) -> tuple[str, list[Union[str, tuple[Optional[str], str]]]]:
+    """One class, from the suite's `{name, members}` or a `(name, members)` pair."""
+    if isinstance(entry, Mapping):
+        if set(entry) != {"name", "members"}:
+            raise TypeError(f"a class {entry!r} needs exactly the keys `name` and `members`: {_CLASSES_SHAPES}")
+        name, members = entry["name"], entry["members"]
+    elif isinstance(entry, (tuple, list)) and len(entry) == 2:
+        name, members = entry
+    else:
+        raise TypeError(f"a class is not {entry!r}: {_CLASSES_SHAPES}")
+    if not isinstance(name, str):
+        raise TypeError(f"a class's name is a str, not {name!r}: {_CLASSES_SHAPES}")
+    if isinstance(members, (str, Mapping)) or not isinstance(members, Iterable):
+        raise TypeError(f"the members of class `{name}` are a list, not {members!r}; {_MEMBER_SHAPES}")
+    return name, [_member(member, name) for member in members]
+
+
+def score(classes: Classes, calls: Iterable[Call]) -> dict[str, Any]:
     """Scores one run's calls against equal-function classes.
 
-    ``classes`` maps each class name to its members, written as in a suite
-    (``brave.web_search``: that server's tool; ``web_search``: that tool on any server), in
-    declaration order; a sequence of ``(name, members)`` pairs works too. ``calls`` are in
-    trace order, each ``"server.name"``, ``"name"`` or a mapping with ``name`` and
+    ``classes`` is written as in a suite: a list of ``{"name": ..., "members": [...]}``
+    (what ``yaml.safe_load`` gives for a suite's ``classes:``), in declaration order; a
+    mapping of each class name to its members, or ``(name, members)`` pairs, work too. A
+    member is ``"server.tool"`` (that server's tool), ``"tool"`` (that tool on any server) or
+    the object form ``{"server": "acme.http", "tool": "get"}`` for names with dots. ``calls``
+    are in trace order, each ``"server.name"``, ``"name"`` or a mapping with ``name`` and
     ``server`` (the calls :func:`read_trace` returns).
 
     Returns the run's ``true_positives``, ``false_positives``, ``false_negatives``,
     ``precision``, ``recall`` and ``f1`` (whole percents, as in the reports), ``classes``
     (each class and the call, numbered from 1, that satisfied it, or None) and ``calls``
     (each call's ``outcome``: ``satisfied``, ``repeat`` or ``unexpected``, and its
-    ``class``). Raises :class:`TrailgateError` for an empty, duplicate or memberless class.
+    ``class``). Raises :class:`TrailgateError` for an empty, duplicate or memberless class,
+    and ``TypeError``, naming the accepted shapes, for classes of another shape.
     """
-    pairs: Sequence[tuple[str, Iterable[str]]] = (
-        list(classes.items()) if isinstance(classes, Mapping) else list(classes)
-    )
-    native_classes: list[tuple[str, list[str]]] = []
-    for name, members in pairs:
-        if isinstance(members, str):
-            raise TypeError(f"the members of class `{name}` are a list of str, not one str")
-        native_classes.append((name, list(members)))
+    if isinstance(classes, Mapping):
+        if set(classes) == {"name", "members"} and isinstance(classes.get("name"), str):
+            raise TypeError(f"one class alone is not the classes; put it in a list: {_CLASSES_SHAPES}")
+        entries: list[Any] = list(classes.items())
+    elif isinstance(classes, (str, bytes)) or not isinstance(classes, Iterable):
+        raise TypeError(f"{_CLASSES_SHAPES}, not {type(classes).__name__}")
+    else:
+        entries = list(classes)
+    native_classes = [_class(entry) for entry in entries]
     native_calls = [_call(call) for call in calls]
     try:
         return _native.score(native_classes, native_calls)

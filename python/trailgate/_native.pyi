@@ -1,6 +1,6 @@
 """Type stubs for ``trailgate._native``, the Rust half of the package (crates/trailgate-python)."""
 
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
 
 __version__: str
@@ -18,7 +18,7 @@ def read_trace(args: Sequence[str]) -> tuple[int, bytes, str]:
     """Reads traces as the ``trailgate convert`` command line says: (exit code, runs, diagnostic)."""
 
 def score(
-    classes: Sequence[tuple[str, Sequence[str]]],
+    classes: Sequence[tuple[str, Sequence[Union[str, tuple[Optional[str], str]]]]],
     calls: Sequence[tuple[Optional[str], str]],
 ) -> dict[str, Any]:
     """Scores one run's calls against classes; raises ValueError for invalid classes."""

@@ -32,14 +32,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-# First, so that the items are there when pytest's own `-k` and `-m` deselect.
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(
-    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
-) -> None:
-    for suite in config.getoption("trailgate"):
-        path = Path(suite).resolve()
-        items.extend(TrailgateSuite.from_parent(session, path=path).collect())
+def suites(config: pytest.Config) -> list[Path]:
+    """The suites given with `--trailgate`, as absolute paths."""
+    return [Path(suite).resolve() for suite in config.getoption("trailgate")]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The suites are collected as pytest collects any file it is given, so that their items
+    # count in "collected N items" and pytest's own `-k` and `-m` deselect among them (a
+    # suite inside a folder pytest also walks is collected once: pytest drops the second).
+    for suite in suites(config):
+        if str(suite) not in config.args:
+            config.args.append(str(suite))
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Optional[pytest.Collector]:
+    if file_path.resolve() in suites(parent.config):
+        return TrailgateSuite.from_parent(parent, path=file_path)
+    return None
 
 
 class TrailgateSuite(pytest.File):

@@ -105,13 +105,40 @@ fn not_this_command(command: &str) -> (u8, Vec<u8>, String) {
     )
 }
 
+/// A class member as the package hands it over: written as in a suite (`server.tool` or
+/// `tool`, split at the first dot), or the parts of the object form (`server` or None,
+/// `tool`), which are never split (docs/suite.md, `equal_function_sets`).
+#[derive(FromPyObject)]
+enum MemberArg {
+    Text(String),
+    Parts(Option<String>, String),
+}
+
+impl MemberArg {
+    fn parse(&self) -> Result<Member, trailgate_core::MemberError> {
+        match self {
+            Self::Text(text) => Member::parse(text),
+            Self::Parts(server, tool) => Member::new(server.as_deref(), tool),
+        }
+    }
+
+    /// The member as the suite writes it, for a message.
+    fn written(&self) -> String {
+        match self {
+            Self::Text(text) => text.clone(),
+            Self::Parts(Some(server), tool) => format!("{{server: {server}, tool: {tool}}}"),
+            Self::Parts(None, tool) => format!("{{tool: {tool}}}"),
+        }
+    }
+}
+
 /// Scores one run: `calls` (`(server or None, name)`, in trace order) against `classes`
-/// (`(name, members)`, in declaration order, members written as in a suite:
-/// `server.tool` or `tool`). Raises `ValueError` for a class or member the core refuses.
+/// (`(name, members)`, in declaration order, each member written as in a suite or the
+/// parts of its object form). Raises `ValueError` for a class or member the core refuses.
 #[pyfunction]
 fn score(
     py: Python<'_>,
-    classes: Vec<(String, Vec<String>)>,
+    classes: Vec<(String, Vec<MemberArg>)>,
     calls: Vec<(Option<String>, String)>,
 ) -> PyResult<Bound<'_, PyDict>> {
     let classes = classes
@@ -120,9 +147,10 @@ fn score(
             let members = members
                 .iter()
                 .map(|member| {
-                    Member::parse(member).map_err(|error| {
+                    member.parse().map_err(|error| {
                         PyValueError::new_err(format!(
-                            "invalid member `{member}` of class `{name}`: {error}"
+                            "invalid member `{}` of class `{name}`: {error}",
+                            member.written()
                         ))
                     })
                 })
