@@ -169,6 +169,13 @@ pub(crate) struct MergeArgs {
     /// the file's extension names the format (`.json`, `.txt`).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
+
+    /// Print nothing on standard output when every report goes to a file
+    ///
+    /// Without it, the text report is printed as well whenever every `--format` has its
+    /// `--output`, so that a CI log always says what happened.
+    #[arg(short = 'q', long)]
+    pub(crate) quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -195,6 +202,13 @@ pub(crate) struct DiffArgs {
     /// (`.json`, `.md`, `.txt`).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
+
+    /// Print nothing on standard output when every report goes to a file
+    ///
+    /// Without it, the text report is printed as well whenever every `--format` has its
+    /// `--output`, so that a CI log always says what happened.
+    #[arg(short = 'q', long)]
+    pub(crate) quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -212,8 +226,8 @@ pub(crate) struct CheckArgs {
 
     /// A report format; repeat it for several reports from one run [default: text]
     ///
-    /// Each `--output` writes the `--format` just before it; the format without one goes to
-    /// standard output.
+    /// Each `--output` writes the `--format` just before it (one of each pair in either
+    /// order); the format without one goes to standard output.
     #[arg(short = 'f', long, value_enum, value_name = "FORMAT")]
     pub(crate) format: Vec<Format>,
 
@@ -225,18 +239,26 @@ pub(crate) struct CheckArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Vec<PathBuf>,
 
-    /// Check only the test named NAME; repeat it for several
+    /// Print nothing on standard output when every report goes to a file
     ///
+    /// Without it, the text report is printed as well whenever every `--format` has its
+    /// `--output`, so that a CI log always says what happened.
+    #[arg(short = 'q', long)]
+    pub(crate) quiet: bool,
+
+    /// Check only the test named NAME, or the tests a glob matches; repeat it for several
+    ///
+    /// A NAME with `*`, `?` or `[...]` is also a glob, as in a shell: `--test 'search *'`.
     /// The reports and their sums cover the selected tests alone. A NAME that no test of the
-    /// suite has stops trailgate with exit code 4.
+    /// suite has or matches stops trailgate with exit code 4.
     #[arg(long = "test", value_name = "NAME", conflicts_with = "shard")]
     pub(crate) tests: Vec<String>,
 
     /// Check only the tests whose names contain PATTERN or match it as a regex
     ///
-    /// As pytest's `-k`: `-k search` selects every test with `search` in its name,
-    /// `-k '^login|logout$'` those the regex matches. With `--test`, a test must satisfy
-    /// both. When no test is selected, trailgate exits 4.
+    /// As pytest's `-k`, whatever the case of the letters: `-k search` selects every test
+    /// with `search` or `Search` in its name, `-k '^login|logout$'` those the regex matches.
+    /// With `--test`, a test must satisfy both. When no test is selected, trailgate exits 4.
     #[arg(short = 'k', value_name = "PATTERN", value_parser = parse_pattern, conflicts_with = "shard")]
     pub(crate) select: Option<NamePattern>,
 
@@ -481,12 +503,19 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
                         )
                     })
             })
-            .collect();
+            .collect::<Result<Vec<_>, String>>()
+            .map(|targets| with_summary(targets, check));
     }
     let mut targets: Vec<ReportTarget> = formats
         .iter()
         .map(|&(_, format)| ReportTarget { format, path: None })
         .collect();
+    // One `--format` and one `--output` go together in either order, as `-o b.json -f json`
+    // reads; with several, each `--output` takes the `--format` just before it.
+    if let ([_], [(_, path)]) = (formats.as_slice(), outputs.as_slice()) {
+        targets[0].path = Some(path.clone());
+        return Ok(with_summary(targets, check));
+    }
     for (index, path) in outputs {
         let Some(owner) = formats.iter().rposition(|&(at, _)| at < index) else {
             return Err(format!(
@@ -508,7 +537,19 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
                 .to_owned(),
         );
     }
-    Ok(targets)
+    Ok(with_summary(targets, check))
+}
+
+/// The targets, and the text report on standard output when every report goes to a file
+/// (unless `--quiet`): a CI log that says nothing hides what happened.
+fn with_summary(mut targets: Vec<ReportTarget>, matches: &clap::ArgMatches) -> Vec<ReportTarget> {
+    if !matches.get_flag("quiet") && targets.iter().all(|target| target.path.is_some()) {
+        targets.push(ReportTarget {
+            format: Format::Text,
+            path: None,
+        });
+    }
+    targets
 }
 
 /// The formats `merge` writes: a merged report has each test's verdict and gates, but the

@@ -133,16 +133,20 @@ impl ReportTarget {
 /// Which tests of the suite to check: those named, among those the pattern matches.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
-    /// Test names (`--test`); empty selects every test.
+    /// Test names or globs of them (`--test`, `*`, `?` and `[...]` as in a shell); empty
+    /// selects every test.
     pub tests: Vec<String>,
     /// A substring or regex of the names (`-k`).
     pub pattern: Option<NamePattern>,
 }
 
-/// What `-k` selects: the names that contain the text, or that the text matches as a regex.
+/// What `-k` selects: the names that contain the text, or that the text matches as a regex,
+/// whatever the case of their letters, as pytest's `-k` (docs/reports.md).
 #[derive(Debug, Clone)]
 pub struct NamePattern {
     text: String,
+    /// The text in lower case, for the substring test.
+    lower: String,
     /// `None` when the text is no regex (`-k 'f(x'`): it is then a substring alone. Boxed,
     /// so that the options stay small.
     regex: Option<Box<regex::Regex>>,
@@ -153,20 +157,36 @@ impl NamePattern {
     pub fn new(text: &str) -> Option<Self> {
         (!text.is_empty()).then(|| Self {
             text: text.to_owned(),
-            regex: regex::Regex::new(text).ok().map(Box::new),
+            lower: text.to_lowercase(),
+            regex: regex::RegexBuilder::new(text)
+                .case_insensitive(true)
+                .build()
+                .ok()
+                .map(Box::new),
         })
     }
 
     /// Whether the test named `name` is selected.
     pub fn matches(&self, name: &str) -> bool {
-        name.contains(&self.text) || self.regex.as_ref().is_some_and(|r| r.is_match(name))
+        name.to_lowercase().contains(&self.lower)
+            || self.regex.as_ref().is_some_and(|r| r.is_match(name))
     }
+}
+
+/// Whether `--test ENTRY` names the test `name`: the name itself, or a glob that matches it.
+fn names(entry: &str, name: &str) -> bool {
+    entry == name
+        || (is_glob(entry) && glob::Pattern::new(entry).is_ok_and(|pattern| pattern.matches(name)))
+}
+
+fn is_glob(entry: &str) -> bool {
+    entry.contains(['*', '?', '['])
 }
 
 impl Selection {
     /// Whether the test named `name` is selected.
     pub fn selects(&self, name: &str) -> bool {
-        (self.tests.is_empty() || self.tests.iter().any(|test| test == name))
+        (self.tests.is_empty() || self.tests.iter().any(|test| names(test, name)))
             && self
                 .pattern
                 .as_ref()
@@ -180,11 +200,15 @@ impl Selection {
             .tests
             .iter()
             .map(String::as_str)
-            .filter(|test| !names.contains(test))
+            .filter(|test| !names.iter().any(|name| self::names(test, name)))
             .collect();
         if let Some(first) = unknown.first() {
             return Err(NothingSelected::new(
-                format!("no test of the suite is named `{first}`"),
+                if is_glob(first) {
+                    format!("no test name matches `{first}`")
+                } else {
+                    format!("no test of the suite is named `{first}`")
+                },
                 names,
             ));
         }

@@ -314,7 +314,7 @@ fn a_failed_run_leaves_existing_reports_as_they_were() {
 
 #[rstest::rstest]
 #[case::two_to_stdout(&["check", "--format", "json", "--format", "text"])]
-#[case::output_before_format(&["check", "--output", "x.json", "--format", "json"])]
+#[case::output_before_two_formats(&["check", "--output", "x.json", "--format", "json", "--format", "text"])]
 #[case::two_outputs_for_one_format(&["check", "--format", "json", "--output", "a", "--output", "b"])]
 fn report_target_misuse_is_a_usage_error(#[case] args: &[&str]) {
     let run = trailgate(&fixtures().join("seed-000-first-run"), args);

@@ -63,7 +63,10 @@ fn a_report_has_the_same_bytes_for_one_target_or_several(#[case] format: &str) {
     let (a, b, c) = (file("a"), file("b"), file("c"));
     let alone = trailgate(&passing(), &["check", "--format", format]);
     assert_eq!(alone.code, 0, "{}", alone.stderr);
-    let in_a_file = trailgate(&passing(), &["check", "--format", format, "--output", &a]);
+    let in_a_file = trailgate(
+        &passing(),
+        &["check", "--quiet", "--format", format, "--output", &a],
+    );
     assert_eq!((in_a_file.code, in_a_file.stdout.as_str()), (0, ""));
     let beside_stdout = trailgate(
         &passing(),

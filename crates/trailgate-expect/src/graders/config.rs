@@ -179,6 +179,25 @@ impl GraderKind {
     fn own_keys(self) -> &'static [&'static str] {
         self.0.config_keys()
     }
+
+    /// The keys of its `config`, `expect` last: what an unknown key's help lists.
+    fn config_keys(self) -> &'static [&'static str] {
+        static KEYS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| {
+            Block::ALL
+                .iter()
+                .map(|block| {
+                    let mut keys = block.config_keys().to_vec();
+                    keys.push("expect");
+                    keys
+                })
+                .collect()
+        });
+        Block::ALL
+            .iter()
+            .position(|block| *block == self.0)
+            .and_then(|index| KEYS.get(index))
+            .map_or(&[], Vec::as_slice)
+    }
 }
 
 impl fmt::Display for GraderKind {
@@ -581,7 +600,7 @@ impl<'de> Visitor<'de> for ConfigVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawGraderConfig, A::Error> {
         let mut config = RawGraderConfig::default();
         let mut seen = vec![false; keys().len()];
-        while let Some(Key(index)) = map.next_key()? {
+        while let Some(Key(index)) = map.next_key_seed(KeySeed(self.0))? {
             let key = keys()[index];
             // A key given twice is refused before its second value is read, even when the
             // first was `null`, as the derived reader does.
@@ -617,27 +636,33 @@ impl<'de> DeserializeSeed<'de> for KeyValue<'_> {
 /// A key of a config, by its position in [`keys`].
 struct Key(usize);
 
-impl<'de> Deserialize<'de> for Key {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_identifier(KeyVisitor)
+/// Reads a key of a config; with the grader's kind when its `type:` came first.
+struct KeySeed(Option<GraderKind>);
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+        deserializer.deserialize_identifier(self)
     }
 }
 
-struct KeyVisitor;
-
-impl Visitor<'_> for KeyVisitor {
+impl Visitor<'_> for KeySeed {
     type Value = Key;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("field identifier")
     }
 
+    /// A key of another kind is read, to be refused by `check_keys` as misplaced; a key of
+    /// no kind is unknown, and the help lists the keys of this grader's kind alone when its
+    /// `type:` is known (every kind's otherwise).
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
         keys()
             .iter()
             .position(|k| *k == key)
             .map(Key)
-            .ok_or_else(|| E::unknown_field(key, keys()))
+            .ok_or_else(|| E::unknown_field(key, self.0.map_or_else(keys, GraderKind::config_keys)))
     }
 }
 

@@ -1,6 +1,7 @@
 //! Tests of the reading of a grader's `config:`, which takes every kind's keys before the
 //! grader's `type:` is known: it accepts and refuses what serde's derived reader of one
-//! struct with all the keys did, with the same messages.
+//! struct with all the keys did, with the same messages, but for an unknown key's help,
+//! which lists the kind's keys alone once its `type:` is known.
 
 use rstest::rstest;
 
@@ -26,7 +27,7 @@ fn check(grader: &str, expected: &[(&str, Option<&str>)]) {
     assert_eq!(got, expected, "{text}");
 }
 
-/// The help's list of the keys of a config: every kind's.
+/// The help's list of the keys of a config whose `type:` comes after it: every kind's.
 macro_rules! every_key {
     () => {
         "valid keys here: `required`, `disallowed`, `sequence`, `expected_tools`, \
@@ -39,6 +40,14 @@ macro_rules! every_key {
 #[rstest]
 #[case::unknown_key(
     "{type: tool-calls, config: {requird: [a]}}",
+    &[("unknown key `requird` in `tests[0].graders[0].config`", Some("did you mean `required`? valid keys here: `required`, `disallowed`, `sequence`, `expect`"))]
+)]
+#[case::unknown_key_of_another_kind(
+    "{type: trajectory, config: {expected: [a], mdoe: strict}}",
+    &[("unknown key `mdoe` in `tests[0].graders[0].config`", Some("did you mean `mode`? valid keys here: `mode`, `expected`, `expect`"))]
+)]
+#[case::unknown_key_before_the_type(
+    "{config: {requird: [a]}, type: tool-calls}",
     &[("unknown key `requird` in `tests[0].graders[0].config`", Some(concat!("did you mean `required`? ", every_key!())))]
 )]
 #[case::key_of_another_kind(
@@ -62,7 +71,7 @@ macro_rules! every_key {
 )]
 #[case::number_as_key(
     "{type: tool-calls, config: {0: [a]}}",
-    &[("unknown key `0` in `tests[0].graders[0].config`", Some(every_key!()))]
+    &[("unknown key `0` in `tests[0].graders[0].config`", Some("valid keys here: `required`, `disallowed`, `sequence`, `expect`"))]
 )]
 #[case::not_a_map(
     "{type: tool-calls, config: hello}",
