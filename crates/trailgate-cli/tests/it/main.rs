@@ -9,6 +9,7 @@
 mod baseline;
 mod browser;
 mod cli;
+mod cookbook;
 mod delivery;
 mod determinism;
 mod diff;
