@@ -14,8 +14,20 @@ const TRACE: &str = include_str!("init/trace.json");
 /// The default trace location of the starter test (its name as a slug).
 const TRACE_PATH: &str = "traces/research-agent-searches-then-fetches.json";
 
+/// Where the docs of this very version are read: the project's repository (the workspace
+/// manifest's `repository`) at the version's tag, so that the starter suite's comments
+/// lead a user who installed a wheel or a binary, with no clone, to the docs that match it.
+fn docs_url() -> String {
+    format!(
+        "{}/blob/v{}/docs",
+        env!("CARGO_PKG_REPOSITORY"),
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
 pub(crate) fn run() -> Result<Output, Report> {
-    let files = [("trailgate.yaml", SUITE), (TRACE_PATH, TRACE)];
+    let suite = SUITE.replace("{docs}", &docs_url());
+    let files = [("trailgate.yaml", suite.as_str()), (TRACE_PATH, TRACE)];
     // Check everything first, so that a refusal writes nothing at all.
     for (path, _) in files {
         if Path::new(path).exists() {
@@ -38,8 +50,11 @@ pub(crate) fn run() -> Result<Output, Report> {
         };
         write().map_err(|error| Report::msg(format!("cannot write `{path}`: {error}")))?;
     }
-    let stdout =
-        format!("wrote trailgate.yaml and {TRACE_PATH}\nnext: trailgate check\n").into_bytes();
+    let stdout = format!(
+        "wrote trailgate.yaml and {TRACE_PATH}\nnext: trailgate check\ndocs: {}/suite.md\n",
+        docs_url()
+    )
+    .into_bytes();
     Ok(Output {
         stdout: stdout.into(),
         ..Output::default()

@@ -341,6 +341,33 @@ fn init_then_check_passes_and_init_never_overwrites() {
 }
 
 #[test]
+fn init_points_at_the_docs_of_the_installed_version() {
+    // A user who installed a wheel or a binary has no docs/ folder: the comments and the
+    // closing line name the docs of this version in the project's repository.
+    let temp = tempfile::tempdir().unwrap();
+    let init = trailgate(temp.path(), &["init"]);
+    assert_eq!(init.code, 0, "{}", init.stderr);
+    let docs = format!(
+        "{}/blob/v{}/docs",
+        env!("CARGO_PKG_REPOSITORY"),
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(docs.starts_with("https://github.com/"), "{docs}");
+    assert!(
+        init.stdout.ends_with(&format!("docs: {docs}/suite.md\n")),
+        "{}",
+        init.stdout
+    );
+    let suite = fs::read_to_string(temp.path().join("trailgate.yaml")).unwrap();
+    assert!(
+        suite.contains(&format!("reference: {docs}/suite.md\n")),
+        "{suite}"
+    );
+    assert!(suite.contains(&format!("# {docs}/formats.md\n")), "{suite}");
+    assert!(!suite.contains("{docs}"), "{suite}");
+}
+
+#[test]
 fn github_format_appends_the_summary_when_the_runner_asks() {
     use std::process::Command;
     let temp = tempfile::tempdir().unwrap();
