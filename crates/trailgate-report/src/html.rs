@@ -13,11 +13,12 @@ use std::io::{self, BufRead, Write};
 
 use serde::{Serialize, Serializer};
 use trailgate_expect::{
-    Baseline, Entries, EntrySink, JsonContext, JsonField, RunOutcome, SuiteOutcome,
+    Baseline, Entries, EntrySink, JsonContext, JsonField, Line, RunOutcome, Section, SuiteOutcome,
     Test as SuiteTest, TestOutcome,
 };
 use trailgate_trace::{Run, Status};
 
+use crate::lines::{Look, Painter, TextOptions, render};
 use crate::spill::Spill;
 use crate::transcode::JsonText;
 
@@ -338,6 +339,92 @@ struct TestData<'a> {
     classes: Vec<(&'a str, u64, u64)>,
     /// The comparison with the report of `check --baseline` (`null` without one).
     baseline: Option<BaselineData<'a>>,
+    /// Why the test failed, shown in its section without a click; empty when it passed.
+    failures: Vec<Failure>,
+}
+
+/// The failed gates of one grader (or of no grader), with what explains them, in the words
+/// of the text report: the counts behind the gates and the findings of the listed runs.
+/// Each run's own data is not repeated: a run is named by its number, and the page takes
+/// its source from the run's entry.
+#[derive(Debug, Serialize, PartialEq, Eq)]
+struct Failure {
+    /// Each failed gate: its index in the test's `gates`, and the gate as the text report
+    /// writes it (`tool_selection.f1 >= baseline - 2 (baseline 90, so 88)`), which the page
+    /// follows with the value it compared.
+    gates: Vec<(usize, String)>,
+    /// The grader's key, which the run explorer's finding filter takes; `null` for a gate
+    /// on a metric that no grader's section lists.
+    key: Option<&'static str>,
+    /// The grader's name as a heading (`Tool calls`).
+    title: Option<&'static str>,
+    /// The counts behind the gates (`4 of 25 runs failed (...)`), or, for a grader that
+    /// counts nothing for them, its line of sums over every run.
+    note: Option<String>,
+    /// Each listed run with findings of the grader: its number and its findings. At most
+    /// the text report's listed runs ([`TestOutcome::runs`]), so this does not grow with
+    /// the runs.
+    runs: Vec<(usize, Vec<String>)>,
+}
+
+/// `line` in the text report's words, without colour: user text with its control
+/// characters escaped and long values cut, as a terminal shows them. The page inserts it
+/// as text.
+fn words(line: &Line, painter: &Painter) -> String {
+    render(line, Look::Text(painter))
+}
+
+/// Why `test` failed: its failed gates grouped by the grader whose metric each judged, in
+/// the order of each group's first gate, each group with what explains it.
+fn failures(test: &TestOutcome) -> Vec<Failure> {
+    let painter = Painter::new(TextOptions::default());
+    let sections = test.sections();
+    let mut failures: Vec<(Option<&Section>, Failure)> = Vec::new();
+    for (index, gate) in test.gates.iter().enumerate() {
+        if gate.passed {
+            continue;
+        }
+        let section = sections
+            .iter()
+            .find(|section| section.targets.contains(&gate.gate.target));
+        let line = gate.written();
+        let key = section.map(|section| section.key);
+        if let Some((_, failure)) = failures.iter_mut().find(|(_, f)| f.key == key) {
+            failure.gates.push((index, line));
+            continue;
+        }
+        let runs = section.map_or_else(Vec::new, |section| {
+            test.runs
+                .iter()
+                .zip(&section.facts)
+                .filter(|(_, facts)| !facts.is_empty())
+                .map(|(info, facts)| {
+                    let facts = facts.iter().map(|fact| words(fact, &painter)).collect();
+                    (info.number, facts)
+                })
+                .collect()
+        });
+        let failure = Failure {
+            gates: vec![(index, line)],
+            key,
+            title: section.map(|section| section.title),
+            note: None,
+            runs,
+        };
+        failures.push((section, failure));
+    }
+    for (section, failure) in &mut failures {
+        let Some(section) = section else { continue };
+        let explained = failure
+            .gates
+            .iter()
+            .any(|(index, _)| section.explained.contains(&test.gates[*index].gate.target));
+        failure.note = match &section.gate_note {
+            Some(note) if explained => Some(words(note, &painter)),
+            _ => Some(words(&section.summary, &painter)),
+        };
+    }
+    failures.into_iter().map(|(_, failure)| failure).collect()
 }
 
 /// A test's comparison with the baseline report: the baseline's metrics of the test of the
@@ -565,6 +652,7 @@ fn test_data<'a>(
         baseline: baseline.map(|baseline| BaselineData {
             metrics: baseline.test(&test.name),
         }),
+        failures: failures(test),
     }
 }
 

@@ -1,9 +1,10 @@
 //! The HTML report in a real browser: headless Chromium opens the reports of three fixtures
-//! (a passing suite, a failing one of 25 runs, markup in every string), and the tests read
-//! what the page's script drew from the DOM it dumps: the verdicts in words, the charts'
-//! bars, the run list a URL fragment filters, a run opened, and the hostile strings shown
-//! as text with no element made of them. Each also saves a screenshot under
-//! `target/html-screenshots/` for review (docs/reports.md describes them).
+//! (a passing suite, a failing one of 25 runs, markup in every string) and of a suite
+//! written here (tests without classes), and the tests read what the page's script drew
+//! from the DOM it dumps: the verdicts in words, why a failed test failed and the links to
+//! the runs behind it, the charts' bars, the run list a URL fragment filters, a run opened,
+//! and the hostile strings shown as text with no element made of them. Each also saves a
+//! screenshot under `target/html-screenshots/` for review (docs/reports.md describes them).
 //!
 //! Without a Chromium on the `PATH` the tests print that they were skipped and pass, so the
 //! README's test command needs only a Rust toolchain; with `CI` set they fail instead, as CI
@@ -68,12 +69,18 @@ fn report(name: &str, passed: bool) -> PathBuf {
 
 /// [`report`], with `args` after the suite.
 fn report_with(name: &str, passed: bool, args: &[&str]) -> PathBuf {
+    report_in(&fixture(name), name, passed, args)
+}
+
+/// Writes the HTML report of the suite `trailgate.yaml` in `dir`, checked with `args`, to
+/// `target/html-screenshots/<name>.html`.
+fn report_in(dir: &Path, name: &str, passed: bool, args: &[&str]) -> PathBuf {
     let page = review_dir().join(format!("{name}.html"));
     let out = page.to_str().expect("a UTF-8 path");
     let mut command = vec!["check", "trailgate.yaml"];
     command.extend(args);
     command.extend(["--format", "html", "--output", out]);
-    let run = trailgate(&fixture(name), &command);
+    let run = trailgate(dir, &command);
     assert_eq!(run.code, i32::from(!passed), "{}", run.stderr);
     page
 }
@@ -191,6 +198,25 @@ fn histogram(dom: &str, metric: &str) -> Vec<u64> {
         .collect()
 }
 
+/// The section of test `number` (from 1), as drawn: its heading to its end.
+fn test_section(dom: &str, number: usize) -> &str {
+    let open = format!(r#"<section class="test" id="test-{number}""#);
+    let section = dom.split(&open).nth(1);
+    assert!(section.is_some(), "a section of test {number}");
+    section
+        .unwrap_or_default()
+        .split("</section>")
+        .next()
+        .unwrap_or_default()
+}
+
+/// The fragment a link's `href` leads to, as the address bar holds it, without its `#`.
+fn fragment_of(href: &str) -> String {
+    href.strip_prefix('#')
+        .expect("a link within the page")
+        .replace("&amp;", "&")
+}
+
 /// How many elements `<tag` the DOM holds.
 fn elements(dom: &str, tag: &str) -> usize {
     dom.matches(&format!("<{tag} "))
@@ -199,7 +225,7 @@ fn elements(dom: &str, tag: &str) -> usize {
 }
 
 #[test]
-fn a_passing_suite_shows_its_verdicts_and_charts() {
+fn a_passing_suite_of_one_run_shows_its_verdicts_and_no_chart() {
     let Some(browser) = browser() else { return };
     let page = report("seed-000-first-run", true);
     let dom = dom(&browser, &page, "");
@@ -214,13 +240,159 @@ fn a_passing_suite_shows_its_verdicts_and_charts() {
         dom.contains("<code>tool_selection.f1 &gt;= 80</code>"),
         "the gate"
     );
-    assert_eq!(
-        histogram(&dom, "tool_selection.f1"),
-        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
-        "the one run's f1 of 100 is one bar in the last bin"
+    assert!(
+        dom.contains(r#"<td><code>tool_selection.f1</code></td><td class="num">100</td>"#),
+        "the metrics table gives the one run's value"
+    );
+    // One run spreads over nothing: a histogram of it would be one bar.
+    let section = test_section(&dom, 1);
+    assert!(!section.contains("<figure"), "no chart: {section}");
+    assert!(!section.contains("Each metric per run"), "{section}");
+    assert!(
+        !section.contains("Why it failed"),
+        "a passing test has nothing to explain"
     );
     assert_eq!(listed_runs(&dom), ["1.1"]);
     screenshot(&browser, &page, "run=1.1", "passing", 1500);
+}
+
+/// A failed test says why in its own section, as the page opens: each failed gate with the
+/// counts behind it and the findings of the runs behind it, in the text report's words,
+/// and links that show those runs in the run explorer.
+#[test]
+fn a_failing_test_says_why_without_a_click_and_links_to_the_runs_behind() {
+    let Some(browser) = browser() else { return };
+    let page = report("many-runs-listing", false);
+    let shown = dom(&browser, &page, "");
+    assert!(
+        shown.contains(r#"<div id="run-detail"></div>"#),
+        "no run is open: nothing was clicked"
+    );
+    let section = test_section(&shown, 1);
+    let why = section.split(r#"<div class="why""#).nth(1);
+    assert!(why.is_some(), "a block that says why: {section}");
+    let why = why.unwrap_or_default();
+    assert!(
+        why.starts_with(r#" data-why="1"><h3>Why it failed</h3>"#),
+        "{why}"
+    );
+    assert!(
+        !section.contains("<details") && !why.contains("hidden"),
+        "shown, not folded away: {why}"
+    );
+    // The four failed gates, each as the text report words it, with the counts behind it.
+    for gate in [
+        "<code>tool_selection.f1 &gt;= 99</code> (actual 96)",
+        "<code>tool_calls.pass_rate &gt;= 90</code> (actual 84)",
+        "<code>tool_correctness.score &gt;= 99</code> (actual 96)",
+        "<code>call_accuracy.f1 &gt;= 99</code> (actual 94)",
+        "Equal-function sets: 2 missed classes (fetch), 2 unexpected calls",
+        "Tool calls: 4 of 25 runs failed (2 unmet required entries, 2 disallowed calls)",
+    ] {
+        assert!(why.contains(gate), "{gate} in {why}");
+    }
+    // The findings of the runs behind `tool_calls.pass_rate`, each run a link.
+    let tool_calls = why
+        .split(r#"<div class="failure" data-grader="tool-calls">"#)
+        .nth(1)
+        .unwrap_or_default()
+        .split(r#"<div class="failure""#)
+        .next()
+        .unwrap_or_default();
+    for finding in [
+        r##"<a href="#test=1&amp;finding=tool-calls&amp;run=1.2">run 2</a> <code>traces/agent-runs.jsonl:2</code>: broken disallowed `^exec$`: call 3 `shell.exec`"##,
+        r##"<a href="#test=1&amp;finding=tool-calls&amp;run=1.21">run 21</a> <code>traces/agent-runs.jsonl:21</code>: unmet required `^get$`: no matching call"##,
+    ] {
+        assert!(tool_calls.contains(finding), "{finding} in {tool_calls}");
+    }
+    // Following the links shows those runs: every run behind the gate, or one opened.
+    let all = attribute(
+        tool_calls
+            .split(r#"<a class="runs-behind""#)
+            .nth(1)
+            .unwrap_or_default(),
+        "href",
+    );
+    let followed = dom(&browser, &page, &fragment_of(&all));
+    assert_eq!(listed_runs(&followed), ["1.2", "1.5", "1.21", "1.24"]);
+    let one = attribute(tool_calls.split("<li>").nth(3).unwrap_or_default(), "href");
+    let opened = dom(&browser, &page, &fragment_of(&one));
+    let detail = opened
+        .split(r#"<div id="run-detail""#)
+        .nth(1)
+        .expect("the run is open");
+    assert!(detail.contains("Run 21 of agent over 25 runs"), "{detail}");
+    assert!(
+        detail.contains("tool_calls › runs"),
+        "its findings: {detail}"
+    );
+}
+
+/// A test without equal-function sets has no classes: no class table, and its tools
+/// without the class columns. A metric on which every run agrees is said in words.
+#[test]
+fn a_test_without_classes_has_no_class_columns() {
+    let Some(browser) = browser() else { return };
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(
+        dir.path().join("trailgate.yaml"),
+        r#"tests:
+  - name: lists files
+    runs: 2
+    graders:
+      - type: tool-calls
+        config:
+          required:
+            - name: "^ls$"
+  - name: searches
+    equal_function_sets:
+      classes:
+        - name: search
+          members: [web.search]
+"#,
+    )
+    .expect("the suite is written");
+    let traces = dir.path().join("traces");
+    std::fs::create_dir_all(traces.join("lists-files")).expect("the traces folder");
+    for run in ["run-1", "run-2"] {
+        std::fs::write(
+            traces.join("lists-files").join(format!("{run}.json")),
+            r#"{"tool_calls": [{"name": "ls"}, {"name": "cat", "status": "error"}]}"#,
+        )
+        .expect("a trace is written");
+    }
+    std::fs::write(
+        traces.join("searches.json"),
+        r#"{"tool_calls": [{"name": "search", "server": "web"}]}"#,
+    )
+    .expect("a trace is written");
+    let page = report_in(dir.path(), "without-classes", true, &[]);
+    let dom = dom(&browser, &page, "");
+
+    let without = test_section(&dom, 1);
+    assert!(without.contains("lists files"), "{without}");
+    for absent in ["<h3>Classes</h3>", "Satisfied a class", "Unexpected"] {
+        assert!(!without.contains(absent), "no {absent}: {without}");
+    }
+    assert!(
+        without.contains(
+            r#"<th scope="col">Tool</th><th class="num" scope="col">Called</th><th class="num" scope="col">Errors</th>"#
+        ),
+        "its tools, called and failed: {without}"
+    );
+    assert!(
+        without
+            .contains("<td><code>cat</code></td><td class=\"num\">2</td><td class=\"num\">2</td>"),
+        "{without}"
+    );
+    assert!(!without.contains("<figure"), "both runs agree: {without}");
+    assert!(
+        without.contains("The same in every run: tool_calls.pass_rate 100."),
+        "{without}"
+    );
+    // Beside it, a test with classes keeps them.
+    let with = test_section(&dom, 2);
+    assert!(with.contains("<h3>Classes</h3>") && with.contains("Satisfied a class"));
 }
 
 #[test]
@@ -282,7 +454,7 @@ fn a_failing_suite_filters_its_runs_by_the_fragment() {
         detail.contains("equal_function_sets › unexpected_calls"),
         "its findings"
     );
-    screenshot(&browser, &page, "verdict=failed&run=1.2", "failing", 2800);
+    screenshot(&browser, &page, "verdict=failed&run=1.2", "failing", 3600);
 }
 
 #[test]

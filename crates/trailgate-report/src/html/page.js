@@ -135,6 +135,71 @@
     return figure;
   }
 
+  // The charts of the metrics per run. A chart shows how the runs spread, so a test of one
+  // run has none (the metrics table gives its values), and a metric on which every run
+  // agrees is said in words rather than drawn as one bar (docs/reports.md#html-report).
+  function metricsPerRun(test) {
+    if (test.runs.length < 2 || test.run_metrics.length === 0) return [];
+    const charts = [];
+    const same = [];
+    test.run_metrics.forEach((name, i) => {
+      const first = test.runs[0].m[i];
+      if (test.runs.every((run) => run.m[i] === first)) same.push(name + " " + first);
+      else charts.push(histogram(test, i));
+    });
+    return [
+      el("h3", {}, "Each metric per run"),
+      charts.length ? el("div", { class: "charts" }, charts) : null,
+      same.length ? el("p", { class: "same-in-every-run" }, "The same in every run: " + same.join(", ") + ".") : null,
+    ];
+  }
+
+  // A fragment of the run explorer's filters (the keys of readState).
+  function fragment(params) {
+    return "#" + new URLSearchParams(params).toString();
+  }
+
+  // Why a failed test failed, shown without a click: each failed gate as the text report
+  // writes it, the counts behind it, the findings of the listed runs behind it (each run a
+  // link that opens it in the run explorer) and a link that filters the explorer on every
+  // run behind the gate. The words come from the data, written by the same code as the
+  // text report's; a run is named by its number, its source taken from its own entry.
+  function whyItFailed(test, t) {
+    const testKey = String(t + 1);
+    const block = el("div", { class: "why", "data-why": testKey }, el("h3", {}, "Why it failed"));
+    for (const failure of test.failures) {
+      const part = el("div", { class: "failure", "data-grader": failure.key });
+      for (const [g, line] of failure.gates) {
+        // `line` holds what a gate on the baseline resolved to; `note`, an inconclusive
+        // gate's remark.
+        const gate = test.gates[g];
+        part.append(el("p", { class: "failed-gate" }, verdict(false), " ", el("code", {}, line), " (actual " + gate.actual + ")", gate.note ? "; " + gate.note : null));
+      }
+      if (failure.note) part.append(el("p", {}, failure.title ? failure.title + ": " : "", failure.note));
+      if (failure.key !== null && failure.runs.length > 0) {
+        const behind = test.runs.filter((run) => run.x.includes(failure.key)).length;
+        part.append(el("ul", { class: "behind" }, failure.runs.map(([n, facts]) => {
+          const run = test.runs[n - 1];
+          const link = el("a", { href: fragment({ test: testKey, finding: failure.key, run: testKey + "." + n }) }, "run " + n);
+          return el("li", {}, link, " ", el("code", {}, run ? source(test, run) : ""), ": " + facts.join("; "));
+        })));
+        // The text report lists at most 20 runs of a test: the link shows every one.
+        const words = behind > failure.runs.length
+          ? "Show all " + behind + " runs with findings of " + failure.key + " in the run list (the first " + failure.runs.length + " are above)"
+          : "Show " + (behind === 1 ? "this run" : "these " + behind + " runs") + " in the run list";
+        part.append(el("p", {}, el("a", { class: "runs-behind", href: fragment({ test: testKey, finding: failure.key }) }, words)));
+      } else if (test.passed_runs < test.run_count) {
+        const failed = test.run_count - test.passed_runs;
+        part.append(el("p", {}, el("a", { class: "runs-behind", href: fragment({ test: testKey, verdict: "failed" }) },
+          failed === 1 ? "Show the run that failed on its own in the run list" : "Show the " + failed + " runs that failed on their own in the run list")));
+      } else {
+        part.append(el("p", { class: "muted" }, "No run failed on its own: this gate judges the runs together."));
+      }
+      block.append(part);
+    }
+    return block;
+  }
+
   function header() {
     const s = DATA.summary;
     const parts = [
@@ -157,24 +222,28 @@
     const section = el("section", { class: "test", id: "test-" + (index + 1), "data-passed": test.passed });
     section.append(el("h2", {}, verdict(test.passed), " ", test.name, test.agent ? el("span", { class: "muted" }, " (agent " + test.agent + ")") : null));
     section.append(el("p", {}, plural(test.run_count, "run", "runs") + "; " + test.passed_runs + " passed every gate on their own."));
+    if (test.failures.length > 0) section.append(whyItFailed(test, index));
     section.append(el("h3", {}, "Gates"));
     section.append(table(["Verdict", "Gate", "Actual", "Note"], test.gates.map((g) => [
       gateVerdict(g), el("code", {}, gateText(g)), String(g.actual), gateNote(g),
     ]), [false, false, true, false]));
     section.append(el("h3", {}, "Metrics"));
     section.append(table(["Metric", "Value"], test.metrics.map(([target, value]) => [el("code", {}, target), String(value)]), [false, true]));
-    if (test.run_metrics.length > 0) {
-      section.append(el("h3", {}, "Each metric per run"));
-      section.append(el("div", { class: "charts" }, test.run_metrics.map((_, i) => histogram(test, i))));
-    }
+    section.append(...metricsPerRun(test).filter(Boolean));
     if (test.classes.length > 0) {
       section.append(el("h3", {}, "Classes"));
       section.append(table(["Class", "Runs satisfied", "Runs missed"], test.classes.map(([name, satisfied, missed]) => [name, String(satisfied), String(missed)]), [false, true, true]));
     }
-    if (test.tools.length > 0) {
+    // The class columns count against the equal-function sets: a test without them has
+    // none, and its tools show only their calls and errors.
+    if (test.tools.length > 0 && test.classes.length > 0) {
       section.append(el("h3", {}, "Tools"));
       section.append(table(["Tool", "Called", "Satisfied a class", "Unexpected", "Errors"],
         test.tools.map(([tool, ...counts]) => [el("code", {}, tool), ...counts.map(String)]), [false, true, true, true, true]));
+    } else if (test.tools.length > 0) {
+      section.append(el("h3", {}, "Tools"));
+      section.append(table(["Tool", "Called", "Errors"],
+        test.tools.map(([tool, called, , , errors]) => [el("code", {}, tool), String(called), String(errors)]), [false, true, true]));
     }
     const reliability = test.parts.reliability;
     if (reliability) {
@@ -182,7 +251,11 @@
       section.append(el("p", {}, "Pass rate " + reliability.pass_rate + " (" + reliability.confidence + " % interval " + reliability.lower + " to " + reliability.upper +
         "), pass@" + reliability.k + " " + reliability.pass_at_k + ", pass^" + reliability.k + " " + reliability.pass_hat_k + "."));
       const decay = reliability.pass_hat_k_decay;
-      section.append(barChart("pass^k for k = 1 to " + decay.length, decay.map((_, i) => String(i + 1)), decay, "", null, 100));
+      // One run gives one point, pass^1, which the line above gives: a chart of one bar says
+      // nothing more.
+      if (decay.length > 1) {
+        section.append(barChart("pass^k for k = 1 to " + decay.length, decay.map((_, i) => String(i + 1)), decay, "", null, 100));
+      }
     }
     section.append(el("h3", {}, "Baseline comparison"));
     section.append(baselineComparison(test));
@@ -360,5 +433,8 @@
   window.addEventListener("hashchange", () => {
     if (location.hash.startsWith("#test-")) return;
     drawRuns();
+    // A link of a test's section (the runs behind a failed gate) leads to the explorer,
+    // further down the page: show what it opened.
+    document.getElementById(state.run ? "run-detail" : "runs").scrollIntoView();
   });
 })();

@@ -1,8 +1,11 @@
-//! Unit tests of the HTML report's pieces: the escaping of the embedded data and the cuts.
+//! Unit tests of the HTML report's pieces: the escaping of the embedded data, the cuts, and
+//! what a failed test's section says about why it failed.
 
 use rstest::rstest;
+use serde_json::{Value, json};
 
-use super::{base64, cut, write_escaped};
+use super::{base64, cut, failures, write_escaped};
+use crate::testing::{call, evaluate};
 
 #[track_caller]
 fn check_escaped(json: &str, expected: &str) {
@@ -70,4 +73,111 @@ fn the_page_assets_cannot_end_the_script_or_style_early() {
 #[case::six(b"foobar", "Zm9vYmFy")]
 fn base64_is_the_standard_one(#[case] bytes: &[u8], #[case] expected: &str) {
     assert_eq!(base64(bytes), expected);
+}
+
+/// What the page's "Why it failed" shows for the one test of `suite` scored over `runs`
+/// (each a space-separated list of calls), as the page's data holds it.
+#[track_caller]
+fn check_failures(suite: &str, runs: &[&str], expected: &Value) {
+    let outcome = evaluate("trailgate.yaml", suite, |_| {
+        runs.iter()
+            .map(|run| run.split_whitespace().map(call).collect())
+            .collect()
+    });
+    let test = &outcome.tests[0];
+    let shown = serde_json::to_value(failures(test)).expect("plain data");
+    assert_eq!(&shown, expected, "{shown:#}");
+}
+
+/// The seed's classes; a gate on f1 and one on recall.
+const CLASSES: &str = r#"tests:
+  - name: picks search then fetch
+    equal_function_sets:
+      classes:
+        - name: search
+          members: [brave.web_search, google.search]
+        - name: fetch
+          members: [http.get]
+      expect:
+        - tool_selection.f1: { ">=": 80 }
+        - tool_selection.recall: { ">=": 100 }
+"#;
+
+/// A `tool-calls` grader that forbids `exec` and a reliability block, without classes.
+const TOOL_CALLS: &str = r#"tests:
+  - name: never runs a shell
+    graders:
+      - type: tool-calls
+        config:
+          disallowed:
+            - name: "^exec$"
+    reliability:
+      k: 1
+      expect:
+        - reliability.pass_rate.lower: { ">=": 90 }
+"#;
+
+/// A gate that pins the aggregate: it fails over runs in which no grader finds anything.
+const PINNED: &str = r#"tests:
+  - name: pinned
+    equal_function_sets:
+      classes:
+        - name: fetch
+          members: [http.get]
+      expect:
+        - tool_selection.f1: { "<=": 50 }
+"#;
+
+#[rstest]
+#[case::a_passing_test_has_none(CLASSES, &["google.search http.get"], json!([]))]
+// The seed's second run: the text report's words for the gate, the counts behind it and
+// the run's findings; two failed gates of one grader share its explanation.
+#[case::the_graders_words_for_its_gates(CLASSES, &["google.search shell.exec"], json!([{
+    "gates": [[0, "tool_selection.f1 >= 80"], [1, "tool_selection.recall >= 100"]],
+    "key": "equal_function_sets",
+    "title": "Equal-function sets",
+    "note": "1 missed class (fetch), 1 unexpected call",
+    "runs": [[1, ["missed fetch", "unexpected shell.exec (call 2)"]]],
+}]))]
+// Only the runs with findings are named, by number; the reliability gate, which no run's
+// findings explain, has the block's sums.
+#[case::each_grader_in_the_order_of_its_first_gate(
+    TOOL_CALLS,
+    &["web.search", "shell.exec", "web.search"],
+    json!([{
+        "gates": [[0, "tool_calls.pass_rate >= 100"]],
+        "key": "tool-calls",
+        "title": "Tool calls",
+        "note": "1 of 3 runs failed (1 disallowed call)",
+        "runs": [[2, ["broken disallowed `^exec$`: call 1 `shell.exec`"]]],
+    }, {
+        "gates": [[1, "reliability.pass_rate.lower >= 90"]],
+        "key": "reliability",
+        "title": "Reliability",
+        "note": "pass_rate 66 (20 to 94)  pass_at_k 66  pass_hat_k 66  pass^k for k = 1..3: 66 33 0",
+        "runs": [],
+    }])
+)]
+#[case::a_gate_no_run_explains(PINNED, &["http.get"], json!([{
+    "gates": [[0, "tool_selection.f1 <= 50"]],
+    "key": "equal_function_sets",
+    "title": "Equal-function sets",
+    "note": "tool selection: TP 1  FP 0  FN 0  precision 100  recall 100  f1 100",
+    "runs": [],
+}]))]
+// User text in the findings is shown as the text report shows it: control characters
+// escaped, so a line break or a bidi control in a tool's name cannot reshape the page.
+#[case::control_characters_escaped(CLASSES, &["google.search evil\u{202e}.exec\u{1b}"], json!([{
+    "gates": [[0, "tool_selection.f1 >= 80"], [1, "tool_selection.recall >= 100"]],
+    "key": "equal_function_sets",
+    "title": "Equal-function sets",
+    "note": "1 missed class (fetch), 1 unexpected call",
+    "runs": [[1, ["missed fetch", "unexpected evil\\u{202e}.exec\\u{1b} (call 2)"]]],
+}]))]
+fn a_failed_test_says_why_in_the_text_reports_words(
+    #[case] suite: &str,
+    #[case] runs: &[&str],
+    #[case] expected: Value,
+) {
+    check_failures(suite, runs, &expected);
 }
