@@ -258,7 +258,31 @@ pub struct MissingArgument {
     pub call: usize,
     /// The call's tool.
     pub tool: String,
+    /// The names of the arguments the call has, sorted, for the help: a form that can match
+    /// the call names one of them.
+    pub arguments: Vec<String>,
 }
+
+/// The names of a call's arguments, sorted, each once.
+fn argument_names(call: &Call) -> Vec<String> {
+    let mut names: Vec<String> = call
+        .args_view()
+        .members()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, _)| name.into_owned())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// The arguments the `command` shortcut reads, the first a call has: the names agents give
+/// a shell command (docs/graders/tool-calls.md#command-and-path-versus-args).
+const COMMAND_KEYS: &[&str] = &["command", "cmd"];
+
+/// The arguments the `path` shortcut reads, the first a call has.
+const PATH_KEYS: &[&str] = &["path", "file_path", "absolute_path", "notebook_path"];
 
 /// How a call fares against the argument and result conditions of a match.
 enum FieldCheck<'a> {
@@ -367,13 +391,13 @@ impl ToolMatch {
         // Read from the arguments' text, which is parsed only if a report shows it.
         let args = call.args_view();
         let named = [
-            ("command", Field::Command, &self.command),
-            ("path", Field::Path, &self.path),
+            (COMMAND_KEYS, Field::Command, &self.command),
+            (PATH_KEYS, Field::Path, &self.path),
         ];
-        for (key, field, pattern) in named {
+        for (keys, field, pattern) in named {
             let Some(pattern) = pattern else { continue };
-            let Some(value) = args.get(key) else {
-                return FieldCheck::Missing(key);
+            let Some(value) = keys.iter().find_map(|key| args.get(key)) else {
+                return FieldCheck::Missing(keys[0]);
             };
             if !is_string_match(pattern, value) {
                 return FieldCheck::Miss(MissAt::Field(field, Some(value)));
@@ -536,6 +560,7 @@ impl ToolCallsGrader {
                 source: source.to_string(),
                 call: index + 1,
                 tool: tool_text(call),
+                arguments: argument_names(call),
             });
         };
         let mut seen = self.names.lock();

@@ -21,7 +21,10 @@ use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::config::{PatternValue, TestClasses, compile, resolve_class};
 use crate::tool_matcher::{ClassTools, Pattern};
 
-use super::{MatchList, MissingArguments, RequiredMatch, ToolCallsGrader, ToolMatch, ValueTest};
+use super::{
+    MatchList, MissingArgument, MissingArguments, RequiredMatch, ToolCallsGrader, ToolMatch,
+    ValueTest,
+};
 
 /// The keys of a `tool-calls` config, as read before the grader's `type:` is known (see
 /// [`RawGraderConfig`](crate::graders::config::RawGraderConfig)).
@@ -504,21 +507,55 @@ pub(crate) fn missing_argument_problems(
                 ),
                 format!("needs a `{field}` argument"),
             )
-            .with_help(if name.starts_with('^') && name.ends_with('$') {
-                format!(
-                    "write `args: {{{field}: ...}}` instead, which treats a missing argument as a \
-                     non-match"
-                )
-            } else {
-                format!(
-                    "`name: {name}` is searched unanchored, so it also matches other tools; anchor \
-                     it (`^{name}$`), or write `args: {{{field}: ...}}`, which treats a missing \
-                     argument as a non-match"
-                )
-            })
+            .with_help(missing_argument_help(&name, field, calls.first()))
             .at(span)
         })
         .collect()
+}
+
+/// The help of a matcher that met calls without its argument. It suggests only forms that
+/// can match the first such call: anchoring an unanchored `name` (the call may be another
+/// tool), `args:` with an argument the call has, or, when it has none, narrowing the entry.
+pub(super) fn missing_argument_help(
+    name: &str,
+    field: &str,
+    first: Option<&MissingArgument>,
+) -> String {
+    let anchor = (!(name.starts_with('^') && name.ends_with('$'))).then(|| {
+        format!(
+            "`name: {name}` is searched unanchored, so it also matches other tools; anchor it \
+             (`^{name}$`)"
+        )
+    });
+    let call = first.map(|m| {
+        if m.arguments.is_empty() {
+            format!(
+                "call {} `{}` has no arguments, so no argument matcher can match it: narrow \
+                 `name` or `server` to the tools that take a {field}",
+                m.call, m.tool
+            )
+        } else if let [only] = m.arguments.as_slice() {
+            format!(
+                "call {} `{}` has one argument, `{only}`: match it with `args: {{{only}: ...}}`",
+                m.call, m.tool
+            )
+        } else {
+            let names: Vec<String> = m.arguments.iter().map(|a| format!("`{a}`")).collect();
+            format!(
+                "call {} `{}` has the arguments {}: match the one that holds the {field} with \
+                 `args:`, as `args: {{{}: ...}}`",
+                m.call,
+                m.tool,
+                names.join(", "),
+                m.arguments[0]
+            )
+        }
+    });
+    match (anchor, call) {
+        (Some(anchor), Some(call)) => format!("{anchor}; {call}"),
+        (Some(only), None) | (None, Some(only)) => only,
+        (None, None) => format!("give every call `name` matches a `{field}` argument"),
+    }
 }
 
 described!(

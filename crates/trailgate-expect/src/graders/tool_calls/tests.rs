@@ -533,9 +533,22 @@ fn check_by_reference(matcher: &ToolMatch, call: &Call) -> ReferenceCheck {
             found: Some(found_by_hand(other)),
         }),
     };
-    for (field, pattern) in [("command", &matcher.command), ("path", &matcher.path)] {
+    // The shortcuts read the first of these arguments a call has (docs/graders/tool-calls.md).
+    let shortcuts: [(&str, &[&str], _); 2] = [
+        ("command", &["command", "cmd"], &matcher.command),
+        (
+            "path",
+            &["path", "file_path", "absolute_path", "notebook_path"],
+            &matcher.path,
+        ),
+    ];
+    for (field, keys, pattern) in shortcuts {
         let Some(pattern) = pattern else { continue };
-        let Some(value) = call.args().as_object().and_then(|args| args.get(field)) else {
+        let Some(value) = call
+            .args()
+            .as_object()
+            .and_then(|args| keys.iter().find_map(|key| args.get(*key)))
+        else {
             return ReferenceCheck::Missing(field);
         };
         if let Some(miss) = value_miss(field, pattern, value) {
@@ -649,6 +662,14 @@ fn no_result_by_reference(
     }
 }
 
+/// A call's argument names, sorted, from its parsed arguments.
+fn argument_names_by_hand(call: &Call) -> Vec<String> {
+    call.args()
+        .as_object()
+        .map(|args| args.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
 /// The grader as first written: every entry's name pattern tried on every call, and every
 /// miss built in full before it is compared with the near miss kept.
 fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec<MissingArgument>) {
@@ -672,6 +693,7 @@ fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec
             source: "run.json".to_owned(),
             call: index + 1,
             tool: tool(call),
+            arguments: argument_names_by_hand(call),
         });
     };
     for (index, call) in run.calls.iter().enumerate().filter(|(_, c)| c.completed) {
@@ -969,4 +991,47 @@ fn names_remembered_from_earlier_runs_give_the_same_verdicts() {
         assert!(missing.is_empty(), "{missing:?}");
         assert_eq!(summary(&remembered), summary(&fresh), "run {}", number + 1);
     }
+}
+
+/// The help of a `command`/`path` matcher that met calls without its argument suggests only
+/// forms that can match the first such call (docs/graders/tool-calls.md#command-and-path-versus-args).
+#[rstest]
+#[case::anchored_with_arguments(
+    "^bash$",
+    &["code", "timeout"],
+    "call 3 `bash` has the arguments `code`, `timeout`: match the one that holds the command with `args:`, as `args: {code: ...}`"
+)]
+#[case::anchored_with_one_argument("^bash$", &["script"], "call 3 `bash` has one argument, `script`: match it with `args: {script: ...}`")]
+#[case::anchored_without_arguments(
+    "^bash$",
+    &[],
+    "call 3 `bash` has no arguments, so no argument matcher can match it: narrow `name` or `server` to the tools that take a command"
+)]
+#[case::unanchored(
+    "bash",
+    &["script"],
+    "`name: bash` is searched unanchored, so it also matches other tools; anchor it (`^bash$`); call 3 `bash` has one argument, `script`: match it with `args: {script: ...}`"
+)]
+fn a_missing_argument_help_suggests_what_can_match(
+    #[case] name: &str,
+    #[case] arguments: &[&str],
+    #[case] help: &str,
+) {
+    let missing = MissingArgument {
+        grader: 0,
+        list: MatchList::Required,
+        entry: 0,
+        field: "command",
+        run: 1,
+        source: "run.json".to_owned(),
+        call: 3,
+        tool: "bash".to_owned(),
+        arguments: arguments.iter().map(|a| (*a).to_owned()).collect(),
+    };
+    assert_eq!(
+        super::config::missing_argument_help(name, "command", Some(&missing)),
+        help
+    );
+    // Never the old hint's `args: {command: ...}`: the call has no `command`.
+    assert!(!help.contains("args: {command"));
 }
