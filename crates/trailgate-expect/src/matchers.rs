@@ -21,6 +21,7 @@ use serde_json::{Map, Number, Value};
 use trailgate_trace::{Decimal, LazyValue, ValueRef, compile_regex};
 
 use crate::error::{custom, suggest};
+use crate::section::Piece;
 
 /// An expected value: a literal, or an operator (`$eq`, `$regex`, `$contains`,
 /// `$icontains`, `$any_of`, `$all_of`, `$not`, `$gte`, `$gt`, `$lte`, `$lt`, `$near`,
@@ -61,6 +62,33 @@ pub struct ValueMismatch {
     /// The actual value there, compact JSON cut to about [`SHOWN_CHARS`] characters;
     /// `None` when it is absent.
     pub actual: Option<String>,
+}
+
+impl ValueMismatch {
+    /// The `$regex` matcher to write when the expected value is a string that reads like a
+    /// regex (`^npm test`, `\.env$`, `.*`) and was compared as the literal it is: a plain
+    /// string in `args` is a regex in `tool-calls` only (docs/matchers.md#literals-and-operators).
+    pub fn regex_hint(&self) -> Option<String> {
+        let text: String = serde_json::from_str(&self.expected).ok()?;
+        let reads_as_regex = text.starts_with('^')
+            || text.ends_with('$')
+            || [".*", ".+", "\\d", "\\w", "\\s", "\\."]
+                .iter()
+                .any(|part| text.contains(part));
+        reads_as_regex.then(|| format!("{{ $regex: {} }}", self.expected))
+    }
+
+    /// The words a finding adds after the mismatch when [`regex_hint`](Self::regex_hint)
+    /// has a matcher to suggest; none otherwise.
+    pub(crate) fn regex_note(&self) -> Vec<Piece> {
+        self.regex_hint().map_or_else(Vec::new, |regex| {
+            vec![
+                Piece::text(" (compared literally, not as a regex; for a regex write "),
+                Piece::Name(regex),
+                Piece::text(")"),
+            ]
+        })
+    }
 }
 
 /// How many characters of an actual value a [`ValueMismatch`] shows.

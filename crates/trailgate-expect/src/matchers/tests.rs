@@ -867,3 +867,26 @@ proptest! {
         );
     }
 }
+
+/// A string that reads like a regex and was compared literally gets the `$regex` form to
+/// write; any other expected value gets none.
+#[rstest]
+#[case::caret("\"^npm test\"", Some("{ $regex: \"^npm test\" }"))]
+#[case::dollar("\"\\\\.env$\"", Some("{ $regex: \"\\\\.env$\" }"))]
+#[case::dot_star("\"src/.*\"", Some("{ $regex: \"src/.*\" }"))]
+#[case::digit("\"v\\\\d+\"", Some("{ $regex: \"v\\\\d+\" }"))]
+#[case::plain_words("\"npm test\"", None)]
+#[case::a_dot_alone("\"README.md\"", None)]
+#[case::a_number("42", None)]
+#[case::an_operator("{\"$gte\":1}", None)]
+fn a_literal_that_reads_as_a_regex_gets_the_regex_form(
+    #[case] expected: &str,
+    #[case] hint: Option<&str>,
+) {
+    let mismatch = ValueMismatch {
+        path: "command".to_owned(),
+        expected: expected.to_owned(),
+        actual: Some("\"npm test -- --run\"".to_owned()),
+    };
+    assert_eq!(mismatch.regex_hint().as_deref(), hint);
+}

@@ -186,6 +186,7 @@ fn mismatch_note(why: &ValueMismatch) -> Line {
         Some(actual) => line.extend([Piece::text(", found "), Piece::Value(actual.clone())]),
         None => line.push(Piece::text(", absent")),
     }
+    line.extend(why.regex_note());
     line
 }
 

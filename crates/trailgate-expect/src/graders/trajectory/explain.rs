@@ -221,5 +221,6 @@ fn mismatch(why: &ValueMismatch) -> Line {
         Some(actual) => line.extend([Piece::text(", found "), Piece::Value(actual.clone())]),
         None => line.push(Piece::text(", absent")),
     }
+    line.extend(why.regex_note());
     line
 }
