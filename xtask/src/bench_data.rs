@@ -683,7 +683,8 @@ tests:
     text
 }
 
-/// The graders of SPEC section 13 in the benchmark's suite: a trajectory with a parallel
+/// The trajectory, budget, errors and dependencies graders (docs/graders/) in the benchmark's
+/// suite: a trajectory with a parallel
 /// group and a budget with every limit.
 fn path_graders(search_a: &str) -> String {
     format!(

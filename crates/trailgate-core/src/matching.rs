@@ -201,7 +201,7 @@ pub fn longest_common_subsequence_of_spans(
     pairs
 }
 
-/// Expected calls paired with actual ones (SPEC section 9).
+/// Expected calls paired with actual ones (docs/graders/call-accuracy.md).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct CallPairing {

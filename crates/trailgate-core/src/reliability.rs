@@ -1,4 +1,5 @@
-//! Repeated runs (SPEC 14 and 15): pass rate, pass@k, pass^k, the Wilson score interval and
+//! Repeated runs (docs/reliability.md, docs/baselines.md): pass rate, pass@k, pass^k, the
+//! Wilson score interval and
 //! Newcombe's interval for a difference, exactly, from counts of runs.
 //!
 //! Everything is integer arithmetic: binomial ratios are products of consecutive integers
@@ -19,8 +20,8 @@ pub use self::newcombe::{DifferenceInterval, Points, difference_interval};
 
 /// The confidence level of an interval: 90, 95 or 99 percent.
 ///
-/// Each level has its normal quantile `z` as an exact decimal of four places (SPEC 14):
-/// 1.6449, 1.96 and 2.5758. They are the values the SPEC fixes, not the irrational
+/// Each level has its normal quantile `z` as an exact decimal of four places (docs/reliability.md):
+/// 1.6449, 1.96 and 2.5758. They are the values docs/reliability.md fixes, not the irrational
 /// quantiles, so that every implementation computes the same bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[non_exhaustive]
@@ -80,7 +81,8 @@ impl Confidence {
     }
 
     /// The number of runs that brings the worst-case interval (c/n = 1/2) to a half-width of
-    /// 5 points: the smallest n with z·√(1/(4n) + z²/(4n²)) / (1 + z²/n) ≤ 0.05 (SPEC 14).
+    /// 5 points: the smallest n with z·√(1/(4n) + z²/(4n²)) / (1 + z²/n) ≤ 0.05
+    /// (docs/reliability.md).
     ///
     /// The left side simplifies to z / (2·√(n + z²)), so the condition is n ≥ 99·z², and
     /// the answer is ⌈99·z²⌉: 268, 381 and 657 runs at 90, 95 and 99 %.
@@ -321,10 +323,11 @@ pub fn pass_hat_k_decay(runs: u64, passed: u64) -> Result<Vec<Percent>, Reliabil
         .collect()
 }
 
-/// The Wilson score interval of c/n at a confidence (SPEC 14): the lower bound rounded
+/// The Wilson score interval of c/n at a confidence (docs/reliability.md): the lower bound rounded
 /// down, the upper rounded up.
 ///
-/// Computed from the SPEC's integer characterisation: the lower bound is 0 when c = 0 and
+/// Computed from the integer characterisation in docs/reliability.md: the lower bound is 0 when
+/// c = 0 and
 /// otherwise the largest L in 0..=99 with π = L/100 ≤ c/n and (c/n − π)² ≥ z²·π(1 − π)/n;
 /// the upper bound is 100 when c = n and otherwise the smallest U in 1..=100 with
 /// π = U/100 ≥ c/n and (π − c/n)² ≥ z²·π(1 − π)/n. Multiplied out, each test is one

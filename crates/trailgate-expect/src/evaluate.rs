@@ -31,7 +31,8 @@ pub struct TestOutcome {
     pub run_count: usize,
     /// How many of them have findings.
     pub runs_with_findings: usize,
-    /// How many of them passed: every gate held on the run's own metrics (SPEC section 14).
+    /// How many of them passed: every gate held on the run's own metrics
+    /// (docs/reports.md#each-runs-verdict).
     pub passed_runs: usize,
     /// The listed runs, in run order.
     pub runs: Vec<RunInfo>,
@@ -93,7 +94,7 @@ pub struct SuiteOutcome {
     /// One per test.
     pub tests: Vec<TestOutcome>,
     /// Notes on the input the reports carry, in the order found: a trace file that gave no
-    /// call (SPEC 17).
+    /// call (docs/formats.md#a-file-that-says-nothing).
     pub notes: Vec<String>,
 }
 
@@ -124,7 +125,8 @@ impl RunOutcome {
         self.graders.has_findings()
     }
 
-    /// The metrics of this run alone, as if it were its test's only run (SPEC section 14),
+    /// The metrics of this run alone, as if it were its test's only run
+    /// (docs/reports.md#each-runs-verdict),
     /// for the graders of `test`, the test it was graded for, in report order.
     pub fn metrics(&self, test: &Test) -> Vec<(Target, Percent)> {
         self.graders.metrics(test)

@@ -93,7 +93,7 @@ pub enum GateValue {
     /// A percent written in the suite.
     Percent(Percent),
     /// The same metric of the same test in the baseline report, moved by an offset
-    /// (`baseline - 2`), given with `check --baseline` (SPEC section 15).
+    /// (`baseline - 2`), given with `check --baseline` (docs/baselines.md).
     Baseline(BaselineOffset),
 }
 
@@ -246,7 +246,7 @@ pub struct GateOutcome {
     /// this is `true` for it; the reports show it as skipped, never as passed.
     pub passed: bool,
     /// A remark on a verdict that stands: an inconclusive `reliability.pass_rate` gate,
-    /// whose value lies inside the pass rate's interval (SPEC section 14).
+    /// whose value lies inside the pass rate's interval (docs/reliability.md).
     pub note: Option<String>,
     /// For a gate on the baseline: the value it compared with, or why it was skipped.
     pub baseline: Option<BaselineUse>,
@@ -316,7 +316,7 @@ pub(crate) fn gate_outcome(
 }
 
 /// Whether `gate` holds on `values`, the metrics of one run: a gate on the baseline is no
-/// part of a run's verdict (SPEC section 14), so it holds.
+/// part of a run's verdict (docs/reports.md#each-runs-verdict), so it holds.
 pub(crate) fn run_gate_holds(gate: &Gate, values: &[(Target, Percent)]) -> bool {
     let GateValue::Percent(value) = gate.value else {
         return true;

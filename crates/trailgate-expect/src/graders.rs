@@ -93,8 +93,9 @@ pub(crate) trait Grader: Verdicts {
     fn run_metrics(&self, run: &Self::Run) -> Vec<(Target, Percent)> {
         metrics_alone(self, run)
     }
-    /// Whether every gate of the grader holds on the metrics of `run` alone (SPEC section
-    /// 14). Gates on the baseline are left out: a run's verdict does not depend on which
+    /// Whether every gate of the grader holds on the metrics of `run` alone
+    /// (docs/reports.md#each-runs-verdict). Gates on the baseline are left out: a run's verdict
+    /// does not depend on which
     /// baseline, if any, the check was given.
     fn run_passes(&self, run: &Self::Run) -> bool {
         let metrics = self.run_metrics(run);

@@ -1,4 +1,4 @@
-//! The value matcher language of SPEC section 12: what an expected argument or result may
+//! The value matcher language (docs/matchers.md): what an expected argument or result may
 //! say besides a literal value (`{$gte: 1}`, `{$any_of: [fast, safe]}`, `{$present: false}`),
 //! at any depth, compiled once while the suite is read. Every grader that compares values
 //! matches through [`ValueMatcher`]; none matches by hand.

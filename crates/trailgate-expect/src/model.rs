@@ -54,7 +54,8 @@ impl TracePattern {
 }
 
 /// The default name of a test's traces: the name lower-cased, with every run of characters
-/// outside `[a-z0-9]` turned into one `-`. Nothing is trimmed, as SPEC section 5 says.
+/// outside `[a-z0-9]` turned into one `-`. Nothing is trimmed, as
+/// docs/suite.md#without-traces-the-default-location says.
 ///
 /// ```
 /// assert_eq!(trailgate_expect::slug("research-agent picks search then fetch"), "research-agent-picks-search-then-fetch");

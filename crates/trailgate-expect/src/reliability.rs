@@ -1,4 +1,4 @@
-//! A test's `reliability:` block (SPEC section 14): `k`, `confidence` and `expect:`, checked;
+//! A test's `reliability:` block (docs/reliability.md): `k`, `confidence` and `expect:`, checked;
 //! its figures over a test's runs (n runs, c of which passed on their own), computed by
 //! `trailgate_core::reliability`; what the reports say of them; and what `merge` checks of
 //! them.

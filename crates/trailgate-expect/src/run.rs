@@ -35,7 +35,7 @@ pub struct RunInfo {
     /// The trace format it was read from (`trailgate`, `claude-code`, ...).
     pub format: &'static str,
     /// The run's verdict: whether every gate of the test holds on the metrics of this run
-    /// alone (SPEC section 14).
+    /// alone (docs/reports.md#each-runs-verdict).
     pub passed: bool,
 }
 

@@ -18,7 +18,7 @@ use crate::recheck::{Fold, Metrics, Runs, same};
 use crate::reliability::{ReliabilityView, inconclusive_note};
 use trailgate_core::reliability::Reliability;
 
-/// A run's entry in a test's `sources`: its verdict (SPEC section 14).
+/// A run's entry in a test's `sources`: its verdict (docs/reports.md#each-runs-verdict).
 #[derive(Debug, Deserialize)]
 struct SourceView {
     passed: Option<bool>,

@@ -1,4 +1,5 @@
-//! Step matchers (SPEC section 13): one expected step of an agent's path, a tool matcher
+//! Step matchers (docs/matchers.md#step-matchers): one expected step of an agent's path, a tool
+//! matcher
 //! (`tool`, `class`, `server`) and, optionally, value matchers on the call's arguments with
 //! their `args_mode`. Every trajectory grader matches calls with these, and only with these.
 
@@ -15,7 +16,7 @@ use crate::tool_matcher::ToolMatcher;
 /// One expected step: the tool, and what its arguments must be.
 #[derive(Debug, Clone)]
 pub struct StepMatcher {
-    /// The tool (a member, a class, a server pattern; SPEC section 12).
+    /// The tool (a member, a class, a server pattern; docs/matchers.md).
     pub tool: ToolMatcher,
     /// The arguments, when the step says: a map of value matchers.
     pub args: Option<ValueMatcher>,

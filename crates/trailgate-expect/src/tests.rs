@@ -1030,7 +1030,7 @@ fn gate_verdicts(outcome: &TestOutcome) -> Vec<String> {
 
 /// Gates on the baseline resolve against the baseline's test of the same name and its
 /// metric of the same name, or are skipped with the reason; the runs' verdicts and the
-/// test's count of passed runs never depend on the baseline (SPEC 14).
+/// test's count of passed runs never depend on the baseline (docs/reports.md#each-runs-verdict).
 #[rstest]
 #[case::no_baseline(None, &[
     "tool_selection.f1 >= 50 pass",

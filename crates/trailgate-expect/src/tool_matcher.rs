@@ -1,5 +1,6 @@
-//! Tool matchers (SPEC section 12): which calls an expected tool stands for. Every grader
-//! that names a tool uses them: a member (SPEC section 3), any member of an equal-function
+//! Tool matchers (docs/matchers.md): which calls an expected tool stands for. Every grader
+//! that names a tool uses them: a member (docs/scoring.md#tool-identity), any member of an
+//! equal-function
 //! class of the test (`class:`), and a regex on the call's server (`server:`).
 
 pub(crate) mod config;
@@ -111,7 +112,7 @@ pub struct ToolMatcher {
 }
 
 impl ToolMatcher {
-    /// The calls that `member` matches (SPEC section 3).
+    /// The calls that `member` matches (docs/scoring.md#tool-identity).
     pub fn member(member: Member) -> Self {
         Self {
             member: Some(member),

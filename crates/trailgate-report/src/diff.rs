@@ -1,4 +1,5 @@
-//! Comparing two JSON reports of one suite (SPEC 15): `trailgate diff BASE.json HEAD.json`.
+//! Comparing two JSON reports of one suite (docs/baselines.md): `trailgate diff BASE.json
+//! HEAD.json`.
 //!
 //! Tests are matched by name. For each test in both: each metric's base and head value and
 //! their difference, each gate's verdict on both sides, and, for the runs both reports list
@@ -268,8 +269,8 @@ impl PassRateInterval {
     }
 }
 
-/// The 95 % interval for the difference of the two pass rates, head minus base (SPEC 15:
-/// Newcombe's hybrid score method, from the two Wilson intervals of SPEC 14), computed
+/// The 95 % interval for the difference of the two pass rates, head minus base (docs/baselines.md:
+/// Newcombe's hybrid score method, from the two Wilson intervals of docs/reliability.md), computed
 /// exactly by `trailgate_core::reliability`.
 ///
 /// `None` only for counts that are not counts of runs (no run, or more passed than ran),

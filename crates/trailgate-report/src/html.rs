@@ -1,4 +1,4 @@
-//! The HTML report: one self-contained page for people (SPEC 16). The page is a fixed
+//! The HTML report: one self-contained page for people (docs/reports.md). The page is a fixed
 //! template, style sheet and script (`html/`, embedded at build time) and the suite's data,
 //! embedded once as JSON and drawn by the script; no string of a trace or a suite is ever
 //! written as markup.

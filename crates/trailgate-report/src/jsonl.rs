@@ -1,4 +1,4 @@
-//! The JSON Lines report (`--format jsonl`, SPEC 16): one compact JSON object per line,
+//! The JSON Lines report (`--format jsonl`, docs/reports.md): one compact JSON object per line,
 //! written as the runs are scored: a header, then per test one line per run and a line for
 //! the test, then a summary. Nothing run-sized is held: a run's line is written from its
 //! outcome and forgotten, so `DuckDB`, `pandas` or `jq` can read a million runs.

@@ -62,7 +62,8 @@ fn test_case(test: &TestOutcome, suite_name: &str) -> TestCase {
         gate.skipped()
             .map(|reason| Property::new("gate.skipped", xml(&format!("{}: {reason}", gate.gate))))
     }));
-    // With several runs, how many passed every gate on their own (SPEC section 14).
+    // With several runs, how many passed every gate on their own
+    // (docs/reports.md#each-runs-verdict).
     if test.run_count > 1 {
         case.add_properties([
             Property::new("runs", test.run_count.to_string()),

@@ -75,7 +75,8 @@ fn render_tests_table(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result
     Ok(())
 }
 
-/// The number of runs; with several, how many passed every gate on their own (SPEC 14).
+/// The number of runs; with several, how many passed every gate on their own
+/// (docs/reports.md#each-runs-verdict).
 fn runs_cell(test: &TestOutcome) -> String {
     if test.run_count > 1 {
         format!("{} of {} passed", test.passed_runs, test.run_count)

@@ -141,7 +141,8 @@ fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io
 }
 
 /// For a test of several runs, how many passed every gate on their own metrics, and each
-/// listed run's verdict (SPEC section 14). A test of one run has its verdict in its header.
+/// listed run's verdict (docs/reports.md#each-runs-verdict). A test of one run has its verdict
+/// in its header.
 fn write_run_verdicts(
     test: &TestOutcome,
     painter: &Painter,

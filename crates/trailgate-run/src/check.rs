@@ -561,7 +561,7 @@ struct Source<'a, I> {
     next: usize,
     /// The next part's order.
     order: usize,
-    /// The warnings of the files read to their end (SPEC 17).
+    /// The warnings of the files read to their end (docs/formats.md#a-file-that-says-nothing).
     warnings: Vec<String>,
     /// Whether every file is read, or an error was met.
     done: bool,
@@ -794,7 +794,8 @@ fn read_suite(path: &Path, name: &str) -> Result<String, Error> {
 const READ_BUFFER: usize = 1 << 16;
 
 /// Reads one trace file in whatever format it holds, handing its runs over in parts as
-/// soon as each is complete; returns the warning for a file that gave no call (SPEC 17).
+/// soon as each is complete; returns the warning for a file that gave no call
+/// (docs/formats.md#a-file-that-says-nothing).
 pub(crate) fn read_parts(
     trace: &TraceFile,
     options: &ReadOptions,

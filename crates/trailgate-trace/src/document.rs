@@ -405,7 +405,7 @@ fn events_to_run(events: Vec<Event<LazyValue>>) -> Run {
                     }),
                     (None, None) => None,
                 };
-                // A result that completes nothing is ignored (SPEC section 2).
+                // A result that completes nothing is ignored (docs/suite.md#trace-files).
                 if let Some(call) = index.and_then(|index| calls.get_mut(index)) {
                     if call.completed {
                         continue;

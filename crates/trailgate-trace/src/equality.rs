@@ -7,7 +7,7 @@ use serde_json::{Number, Value};
 
 use crate::decimal::number_texts_equal;
 
-/// Whether two argument values are equal for call accuracy (SPEC section 9).
+/// Whether two argument values are equal for call accuracy (docs/graders/call-accuracy.md).
 pub fn args_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Null, Value::Null) => true,

@@ -86,7 +86,8 @@ pub enum TraceError {
         #[label("no format starts like this")]
         span: SourceSpan,
     },
-    /// A format named by hand found none of its records in the file (SPEC 17): read on,
+    /// A format named by hand found none of its records in the file
+    /// (docs/formats.md#a-file-that-says-nothing): read on,
     /// the file would silently hold no call.
     #[error("`{file}` holds no record of the trace format `{format}`")]
     #[diagnostic(

@@ -48,7 +48,7 @@ impl Default for ReadOptions {
 }
 
 /// What reading a trace file found besides its runs: the format, and whether the file
-/// said nothing (SPEC 17).
+/// said nothing (docs/formats.md#a-file-that-says-nothing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TraceRead {

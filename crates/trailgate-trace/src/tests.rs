@@ -450,7 +450,8 @@ fn naming_patterns_compile_within_the_limit(
     assert_eq!(got, expected);
 }
 
-/// SPEC 17: a file that gives no call is flagged, unless it is in trailgate's own shapes,
+/// docs/formats.md#a-file-that-says-nothing: a file that gives no call is flagged, unless it is
+/// in trailgate's own shapes,
 /// which state their calls (an empty list is what they mean).
 #[rstest::rstest]
 #[case::own_call_list("{\"tool_calls\": []}", false, None, false)]
@@ -490,7 +491,8 @@ fn a_file_without_calls_is_flagged(
     assert_eq!(read.warning("t.json").is_some(), flagged);
 }
 
-/// SPEC 17: a format named by hand that finds none of its records is an error naming it
+/// docs/formats.md#a-file-that-says-nothing: a format named by hand that finds none of its
+/// records is an error naming it
 /// and what it looks for, whatever the file's own format.
 #[rstest::rstest]
 #[case::claude_code_on_chat("[{\"role\": \"user\", \"content\": \"hi\"}]", false, "claude-code")]

@@ -1,4 +1,4 @@
-//! The same inputs give the same bytes (SPEC section 11): a generated suite and generated
+//! The same inputs give the same bytes (docs/reports.md): a generated suite and generated
 //! runs, checked twice in one folder and once in another, give identical reports in every
 //! format (`docs/robustness.md`, "Properties").
 

@@ -202,7 +202,8 @@ fn check_other(dir: &Path, args: &[String]) {
         run.code,
         run.stderr
     );
-    // A warning (a file that gave no call, SPEC 17) is part of what the case pins.
+    // A warning (a file that gave no call, docs/formats.md#a-file-that-says-nothing) is part of
+    // what the case pins.
     let mut shown = run.show(&run.stdout);
     if !run.stderr.is_empty() {
         shown.push_str("\n--- stderr\n");

@@ -1,4 +1,5 @@
-//! SPEC 17, trace files that say nothing: a file read in an agent's format that gives no
+//! Trace files that say nothing (docs/formats.md#a-file-that-says-nothing): a file read in an
+//! agent's format that gives no
 //! call warns on stderr and is noted in the report; a format named by hand that finds none
 //! of its records is an input error; trailgate's own empty call list is neither.
 

@@ -1,4 +1,4 @@
-//! Newcombe's hybrid score interval for the difference of two pass rates (SPEC 15), built
+//! Newcombe's hybrid score interval for the difference of two pass rates (docs/baselines.md), built
 //! from the two exact Wilson intervals and decided without approximating a root.
 //!
 //! For one sample of n runs with c passed and p = c/n, the Wilson bounds l ≤ p ≤ u are the
@@ -68,7 +68,7 @@ impl DifferenceInterval {
 }
 
 /// Newcombe's hybrid score interval for p₁ − p₂, where `first` and `second` are
-/// `(runs, passed)` counts, at a confidence (SPEC 15 uses 95 %).
+/// `(runs, passed)` counts, at a confidence (docs/baselines.md uses 95 %).
 ///
 /// For `trailgate diff`, `first` is the head and `second` the base, so a positive interval
 /// is an improvement. Swapping the two negates the interval.

@@ -63,7 +63,8 @@ fn can_satisfy(class: &Class, call: &ToolId) -> bool {
     class.members.iter().any(|member| member.matches(call))
 }
 
-/// The seed's walk as SPEC section 4 reads it: each call satisfies the first class, in
+/// The seed's walk, as docs/scoring.md#why-not-the-seeds-greedy-walk describes it: each call
+/// satisfies the first class, in
 /// declaration order, that it belongs to and that is not yet satisfied. Returns, for each
 /// class, the call that satisfied it.
 fn first_unsatisfied_walk(classes: &ClassSet, calls: &[ToolId]) -> Vec<Option<usize>> {

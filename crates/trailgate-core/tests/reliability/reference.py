@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""An independent reference for trailgate-core's reliability statistics (SPEC 14 and 15).
+"""An independent reference for trailgate-core's reliability statistics (docs/reliability.md and
+docs/baselines.md).
 
 Writes `reference.tsv` (pass rate, pass@k, pass^k, the Wilson interval, the runs to resolve,
 the pass^k decay) and `newcombe.tsv` (Newcombe's interval for a difference) next to this
@@ -15,7 +16,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-# SPEC 14: z as exact decimals.
+# docs/reliability.md: z as exact decimals.
 Z = {
     90: Fraction("1.6449"),
     95: Fraction("1.96"),
@@ -58,7 +59,8 @@ def wilson_parts(n, c, z):
 def wilson(n, c, z):
     """Whole-percent Wilson bounds, lower rounded down and upper rounded up.
 
-    Not from SPEC 14's inequality but from the closed-form roots: L/100 <= (A - z sqrt(D))/B
+    Not from the inequality of docs/reliability.md but from the closed-form roots:
+    L/100 <= (A - z sqrt(D))/B
     exactly when r = A - B L/100 >= 0 and z^2 D <= r^2 (both sides of z sqrt(D) <= r are
     non-negative, so squaring keeps the order). Every percent of the grid is tried.
     """

@@ -1,5 +1,6 @@
-//! A gate value written as a string: `baseline`, `baseline - N` or `baseline + N` (SPEC
-//! section 15), read into a [`BaselineOffset`], or the words of what is wrong with it.
+//! A gate value written as a string: `baseline`, `baseline - N` or `baseline + N`
+//! (docs/baselines.md#gates-on-the-baseline-check---baseline), read into a [`BaselineOffset`],
+//! or the words of what is wrong with it.
 
 use crate::gate::BaselineOffset;
 

@@ -1,5 +1,5 @@
 //! The `budget` grader: limits on how much a run did (calls, turns, errors, repeated calls,
-//! calls of one tool) and its efficiency against the known best path (SPEC section 13).
+//! calls of one tool) and its efficiency against the known best path (docs/graders/budget.md).
 
 pub(crate) mod config;
 

@@ -1,5 +1,5 @@
 //! The `call-accuracy` grader: expected calls with their arguments, paired with the calls a
-//! run made (SPEC section 9).
+//! run made (docs/graders/call-accuracy.md).
 
 pub(crate) mod config;
 
@@ -21,14 +21,14 @@ pub(crate) const F1: Target = Target::new("call_accuracy.f1");
 /// `call_accuracy.arguments`.
 pub(crate) const ARGUMENTS: Target = Target::new("call_accuracy.arguments");
 
-/// One expected call: a tool (a member, a class or a server, SPEC section 12) and its
+/// One expected call: a tool (a member, a class or a server, docs/matchers.md) and its
 /// arguments.
 #[derive(Debug, Clone)]
 pub struct ExpectedCall {
     /// The tool.
     pub tool: ToolMatcher,
-    /// The arguments: a map from each argument's name to a literal or an operator (SPEC
-    /// section 12).
+    /// The arguments: a map from each argument's name to a literal or an operator
+    /// (docs/matchers.md#literals-and-operators).
     pub args: ValueMatcher,
 }
 
@@ -86,7 +86,7 @@ pub struct RunAccuracy {
     pub arguments: ArgumentCounts,
 }
 
-/// Partial credit for arguments (SPEC section 12): of the expected top-level arguments of
+/// Partial credit for arguments (docs/matchers.md): of the expected top-level arguments of
 /// every expected call, how many the paired calls matched. Sums add up over runs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ArgumentCounts {

@@ -1,6 +1,6 @@
 //! The `dependencies` grader: edges between the calls of a run, one call before another or
 //! a value flowing from one call's result into another's argument, with edges that held
-//! only because they never applied reported as such (SPEC section 13).
+//! only because they never applied reported as such (docs/graders/dependencies.md).
 
 pub(crate) mod config;
 

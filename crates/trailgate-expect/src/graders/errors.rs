@@ -1,5 +1,5 @@
 //! The `errors` grader: how often a run's calls failed, and how often the agent recovered
-//! from a failure with a later successful call of the same tool (SPEC section 13).
+//! from a failure with a later successful call of the same tool (docs/graders/errors.md).
 
 pub(crate) mod config;
 

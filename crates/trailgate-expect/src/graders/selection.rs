@@ -1,5 +1,5 @@
 //! The equal-function-set block: which classes of interchangeable tools a run satisfied,
-//! and its precision, recall and F1 (SPEC sections 2 to 4). The suite writes it outside
+//! and its precision, recall and F1 (docs/scoring.md). The suite writes it outside
 //! `graders:`, but it is a grader like the others.
 
 pub(crate) mod config;
@@ -61,7 +61,7 @@ pub struct SelectionOutcome {
 }
 
 /// The equal-function-set block's findings in one run. Equal-function sets count every
-/// call, completed or not (SPEC section 2).
+/// call, completed or not (docs/suite.md#trace-files).
 pub(crate) fn select(efs: &EqualFunctionSets, run: &Run, detail: Detail) -> RunSelectionOutcome {
     let mut selector = Selector::with_capacity(&efs.classes, run.calls.len());
     for call in &run.calls {

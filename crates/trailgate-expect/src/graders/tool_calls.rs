@@ -1,5 +1,5 @@
 //! The `tool-calls` grader: calls that must happen, calls that must not, and calls in order,
-//! matched with regular expressions on names, arguments and results (SPEC section 7).
+//! matched with regular expressions on names, arguments and results (docs/graders/tool-calls.md).
 
 pub(crate) mod config;
 
@@ -23,7 +23,7 @@ use crate::tool_matcher::{ClassTools, Pattern};
 pub(crate) const PASS_RATE: Target = Target::new("tool_calls.pass_rate");
 
 /// What a tool match says of an argument or of the result: a string is a regex (seed 002),
-/// anything else a value matcher (SPEC section 12).
+/// anything else a value matcher (docs/matchers.md).
 #[derive(Debug, Clone)]
 pub enum ValueTest {
     /// A regex: an argument must be a string it is found in; a result is searched as text.
@@ -184,7 +184,7 @@ pub enum Miss {
     /// The call was not the run's last tool call.
     NotFinal,
     /// The call would satisfy the entry, but no result was recorded for it, and only
-    /// completed calls count (SPEC section 2).
+    /// completed calls count (docs/suite.md#trace-files).
     NoResult,
 }
 
@@ -568,7 +568,8 @@ impl ToolCallsGrader {
         for (index, call) in run.calls.iter().enumerate() {
             let named = seen.entries(self, &call.name);
             let found = &seen.found;
-            // Only completed calls are graded (SPEC section 2). A call without a result that
+            // Only completed calls are graded (docs/suite.md#trace-files). A call without a
+            // result that
             // would otherwise satisfy a `required` entry explains why the entry went unmet.
             if !call.completed {
                 if detail == Detail::Full {

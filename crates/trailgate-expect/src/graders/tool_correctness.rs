@@ -1,5 +1,5 @@
 //! The `tool-correctness` grader: how much of an expected list of tools a run called, in any
-//! order, in order, or exactly (SPEC section 8).
+//! order, in order, or exactly (docs/graders/tool-correctness.md).
 
 pub(crate) mod config;
 

@@ -1,5 +1,6 @@
 //! The `trajectory` grader: the path a run took, step by step, against an expected path in
-//! one of five modes, with parallel groups of steps made in one agent turn (SPEC section 13).
+//! one of five modes, with parallel groups of steps made in one agent turn
+//! (docs/graders/trajectory.md).
 
 pub(crate) mod config;
 

@@ -155,7 +155,8 @@ proptest! {
         }
     }
 
-    /// A run's verdict is the test's verdict over that run alone (SPEC section 14): each
+    /// A run's verdict is the test's verdict over that run alone
+    /// (docs/reports.md#each-runs-verdict): each
     /// run of a test passes exactly when the test of that one run passes, and the test
     /// counts the runs that pass.
     #[test]

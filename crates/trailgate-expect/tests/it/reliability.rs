@@ -1,4 +1,4 @@
-//! The `reliability:` block evaluated over generated runs (SPEC 14): its figures are
+//! The `reliability:` block evaluated over generated runs (docs/reliability.md): its figures are
 //! `trailgate_core::reliability` of the test's own n and c, the order of the runs changes
 //! none of them, and at a fixed pass rate more runs narrow the interval.
 

@@ -5,7 +5,8 @@
 //!
 //! The reader names no grader: a test's keys other than its own (`name`, `passed`, `runs`,
 //! `passed_runs`, `sources`, `metrics`, `gates`) are skipped, the graders' objects among
-//! them. A run's verdict is its `sources` entry's `passed` (SPEC 14), never a grader's.
+//! them. A run's verdict is its `sources` entry's `passed` (docs/reports.md#each-runs-verdict),
+//! never a grader's.
 
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -108,7 +109,8 @@ impl GateRead {
 }
 
 /// One listed run: its number, where it came from, and its verdict: the `passed` of its
-/// `sources` entry, every gate of the test holding on that run alone (SPEC 14). A report
+/// `sources` entry, every gate of the test holding on that run alone
+/// (docs/reports.md#each-runs-verdict). A report
 /// whose entry has no `passed` gives the run no verdict; the graders' own per-run `passed`
 /// (a `runs` entry of a grader's object) is not the run's verdict and is not read.
 #[derive(Debug, Clone, PartialEq, Eq)]

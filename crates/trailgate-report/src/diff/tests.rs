@@ -270,7 +270,7 @@ fn the_interval_is_in_the_json_output() {
 }
 
 #[rstest]
-// One run on a side: no pass rate to compare (SPEC 15: several runs in both).
+// One run on a side: no pass rate to compare (docs/baselines.md: several runs in both).
 #[case::one_run(json!(1), json!(1), json!([true]))]
 // No count and no verdict per run: an older report.
 #[case::nothing_says(Value::Null, json!(2), json!([null, null]))]

@@ -1,4 +1,5 @@
-//! Trailgate's own shapes (SPEC section 2): the call list and the event trajectory, one run
+//! Trailgate's own shapes (docs/suite.md#trace-files): the call list and the event trajectory,
+//! one run
 //! per `.json` file or per line of a `.jsonl` file.
 
 use serde_json::Value;

@@ -1,6 +1,6 @@
 //! The `budget` grader's `config:` as the suite writes it (`max_calls`, `max_steps`,
 //! `max_errors`, `max_repeats`, `max_calls_per_tool`, `optimal_calls`), and its checks into
-//! a [`BudgetGrader`] (SPEC section 13).
+//! a [`BudgetGrader`] (docs/graders/budget.md).
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -55,7 +55,7 @@ impl GraderConfig for RawConfig {
         optimal_calls
     );
 
-    /// A `budget` config (SPEC section 13).
+    /// A `budget` config (docs/graders/budget.md).
     fn check(
         self,
         expect: Option<Expectations>,

@@ -1,6 +1,6 @@
 //! The `call-accuracy` grader's `config:` as the suite writes it (`expected` calls with their
 //! arguments, `args_mode`, `ignore_args`), and its checks into a [`CallAccuracyGrader`]
-//! (SPEC section 9).
+//! (docs/graders/call-accuracy.md).
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -31,7 +31,7 @@ impl GraderConfig for RawConfig {
 
     config_keys!(expected, args_mode, ignore_args);
 
-    /// A `call-accuracy` config (SPEC section 9).
+    /// A `call-accuracy` config (docs/graders/call-accuracy.md).
     fn check(
         self,
         expect: Option<Expectations>,

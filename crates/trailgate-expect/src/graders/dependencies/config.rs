@@ -1,6 +1,6 @@
 //! The `dependencies` grader's `config:` as the suite writes it (`edges`, each `before` /
 //! `after` or `feeds` / `into` / `arg`), and its checks into a [`DependenciesGrader`]
-//! (SPEC section 13).
+//! (docs/graders/dependencies.md).
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -41,7 +41,7 @@ impl GraderConfig for RawConfig {
 
     config_keys!(edges);
 
-    /// A `dependencies` config (SPEC section 13).
+    /// A `dependencies` config (docs/graders/dependencies.md).
     fn check(
         self,
         expect: Option<Expectations>,

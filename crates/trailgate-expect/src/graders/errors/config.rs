@@ -1,5 +1,5 @@
 //! The `errors` grader's `config:` as the suite writes it (only `expect:`, which it
-//! requires), and its checks into an [`ErrorsGrader`] (SPEC section 13).
+//! requires), and its checks into an [`ErrorsGrader`] (docs/graders/errors.md).
 
 use schemars::JsonSchema;
 
@@ -21,7 +21,7 @@ impl GraderConfig for RawConfig {
 
     config_keys!();
 
-    /// An `errors` config (SPEC section 13): `expect:` is required, since no default gate
+    /// An `errors` config (docs/graders/errors.md): `expect:` is required, since no default gate
     /// fits every agent.
     fn check(
         self,

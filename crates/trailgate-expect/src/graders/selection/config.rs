@@ -1,5 +1,6 @@
 //! The equal-function-set block as the suite writes it (`classes`, each a name and its
-//! members, and `expect`), and its checks into [`EqualFunctionSets`] (SPEC sections 2 and 3).
+//! members, and `expect`), and its checks into [`EqualFunctionSets`]
+//! (docs/scoring.md#tool-identity).
 
 use std::collections::BTreeMap;
 

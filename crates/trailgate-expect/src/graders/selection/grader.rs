@@ -34,7 +34,7 @@ impl Grader for EqualFunctionSets {
 
     type Sums = SelectionSums;
 
-    /// Equal-function sets count every call, completed or not (SPEC section 2).
+    /// Equal-function sets count every call, completed or not (docs/suite.md#trace-files).
     fn grade(
         &self,
         run: &Run,

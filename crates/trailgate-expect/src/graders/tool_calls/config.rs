@@ -1,6 +1,6 @@
 //! The `tool-calls` grader's `config:` as the suite writes it (`required`, `disallowed`,
 //! `sequence`, each a list of tool matches), and its checks into a [`ToolCallsGrader`], with
-//! the spanned problems of SPEC section 7's rules on which keys go where.
+//! the spanned problems of the rules of docs/graders/tool-calls.md on which keys go where.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -40,7 +40,7 @@ impl GraderConfig for RawConfig {
 
     config_keys!(required, disallowed, sequence);
 
-    /// A `tool-calls` config: SPEC section 7's rules on which keys go where.
+    /// A `tool-calls` config: the rules of docs/graders/tool-calls.md on which keys go where.
     fn check(
         self,
         expect: Option<Expectations>,
@@ -415,7 +415,7 @@ impl<'de> Deserialize<'de> for RawToolMatch {
 }
 
 /// A `tool-calls` argument or result condition: a string is a regex (seed 002); anything
-/// else is a value matcher (SPEC section 12).
+/// else is a value matcher (docs/matchers.md).
 struct ValueTestValue(ValueTest);
 
 impl<'de> Deserialize<'de> for ValueTestValue {

@@ -1,5 +1,5 @@
 //! Unit tests of the `tool-calls` grader: one `check` over a config and a run, a row per
-//! rule of SPEC section 7.
+//! rule of docs/graders/tool-calls.md.
 
 use proptest::prelude::*;
 use rstest::rstest;

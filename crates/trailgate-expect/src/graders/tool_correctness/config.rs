@@ -1,6 +1,6 @@
 //! The `tool-correctness` grader's `config:` as the suite writes it (`expected_tools`,
 //! `exact_match`, `check_ordering`, `threshold`), and its checks into a
-//! [`ToolCorrectnessGrader`] (SPEC section 8).
+//! [`ToolCorrectnessGrader`] (docs/graders/tool-correctness.md).
 
 use std::fmt;
 
@@ -37,7 +37,7 @@ impl GraderConfig for RawConfig {
 
     config_keys!(expected_tools, exact_match, check_ordering, threshold);
 
-    /// A `tool-correctness` config (SPEC section 8).
+    /// A `tool-correctness` config (docs/graders/tool-correctness.md).
     fn check(
         self,
         expect: Option<Expectations>,
@@ -109,8 +109,9 @@ impl GraderConfig for RawConfig {
 
 /// An entry of `expected_tools`: a member (`brave.web_search`, `{server: brave, tool:
 /// web_search}`), or a class with an optional server pattern (`{class: search, server:
-/// "^brave$"}`). In the member map `server` is the server's name, as SPEC section 3 has it;
-/// next to `class` it is a pattern, as SPEC section 12 has it.
+/// "^brave$"}`). In the member map `server` is the server's name, as
+/// docs/scoring.md#tool-identity has it;
+/// next to `class` it is a pattern, as docs/matchers.md#tool-matchers has it.
 struct RawToolSpec(RawTool);
 
 #[derive(Deserialize, JsonSchema)]

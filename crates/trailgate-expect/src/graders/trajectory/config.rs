@@ -1,5 +1,6 @@
 //! The `trajectory` grader's `config:` as the suite writes it (`mode`, `expected` steps and
-//! `{parallel: [...]}` groups), and its checks into a [`TrajectoryGrader`] (SPEC section 13).
+//! `{parallel: [...]}` groups), and its checks into a [`TrajectoryGrader`]
+//! (docs/graders/trajectory.md).
 
 use std::fmt;
 
@@ -33,7 +34,7 @@ impl GraderConfig for RawConfig {
 
     config_keys!(mode, expected);
 
-    /// A `trajectory` config (SPEC section 13).
+    /// A `trajectory` config (docs/graders/trajectory.md).
     fn check(
         self,
         expect: Option<Expectations>,
