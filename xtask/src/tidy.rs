@@ -273,14 +273,23 @@ fn section<'a>(text: &'a str, header: &str) -> Vec<&'a str> {
 }
 
 fn collect_rs(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
+    collect_files(dir, "rs", out)
+}
+
+/// The files under `dir` whose extension is `extension`, build output (`target/`) aside.
+fn collect_files(
+    dir: &Path,
+    extension: &str,
+    out: &mut Vec<std::path::PathBuf>,
+) -> Result<(), String> {
     for entry in fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
         let path = entry.map_err(|e| e.to_string())?.path();
         if path.is_dir() {
             if path.file_name().is_some_and(|n| n == "target") {
                 continue;
             }
-            collect_rs(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "rs") {
+            collect_files(&path, extension, out)?;
+        } else if path.extension().is_some_and(|e| e == extension) {
             out.push(path);
         }
     }

@@ -174,7 +174,7 @@ impl NamePattern {
 }
 
 /// Whether `--test ENTRY` names the test `name`: the name itself, or a glob that matches it.
-fn names(entry: &str, name: &str) -> bool {
+fn test_entry_selects(entry: &str, name: &str) -> bool {
     entry == name
         || (is_glob(entry) && glob::Pattern::new(entry).is_ok_and(|pattern| pattern.matches(name)))
 }
@@ -186,7 +186,7 @@ fn is_glob(entry: &str) -> bool {
 impl Selection {
     /// Whether the test named `name` is selected.
     pub fn selects(&self, name: &str) -> bool {
-        (self.tests.is_empty() || self.tests.iter().any(|test| names(test, name)))
+        (self.tests.is_empty() || self.tests.iter().any(|test| test_entry_selects(test, name)))
             && self
                 .pattern
                 .as_ref()
@@ -200,7 +200,7 @@ impl Selection {
             .tests
             .iter()
             .map(String::as_str)
-            .filter(|test| !names.iter().any(|name| self::names(test, name)))
+            .filter(|test| !names.iter().any(|name| test_entry_selects(test, name)))
             .collect();
         if let Some(first) = unknown.first() {
             return Err(NothingSelected::new(

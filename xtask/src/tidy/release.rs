@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{rel, section};
+use super::{collect_files, rel, section};
 
 /// The files whose links a user follows or copies: the README, the docs, the action, the
 /// Python package's metadata and the workflows.
@@ -18,21 +18,9 @@ fn linked_files(root: &Path) -> Result<Vec<PathBuf>, String> {
         root.join("action/run.sh"),
         root.join("pyproject.toml"),
     ];
-    collect(&root.join("docs"), "md", &mut files)?;
-    collect(&root.join(".github/workflows"), "yml", &mut files)?;
+    collect_files(&root.join("docs"), "md", &mut files)?;
+    collect_files(&root.join(".github/workflows"), "yml", &mut files)?;
     Ok(files)
-}
-
-fn collect(dir: &Path, extension: &str, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    for entry in fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
-        let path = entry.map_err(|e| e.to_string())?.path();
-        if path.is_dir() {
-            collect(&path, extension, out)?;
-        } else if path.extension().is_some_and(|e| e == extension) {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 pub(super) fn problems(root: &Path) -> Result<Vec<String>, String> {
