@@ -23,7 +23,7 @@ use crate::graders::tool_calls::MissingArguments;
 use crate::model::{Suite, Test, TracePattern};
 use crate::reliability::RawReliability;
 use crate::schema::described;
-use crate::suite_file::{PathSeg, SuiteFile, at_most, join};
+use crate::suite_file::{Items, PathSeg, SuiteFile, at_most, join};
 use crate::tool_matcher::config::TestClasses;
 use crate::yaml_depth::MAX_YAML_DEPTH;
 
@@ -78,13 +78,20 @@ impl SuiteFile {
         // it is, before a half-read document could be mistaken for a wrong shape.
         self.read::<IgnoredAny>()?;
         self.check_expansion()?;
-        let raw: RawSuite = self.read()?;
-        let mut problems = Vec::new();
-        let suite = self.check(raw, &mut problems);
-        if problems.is_empty() {
-            Ok(suite)
-        } else {
-            Err(self.error(at_most(problems)))
+        // Every shape error, each read past by skipping the test or grader it is in; then
+        // the rules across nodes, for what could be read.
+        let (raw, mut problems) = self.read_on::<RawSuite>();
+        let read_cleanly = problems.is_empty();
+        let suite = raw.map(|raw| self.check(raw, &mut problems));
+        match suite {
+            Some(suite) if problems.is_empty() => Ok(suite),
+            _ => {
+                if !read_cleanly {
+                    // Shape errors and the rules' problems, in the order of the file.
+                    problems.sort_by_key(|p| p.span.map_or(usize::MAX, |s| s.offset()));
+                }
+                Err(self.error(at_most(problems)))
+            }
         }
     }
 
@@ -104,7 +111,7 @@ impl SuiteFile {
         }
         let mut names: BTreeMap<String, usize> = BTreeMap::new();
         let mut tests = Vec::with_capacity(raw.tests.len());
-        for (index, raw_test) in raw.tests.into_iter().enumerate() {
+        for (index, raw_test) in raw.tests.read() {
             let name_path = join(&test_path(index), &[PathSeg::Key("name")]);
             if raw_test.name.is_empty() {
                 problems.push(self.located(
@@ -128,7 +135,7 @@ impl SuiteFile {
 
     fn check_test(&self, raw: RawTest, index: usize, problems: &mut Vec<Problem>) -> Test {
         let path = test_path(index);
-        if raw.equal_function_sets.is_none() && raw.graders.as_ref().is_none_or(Vec::is_empty) {
+        if raw.equal_function_sets.is_none() && raw.graders.as_ref().is_none_or(Items::is_empty) {
             problems.push(
                 self.located(
                     Problem::new(
@@ -249,7 +256,8 @@ fn test_path(index: usize) -> [PathSeg<'static>; 2] {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawSuite {
-    tests: Vec<RawTest>,
+    #[schemars(with = "Vec<RawTest>")]
+    tests: Items<RawTest>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -268,7 +276,8 @@ struct RawTest {
     trace_format: Option<String>,
     naming: Option<RawNaming>,
     equal_function_sets: Option<RawEfs>,
-    graders: Option<Vec<RawGrader>>,
+    #[schemars(with = "Option<Vec<RawGrader>>")]
+    graders: Option<Items<RawGrader>>,
     // An empty `reliability:` asks for the defaults: present, it is a block.
     #[serde(default, deserialize_with = "RawReliability::present")]
     reliability: Option<RawReliability>,

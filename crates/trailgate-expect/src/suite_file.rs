@@ -13,6 +13,7 @@
 mod decode;
 mod locate;
 mod node_budget;
+mod recover;
 mod shapes;
 
 use std::cell::{Cell, OnceCell, RefCell};
@@ -30,6 +31,7 @@ use self::decode::{
 };
 use self::locate::{LOCATED, Locate};
 use self::node_budget::{EXPANSION, NodeBudget};
+pub(crate) use self::recover::Items;
 use self::shapes::{Found, Positions, shape_of, walk_shape};
 
 /// A suite file's text, named for diagnostics.
@@ -51,7 +53,7 @@ pub struct SuiteFile {
 /// closing problem instead. A report of thousands of problems helps no one, and a problem
 /// at an empty list or map is placed by a walk of the document of its own (see
 /// [`SuiteFile::span`]), so the limit also bounds those walks.
-const MAX_PROBLEMS: usize = 20;
+const MAX_PROBLEMS: usize = 50;
 
 /// One step of a path into the suite document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +95,19 @@ impl SuiteFile {
     pub(crate) fn read<T: DeserializeOwned>(&self) -> Result<T, SuiteError> {
         serde_yaml::from_str(self.text())
             .map_err(|error| self.error(vec![self.yaml_problem(&error)]))
+    }
+
+    /// Reads the whole text as one `T`, reading on past each shape error in an item of an
+    /// [`Items`] list (see `suite_file/recover.rs`): the value, unless an error fell outside
+    /// every item, and a problem for each error met, in the order met.
+    pub(crate) fn read_on<T: DeserializeOwned>(&self) -> (Option<T>, Vec<Problem>) {
+        let (value, errors) =
+            recover::recovering(MAX_PROBLEMS, || serde_yaml::from_str(self.text()));
+        let problems = errors
+            .iter()
+            .map(|error| self.yaml_problem(error))
+            .collect();
+        (value, problems)
     }
 
     /// Refuses a document whose aliases expand it past [`MAX_YAML_NODES`] nodes, before
@@ -211,25 +226,7 @@ impl SuiteFile {
         let (path, message) = split_path(&text);
         let context = path.map(|p| format!(" in `{p}`")).unwrap_or_default();
         let problem = if let Some((field, valid)) = parse_expected(message, "unknown field `") {
-            if !valid.is_empty()
-                && valid
-                    .iter()
-                    .all(|v| Op::ALL.iter().any(|op| op.as_str() == v))
-            {
-                Problem::new(
-                    "trailgate::suite::unknown_operator",
-                    format!("unknown operator `{field}`"),
-                    "unknown operator",
-                )
-                .with_help(suggest(&field, &valid, "operators"))
-            } else {
-                Problem::new(
-                    "trailgate::suite::unknown_key",
-                    format!("unknown key `{field}`{context}"),
-                    "unknown key",
-                )
-                .with_help(suggest(&field, &valid, "valid keys here"))
-            }
+            self.unknown_field_problem(&field, valid, path, &context)
         } else if let Some((value, valid)) = parse_expected(message, "unknown variant `") {
             Problem::new(
                 "trailgate::suite::invalid_value",
@@ -295,6 +292,64 @@ impl SuiteFile {
             }
         };
         problem.at(span)
+    }
+
+    /// The problem of an unknown key `field` in the map at `path`, whose keys are `valid`:
+    /// an unknown operator when they are operators.
+    fn unknown_field_problem(
+        &self,
+        field: &str,
+        valid: Vec<String>,
+        path: Option<&str>,
+        context: &str,
+    ) -> Problem {
+        if !valid.is_empty()
+            && valid
+                .iter()
+                .all(|v| Op::ALL.iter().any(|op| op.as_str() == v))
+        {
+            Problem::new(
+                "trailgate::suite::unknown_operator",
+                format!("unknown operator `{field}`"),
+                "unknown operator",
+            )
+            .with_help(suggest(field, &valid, "operators"))
+        } else {
+            // A grader's `config:` read before its `type:` took every kind's keys; the
+            // help names the keys of the kind its `type:` gives.
+            let valid = path
+                .and_then(|path| self.grader_keys_at(&yaml_path(path)))
+                .map_or(valid, |keys| keys.iter().map(|&k| k.to_owned()).collect());
+            Problem::new(
+                "trailgate::suite::unknown_key",
+                format!("unknown key `{field}`{context}"),
+                "unknown key",
+            )
+            .with_help(suggest(field, &valid, "valid keys here"))
+        }
+    }
+
+    /// The keys of the grader whose `config:` is at `path`, as its `type:` names the kind;
+    /// `None` when `path` is not a grader's config or its `type:` names no kind.
+    fn grader_keys_at(&self, path: &[PathSeg<'_>]) -> Option<&'static [&'static str]> {
+        let [
+            ..,
+            PathSeg::Key("graders"),
+            PathSeg::Index(_),
+            PathSeg::Key("config"),
+        ] = path
+        else {
+            return None;
+        };
+        let mut type_path = path.to_vec();
+        type_path.pop();
+        type_path.push(PathSeg::Key("type"));
+        let span = self.span(&type_path)?;
+        let written = self
+            .text()
+            .get(span.offset()..span.offset() + span.len())?
+            .trim_matches(['"', '\'']);
+        crate::graders::config::keys_of_kind(written)
     }
 
     /// A syntax error inside an unclosed bracket or quote, placed at its opening.

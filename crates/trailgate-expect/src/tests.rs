@@ -431,13 +431,46 @@ fn check_problems(text: &str, expected: &[(&str, Option<usize>)]) {
     "        - {name: 検索, members: [検索.検索, 検索.検索, 検索.検索, 検索.検索, 検索.検索]}",
     "        - {name: 検索, members: [x]}",
 ]), &[(DUPLICATE_NAME, Some(6))])]
+// Every problem in one run: a test or grader with a shape error is skipped, the rest read on.
+#[case::shape_errors_in_two_tests(&yaml(&[
+    "tests:",
+    "  - name: a",
+    "    runs: two",
+    "    equal_function_sets: {classes: [{name: x, members: [x]}]}",
+    "  - name: b",
+    "    equal_function_sets: {clases: []}",
+]), &[(INVALID_VALUE, Some(3)), (UNKNOWN_KEY, Some(6))])]
+#[case::shape_errors_in_two_graders_of_a_test(&yaml(&[
+    "tests:",
+    "  - name: a",
+    "    graders:",
+    "      - {type: tool-calls, config: {requird: [x]}}",
+    "      - {type: trajectory, config: {mode: sideways, expected: [x]}}",
+    "      - {type: budget, config: {max_calls: 3}}",
+]), &[(UNKNOWN_KEY, Some(4)), (INVALID_VALUE, Some(5))])]
+#[case::shape_errors_and_rules_in_file_order(&yaml(&[
+    "tests:",
+    "  - name: a",
+    "    equal_function_sets: {classes: [{name: x, members: [x]}]}",
+    "  - name: a",
+    "    equal_function_sets: {classes: [{name: x, members: [x]}]}",
+    "  - name: c",
+    "    runs: 0",
+    "    equal_function_sets: {classes: [{name: x, members: [x]}]}",
+]), &[(DUPLICATE_NAME, Some(4)), (OUT_OF_RANGE, Some(7))])]
+#[case::shape_error_outside_every_test_ends_the_reading(&yaml(&[
+    "tset: []",
+    "tests:",
+    "  - name: a",
+    "    runs: two",
+]), &[(UNKNOWN_KEY, Some(1))])]
 #[case::non_ascii_on_the_line_of_the_error(&class_lines("[ünïcödé.tööl, 検索.]", &[]), &[(INVALID_MEMBER, Some(6))])]
 fn bad_suites(#[case] text: &str, #[case] expected: &[(&str, Option<usize>)]) {
     check_problems(text, expected);
 }
 
 /// Placing a problem walks the document again: a suite with hundreds of problems reports
-/// the first 20 and counts the rest, and its gates are not placed, rather than walking the
+/// the first 50 and counts the rest, and its gates are not placed, rather than walking the
 /// document once per problem and per gate (found while fuzzing the loader, though by hand:
 /// the fuzzer's inputs are too short to show it; 85 KB of broken tests took minutes).
 #[test]
@@ -456,12 +489,12 @@ fn many_problems_are_capped() {
         panic!("the suite should be rejected")
     };
     let problems: Vec<_> = error.problems().collect();
-    assert_eq!(problems.len(), 21);
-    assert!(problems[..20].iter().all(|p| p.span.is_some()));
-    let last = problems[20];
+    assert_eq!(problems.len(), 51);
+    assert!(problems[..50].iter().all(|p| p.span.is_some()));
+    let last = problems[50];
     assert_eq!(last.code, "trailgate::suite::more_problems");
-    // 200 empty class lists and 199 repeated names, less the 20 shown.
-    assert_eq!(last.message, "and 379 more problems");
+    // 200 empty class lists and 199 repeated names, less the 50 shown.
+    assert_eq!(last.message, "and 349 more problems");
     assert_eq!(last.span, None);
 }
 
@@ -1814,4 +1847,34 @@ fn runs_graded_for_their_counts_give_the_outcome_of_runs_graded_in_full() {
     assert!(full.runs_with_findings > 2 * crate::LISTED_RUNS);
     assert_eq!(by_evaluator.finish().unwrap(), full);
     assert_eq!(lagging.finish().unwrap(), full);
+}
+
+/// The help for an unknown key in a grader's `config:` lists that kind's keys, the closest
+/// first, whether its `type:` is written before `config:` or after it.
+#[rstest]
+#[case::type_first("{type: budget, config: {max_cals: 3}}")]
+#[case::type_last("{config: {max_cals: 3}, type: budget}")]
+#[case::type_last_quoted("{config: {max_cals: 3}, type: \"budget\"}")]
+fn unknown_config_key_help_lists_its_kinds_keys(#[case] grader: &str) {
+    let text = yaml(&[
+        "tests:",
+        "  - name: a",
+        "    graders:",
+        &format!("      - {grader}"),
+    ]);
+    let file = SuiteFile::new("suite.yaml", text);
+    let Err(error) = file.parse() else {
+        panic!("the suite should be rejected")
+    };
+    let problems: Vec<_> = error.problems().collect();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let help = problems[0].help.as_deref().unwrap_or_default();
+    assert!(
+        help.starts_with("did you mean `max_calls`? valid keys here: `max_calls`, `max_steps`"),
+        "{help}"
+    );
+    assert!(
+        !help.contains("`required`") && !help.contains("`mode`"),
+        "{help}"
+    );
 }

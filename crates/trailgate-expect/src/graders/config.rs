@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::error::Problem;
 use crate::expect::Expectations;
 use crate::schema::described;
-use crate::suite_file::{PathSeg, SuiteFile, join};
+use crate::suite_file::{Items, PathSeg, SuiteFile, join};
 use crate::tool_matcher::config::TestClasses;
 
 use super::{Block, Grader, Graders, registry};
@@ -266,14 +266,14 @@ described!(GraderKind, "GraderKind", |_| json_schema!({
 /// set block is not among them: the caller adds it.
 pub(crate) fn check(
     file: &SuiteFile,
-    graders: Vec<RawGrader>,
+    graders: Items<RawGrader>,
     path: &[PathSeg<'_>],
     classes: TestClasses<'_>,
     problems: &mut Vec<Problem>,
 ) -> Graders {
     let mut checked = Graders::default();
     let mut seen: Vec<GraderKind> = Vec::new();
-    for (index, grader) in graders.into_iter().enumerate() {
+    for (index, grader) in graders.read() {
         let grader_path = join(path, &[PathSeg::Key("graders"), PathSeg::Index(index)]);
         let config_path = join(&grader_path, &[PathSeg::Key("config")]);
         let kind = grader.kind;
@@ -432,6 +432,14 @@ macro_rules! configs {
 }
 
 registry!(configs);
+
+/// The keys of the `config:` of the kind a `type:` names, `expect` last; `None` when it
+/// names no kind written under `graders:`.
+pub(crate) fn keys_of_kind(name: &str) -> Option<&'static [&'static str]> {
+    GraderKind::all()
+        .find(|kind| kind.0.key() == name)
+        .map(GraderKind::config_keys)
+}
 
 /// Every key of a grader's config: each kind's in registry order, a key two kinds share
 /// once, then `expect`.
@@ -656,7 +664,8 @@ impl Visitor<'_> for KeySeed {
 
     /// A key of another kind is read, to be refused by `check_keys` as misplaced; a key of
     /// no kind is unknown, and the help lists the keys of this grader's kind alone when its
-    /// `type:` is known (every kind's otherwise).
+    /// `type:` is known (every kind's otherwise, which the problem made of the error narrows
+    /// to the kind a later `type:` names: `SuiteFile::grader_keys_at`).
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
         keys()
             .iter()

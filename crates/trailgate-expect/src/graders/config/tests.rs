@@ -1,7 +1,7 @@
 //! Tests of the reading of a grader's `config:`, which takes every kind's keys before the
 //! grader's `type:` is known: it accepts and refuses what serde's derived reader of one
 //! struct with all the keys did, with the same messages, but for an unknown key's help,
-//! which lists the kind's keys alone once its `type:` is known.
+//! which lists the kind's keys alone when its `type:`, before or after, names one.
 
 use rstest::rstest;
 
@@ -27,7 +27,8 @@ fn check(grader: &str, expected: &[(&str, Option<&str>)]) {
     assert_eq!(got, expected, "{text}");
 }
 
-/// The help's list of the keys of a config whose `type:` comes after it: every kind's.
+/// The help's list of the keys of a config whose `type:` comes after it and names no kind:
+/// every kind's.
 macro_rules! every_key {
     () => {
         "valid keys here: `required`, `disallowed`, `sequence`, `expected_tools`, \
@@ -48,6 +49,10 @@ macro_rules! every_key {
 )]
 #[case::unknown_key_before_the_type(
     "{config: {requird: [a]}, type: tool-calls}",
+    &[("unknown key `requird` in `tests[0].graders[0].config`", Some("did you mean `required`? valid keys here: `required`, `disallowed`, `sequence`, `expect`"))]
+)]
+#[case::unknown_key_before_an_unknown_type(
+    "{config: {requird: [a]}, type: tool-cals}",
     &[("unknown key `requird` in `tests[0].graders[0].config`", Some(concat!("did you mean `required`? ", every_key!())))]
 )]
 #[case::key_of_another_kind(
