@@ -186,9 +186,16 @@ pub enum Miss {
     /// The call would satisfy the entry, but no result was recorded for it, and only
     /// completed calls count (docs/suite.md#trace-files).
     NoResult,
+    /// The call satisfies a `sequence` entry but came before the call that matched the
+    /// entry before it.
+    Order {
+        /// The 1-based position of the call that matched the entry before.
+        previous: usize,
+    },
 }
 
-/// A call that almost satisfied an unmet `required` entry.
+/// A call that almost satisfied an unmet `required` entry, or the `sequence` entry a run
+/// stopped at.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NearMiss {
     /// The call's 1-based position in its run.
@@ -236,6 +243,10 @@ pub struct RunToolCalls {
     /// The first `sequence` entry that found no match, when the sequence failed; the entries
     /// before it matched.
     pub sequence_stopped_at: Option<usize>,
+    /// The call closest to satisfying that entry: after the match of the entry before it,
+    /// the call of its tool that got furthest through its conditions; failing that, the last
+    /// call that satisfied it before that match.
+    pub sequence_near_miss: Option<NearMiss>,
 }
 
 /// A `command` or `path` matcher met a completed call whose name matched but which has no
@@ -550,6 +561,7 @@ impl ToolCallsGrader {
         let mut near: NearMisses<'_> = vec![None; self.required.len()];
         let mut violations = Vec::new();
         let mut next_in_sequence = 0;
+        let mut sequence = SequenceNear::new(self.sequence.len(), detail);
         let mut report_missing = |list, entry, field, index: usize, call: &Call| {
             missing.push(MissingArgument {
                 grader: self.index,
@@ -580,6 +592,9 @@ impl ToolCallsGrader {
                         last,
                         &mut near,
                     );
+                    if found[named.sequence.clone()].contains(&next_in_sequence) {
+                        sequence.no_result(&self.sequence[next_in_sequence], index, call);
+                    }
                 }
                 continue;
             }
@@ -621,20 +636,16 @@ impl ToolCallsGrader {
                     }),
                 }
             }
-            // Every sequence entry is checked for missing arguments; only the next one in
-            // order can advance. Taking the earliest match is never worse for a subsequence.
-            let mut advanced = false;
-            for &entry in &found[named.sequence.clone()] {
-                match self.sequence[entry].check_fields(call) {
-                    FieldCheck::Missing(field) => {
-                        report_missing(MatchList::Sequence, entry, field, index, call);
-                    }
-                    FieldCheck::Match if entry == next_in_sequence && !advanced => advanced = true,
-                    _ => {}
-                }
-            }
+            let advanced = self.sequence_step(
+                &found[named.sequence.clone()],
+                next_in_sequence,
+                (index, call),
+                &mut sequence,
+                &mut |entry, field| report_missing(MatchList::Sequence, entry, field, index, call),
+            );
             if advanced {
                 next_in_sequence += 1;
+                sequence.advanced(index);
             }
         }
 
@@ -646,8 +657,124 @@ impl ToolCallsGrader {
             passed: unmet.is_empty() && violations.is_empty() && sequence_stopped_at.is_none(),
             unmet,
             violations,
+            sequence_near_miss: sequence_stopped_at
+                .and_then(|stopped| sequence.near_miss(stopped, run)),
             sequence_stopped_at,
         }
+    }
+}
+
+/// What explains where a run's `sequence` stopped, gathered as it is graded to
+/// [`Detail::Full`] (nothing is kept below it).
+struct SequenceNear<'a> {
+    full: bool,
+    /// The call of the next entry's tool that got furthest through its conditions since the
+    /// entry before it matched.
+    near: Option<(usize, &'a Call, MissAt<'a>)>,
+    /// For each entry, the last call that satisfied it before it was next.
+    early: Vec<Option<usize>>,
+    /// The call that matched the last entry matched so far.
+    previous: Option<usize>,
+}
+
+impl<'a> SequenceNear<'a> {
+    fn new(entries: usize, detail: Detail) -> Self {
+        let full = detail == Detail::Full;
+        Self {
+            full,
+            near: None,
+            early: if full {
+                vec![None; entries]
+            } else {
+                Vec::new()
+            },
+            previous: None,
+        }
+    }
+
+    /// Keeps `call`, which missed the next entry, when it got further than the one kept.
+    fn keep(&mut self, index: usize, call: &'a Call, miss: MissAt<'a>) {
+        if self.full
+            && self
+                .near
+                .as_ref()
+                .is_none_or(|(_, _, near)| miss.depth() > near.depth())
+        {
+            self.near = Some((index, call, miss));
+        }
+    }
+
+    /// Keeps `call`, which has no result, when it meets every other condition of the next
+    /// entry, `matcher`.
+    fn no_result(&mut self, matcher: &ToolMatch, index: usize, call: &'a Call) {
+        if matches!(
+            matcher.check_fields(call),
+            FieldCheck::Match | FieldCheck::Miss(MissAt::Field(Field::Result, None))
+        ) {
+            self.keep(index, call, MissAt::NoResult);
+        }
+    }
+
+    /// Notes that the call at `index` satisfied `entry` before the entries ahead of it.
+    fn early(&mut self, entry: usize, index: usize) {
+        if let Some(slot) = self.early.get_mut(entry) {
+            *slot = Some(index);
+        }
+    }
+
+    /// Notes that the call at `index` matched the next entry.
+    fn advanced(&mut self, index: usize) {
+        self.near = None;
+        self.previous = Some(index);
+    }
+
+    /// The near miss of the entry the sequence stopped at, `stopped`.
+    fn near_miss(self, stopped: usize, run: &Run) -> Option<NearMiss> {
+        if let Some((index, call, miss)) = self.near {
+            return Some(NearMiss {
+                call: index + 1,
+                tool: tool_text(call),
+                miss: miss.to_miss(),
+            });
+        }
+        let early = self.early.get(stopped).copied().flatten()?;
+        let call = run.calls.get(early)?;
+        Some(NearMiss {
+            call: early + 1,
+            tool: tool_text(call),
+            miss: Miss::Order {
+                previous: self.previous.map_or(0, |previous| previous + 1),
+            },
+        })
+    }
+}
+
+impl ToolCallsGrader {
+    /// Checks `call`, at `index`, against the `sequence` entries its name matches,
+    /// `entries`: whether it matched the next one, `next`. Every entry is checked for
+    /// missing arguments (reported through `missing`); only the next one in order can
+    /// advance, and taking the earliest match is never worse for a subsequence.
+    fn sequence_step<'a>(
+        &'a self,
+        entries: &[usize],
+        next: usize,
+        (index, call): (usize, &'a Call),
+        near: &mut SequenceNear<'a>,
+        missing: &mut dyn FnMut(usize, &'static str),
+    ) -> bool {
+        let mut advanced = false;
+        for &entry in entries {
+            match self.sequence[entry].check_fields(call) {
+                FieldCheck::Missing(field) => missing(entry, field),
+                FieldCheck::Match if entry == next && !advanced => advanced = true,
+                // Entries are in list order, so a call that advanced the sequence is not
+                // kept as an early match of a later entry.
+                FieldCheck::Match if entry > next && !advanced => near.early(entry, index),
+                FieldCheck::Miss(miss) if entry == next => near.keep(index, call, miss),
+                _ => {}
+            }
+        }
+        advanced
     }
 }
 

@@ -20,7 +20,7 @@ impl ToolCallsOutcome {
             let mut run_facts = Vec::new();
             for unmet in &run.unmet {
                 let count = Piece::Text(format!(": {}", matching_calls(unmet)));
-                let near = unmet.near_miss.as_ref().map(near_miss);
+                let near = unmet.near_miss.as_ref().map(|near| near_miss(near, 0));
                 let mut row = vec![
                     Piece::Mark(Tone::Fail, "unmet"),
                     Piece::text(" required "),
@@ -60,17 +60,27 @@ impl ToolCallsOutcome {
             }
             if let Some(stopped) = run.sequence_stopped_at {
                 let progress = Piece::Text(format!(": {}", sequence_progress(stopped)));
-                rows.push(Row::plain(vec![
+                let mut row = vec![
                     Piece::Mark(Tone::Fail, "stopped"),
                     Piece::Text(format!(" sequence entry {} ", stopped + 1)),
                     entry(&self.sequence, stopped),
                     progress.clone(),
-                ]));
-                run_facts.push(vec![
+                ];
+                let mut fact = vec![
                     Piece::Text(format!("sequence stopped at entry {} ", stopped + 1)),
                     entry(&self.sequence, stopped),
                     progress,
-                ]);
+                ];
+                if let Some(near) = run
+                    .sequence_near_miss
+                    .as_ref()
+                    .map(|near| near_miss(near, stopped))
+                {
+                    row.push(Piece::Closest(near.clone()));
+                    fact.push(Piece::Closest(near));
+                }
+                rows.push(Row::plain(row));
+                run_facts.push(fact);
             }
             listed.push(ListedRun {
                 status: vec![Piece::Verdict(run.passed)],
@@ -153,8 +163,9 @@ fn sequence_progress(stopped: usize) -> String {
     }
 }
 
-/// "call 2 `bash` has command `npm run lint`", and the like.
-fn near_miss(near: &NearMiss) -> Line {
+/// "call 2 `bash` has command `npm run lint`", and the like; `before` is the 1-based
+/// number of the sequence entry before the one a call came too early for.
+fn near_miss(near: &NearMiss, before: usize) -> Line {
     let mut line = vec![
         Piece::Text(format!("call {} ", near.call)),
         Piece::QuotedTool(near.tool.clone()),
@@ -174,6 +185,9 @@ fn near_miss(near: &NearMiss) -> Line {
         Miss::NoResult => line.push(Piece::text(
             "has no recorded result (only completed calls count)",
         )),
+        Miss::Order { previous } => line.push(Piece::Text(format!(
+            "matches it but came before call {previous}, the match of entry {before}"
+        ))),
     }
     line
 }

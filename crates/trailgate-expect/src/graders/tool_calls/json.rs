@@ -86,6 +86,7 @@ pub(crate) fn write_entries(
             matched: stopped,
             entries: names.sequence,
             stopped_at: stopped + 1,
+            near_miss: run.sequence_near_miss.as_ref().map(near_miss),
         }),
     };
     entries.push(RUNS, &entry)
@@ -97,6 +98,7 @@ fn near_miss(near: &NearMiss) -> NearMissJson<'_> {
         Miss::Step { step } => ("step".to_owned(), Some(step.to_string())),
         Miss::NotFinal => ("final".to_owned(), None),
         Miss::NoResult => ("completed".to_owned(), None),
+        Miss::Order { previous } => ("order".to_owned(), Some(previous.to_string())),
     };
     NearMissJson {
         call: near.call,
@@ -112,7 +114,7 @@ struct ToolCallsRun<'a> {
     passed: bool,
     unmet_required: Vec<UnmetEntry<'a>>,
     disallowed_calls: Vec<DisallowedCall<'a>>,
-    sequence: Option<SequenceProgress>,
+    sequence: Option<SequenceProgress<'a>>,
 }
 
 #[derive(Serialize)]
@@ -124,7 +126,8 @@ struct UnmetEntry<'a> {
 }
 
 /// Why a call whose name matched missed: `field` is `command`, `path`, `args.<name>`,
-/// `result`, `step`, `final` or `completed`; `found` is what the call had.
+/// `result`, `step`, `final`, `completed` or `order` (the call matched a sequence entry
+/// before the match of the entry before it, the call `found`); `found` is what the call had.
 #[derive(Serialize)]
 struct NearMissJson<'a> {
     call: usize,
@@ -141,8 +144,9 @@ struct DisallowedCall<'a> {
 }
 
 #[derive(Serialize)]
-struct SequenceProgress {
+struct SequenceProgress<'a> {
     matched: usize,
     entries: usize,
     stopped_at: usize,
+    near_miss: Option<NearMissJson<'a>>,
 }

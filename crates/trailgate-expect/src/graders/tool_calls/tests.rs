@@ -274,18 +274,71 @@ fn near_misses(config: &str, trace: &str) -> Vec<Option<(usize, String, String)>
     verdict
         .unmet
         .iter()
-        .map(|unmet| {
-            unmet.near_miss.as_ref().map(|near| {
-                let (what, found) = match &near.miss {
-                    Miss::Field { field, found } => (field.clone(), format!("{found:?}")),
-                    Miss::Step { step } => ("step".to_owned(), step.to_string()),
-                    Miss::NotFinal => ("final".to_owned(), String::new()),
-                    Miss::NoResult => ("no result".to_owned(), String::new()),
-                };
-                (near.call, format!("{} {what}", near.tool), found)
-            })
-        })
+        .map(|unmet| unmet.near_miss.as_ref().map(described))
         .collect()
+}
+
+/// A near miss as `(call, tool and field or kind, found)`.
+fn described(near: &NearMiss) -> (usize, String, String) {
+    let (what, found) = match &near.miss {
+        Miss::Field { field, found } => (field.clone(), format!("{found:?}")),
+        Miss::Step { step } => ("step".to_owned(), step.to_string()),
+        Miss::NotFinal => ("final".to_owned(), String::new()),
+        Miss::NoResult => ("no result".to_owned(), String::new()),
+        Miss::Order { previous } => ("order".to_owned(), previous.to_string()),
+    };
+    (near.call, format!("{} {what}", near.tool), found)
+}
+
+/// A failed `sequence` names the call closest to the entry it stopped at.
+#[rstest]
+#[case::a_field_after_the_entry_before(
+    "{sequence: [a, {name: bash, command: '^npm test'}]}",
+    r#"{"tool_calls": [{"name": "bash", "args": {"command": "ls"}}, {"name": "a"}, {"name": "bash", "args": {"command": "npm run build"}}, {"name": "bash", "args": {"command": "ls"}}]}"#,
+    Some((3, "bash command", r#"Some("npm run build")"#))
+)]
+#[case::the_call_that_got_furthest(
+    "{sequence: [{name: q, command: x, args: {a: x}}]}",
+    r#"{"tool_calls": [{"name": "q", "args": {"command": "y", "a": "x"}}, {"name": "q", "args": {"command": "x", "a": "y"}}, {"name": "q", "args": {"command": "z"}}]}"#,
+    Some((2, "q args.a", r#"Some("y")"#))
+)]
+#[case::out_of_order(
+    "{sequence: [a, b]}",
+    r#"{"tool_calls": [{"name": "b"}, {"name": "a"}]}"#,
+    Some((1, "b order", "2"))
+)]
+#[case::the_last_early_match(
+    "{sequence: [a, b, c]}",
+    r#"{"tool_calls": [{"name": "c"}, {"name": "a"}, {"name": "c"}, {"name": "b"}]}"#,
+    Some((3, "c order", "4"))
+)]
+#[case::a_call_without_a_result(
+    "{sequence: [b]}",
+    r#"{"events": [{"type": "tool_call", "toolName": "b"}]}"#,
+    Some((1, "b no result", ""))
+)]
+#[case::no_call_of_the_tool(
+    "{sequence: [a, b]}",
+    r#"{"tool_calls": [{"name": "a"}, {"name": "c"}]}"#,
+    None
+)]
+#[case::the_match_of_the_entry_before_is_not_early(
+    "{sequence: [a, a, a]}",
+    r#"{"tool_calls": [{"name": "a"}, {"name": "a"}]}"#,
+    None
+)]
+fn a_stopped_sequence_names_the_call_that_came_closest(
+    #[case] config: &str,
+    #[case] trace: &str,
+    #[case] expected: Option<(usize, &str, &str)>,
+) {
+    let (verdict, missing) = grade(config, trace);
+    assert!(missing.is_empty(), "{missing:?}");
+    assert!(verdict.sequence_stopped_at.is_some(), "{verdict:?}");
+    assert_eq!(
+        verdict.sequence_near_miss.as_ref().map(described),
+        expected.map(|(call, what, found)| (call, what.to_owned(), found.to_owned()))
+    );
 }
 
 #[rstest]
@@ -602,6 +655,7 @@ fn depth_by_reference(miss: &Miss) -> u8 {
         Miss::Step { .. } => 5,
         Miss::NotFinal => 6,
         Miss::NoResult => 7,
+        Miss::Order { .. } => 0,
     }
 }
 
@@ -630,10 +684,6 @@ fn no_result_by_reference(
     last: Option<usize>,
     near: &mut [Option<NearMiss>],
 ) {
-    let tool = |call: &Call| match &call.server {
-        Some(server) => format!("{server}.{}", call.name),
-        None => call.name.clone(),
-    };
     for (index, call) in run.calls.iter().enumerate().filter(|(_, c)| !c.completed) {
         for (entry, required) in grader.required.iter().enumerate() {
             if !required.matcher.name.is_match(&call.name) {
@@ -654,11 +704,19 @@ fn no_result_by_reference(
             {
                 near[entry] = Some(NearMiss {
                     call: index + 1,
-                    tool: tool(call),
+                    tool: tool_by_hand(call),
                     miss: Miss::NoResult,
                 });
             }
         }
+    }
+}
+
+/// A call's tool as the report names it, `server.name` or `name`.
+fn tool_by_hand(call: &Call) -> String {
+    match &call.server {
+        Some(server) => format!("{server}.{}", call.name),
+        None => call.name.clone(),
     }
 }
 
@@ -673,16 +731,13 @@ fn argument_names_by_hand(call: &Call) -> Vec<String> {
 /// The grader as first written: every entry's name pattern tried on every call, and every
 /// miss built in full before it is compared with the near miss kept.
 fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec<MissingArgument>) {
-    let tool = |call: &Call| match &call.server {
-        Some(server) => format!("{server}.{}", call.name),
-        None => call.name.clone(),
-    };
     let last = run.calls.len().checked_sub(1);
     let mut counts = vec![0_u32; grader.required.len()];
     let mut near: Vec<Option<NearMiss>> = vec![None; grader.required.len()];
     let mut violations = Vec::new();
     let mut missing = Vec::new();
     let mut next_in_sequence = 0;
+    let mut matched_at = Vec::new();
     let mut report_missing = |list, entry, field, index: usize, call: &Call| {
         missing.push(MissingArgument {
             grader: grader.index,
@@ -692,7 +747,7 @@ fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec
             run: 1,
             source: "run.json".to_owned(),
             call: index + 1,
-            tool: tool(call),
+            tool: tool_by_hand(call),
             arguments: argument_names_by_hand(call),
         });
     };
@@ -718,7 +773,7 @@ fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec
                 {
                     near[entry] = Some(NearMiss {
                         call: index + 1,
-                        tool: tool(call),
+                        tool: tool_by_hand(call),
                         miss,
                     });
                 }
@@ -737,7 +792,7 @@ fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec
                 ReferenceCheck::Match => violations.push(Violation {
                     entry,
                     call: index + 1,
-                    tool: tool(call),
+                    tool: tool_by_hand(call),
                 }),
             }
         }
@@ -758,6 +813,7 @@ fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec
         }
         if advanced {
             next_in_sequence += 1;
+            matched_at.push(index);
         }
     }
     no_result_by_reference(grader, run, last, &mut near);
@@ -768,9 +824,73 @@ fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec
         passed: unmet.is_empty() && violations.is_empty() && sequence_stopped_at.is_none(),
         unmet,
         violations,
+        sequence_near_miss: sequence_stopped_at
+            .and_then(|stopped| sequence_near_by_reference(grader, run, stopped, &matched_at)),
         sequence_stopped_at,
     };
     (verdict, missing)
+}
+
+/// The call closest to the `sequence` entry a run stopped at, as the rule reads: among the
+/// calls of its tool after the match of the entry before it (`matched_at` holds each matched
+/// entry's call), the one that got furthest through its conditions, the first among equals,
+/// a call without a result that meets every other condition furthest of all; failing
+/// that, the last call before that match that satisfies the entry and matched no entry.
+fn sequence_near_by_reference(
+    grader: &ToolCallsGrader,
+    run: &Run,
+    stopped: usize,
+    matched_at: &[usize],
+) -> Option<NearMiss> {
+    let entry = &grader.sequence[stopped];
+    let previous = stopped.checked_sub(1).map(|before| matched_at[before]);
+    let after = previous.map_or(0, |previous| previous + 1);
+    let mut best: Option<NearMiss> = None;
+    for (index, call) in run.calls.iter().enumerate().skip(after) {
+        if !entry.name.is_match(&call.name) {
+            continue;
+        }
+        let miss = match (call.completed, check_by_reference(entry, call)) {
+            (true, ReferenceCheck::Miss(miss)) => miss,
+            (false, ReferenceCheck::Match) => Miss::NoResult,
+            (false, ReferenceCheck::Miss(Miss::Field { field, found: None }))
+                if field == "result" =>
+            {
+                Miss::NoResult
+            }
+            _ => continue,
+        };
+        if best
+            .as_ref()
+            .is_none_or(|best| depth_by_reference(&miss) > depth_by_reference(&best.miss))
+        {
+            best = Some(NearMiss {
+                call: index + 1,
+                tool: tool_by_hand(call),
+                miss,
+            });
+        }
+    }
+    if best.is_some() {
+        return best;
+    }
+    let previous = previous?;
+    (0..previous)
+        .rev()
+        .find(|&index| {
+            let call = &run.calls[index];
+            call.completed
+                && entry.name.is_match(&call.name)
+                && !matched_at.contains(&index)
+                && matches!(check_by_reference(entry, call), ReferenceCheck::Match)
+        })
+        .map(|index| NearMiss {
+            call: index + 1,
+            tool: tool_by_hand(&run.calls[index]),
+            miss: Miss::Order {
+                previous: previous + 1,
+            },
+        })
 }
 
 /// Configurations whose entries share tools, with every kind of condition.
