@@ -16,6 +16,7 @@ mod json_scan;
 mod lazy_value;
 mod model;
 mod naming;
+mod patch;
 mod read;
 mod value_ref;
 mod write;
@@ -34,6 +35,7 @@ pub use crate::naming::{
     MAX_REGEX_BYTES, MAX_REGEX_PATTERN_BYTES, Naming, NamingError, REGEX_DFA_CACHE_BYTES,
     compile_regex,
 };
+pub use crate::patch::patch_files;
 pub use crate::read::{
     MAX_DOCUMENT_BYTES, MAX_LINE_BYTES, PART_RUNS, PartReader, PartRuns, ReadOptions, TracePart,
     TraceRead, read_trace, read_trace_in_parts,

@@ -59,6 +59,9 @@ pub struct ToolMatch {
     /// The arguments, by name: a regex searched in a string argument, or a value matcher; a
     /// missing argument is a non-match (unless the matcher is `$present: false`).
     pub args: Vec<(String, ValueTest)>,
+    /// Searched in the arguments as text: as recorded when they are not JSON (a patch),
+    /// otherwise as compact JSON with sorted keys.
+    pub args_raw: Option<Pattern>,
     /// What the result must be: a regex searched in it (a string as is, any other value as
     /// canonical JSON), or a value matcher.
     pub result: Option<ValueTest>,
@@ -85,6 +88,9 @@ impl fmt::Display for ToolMatch {
         }
         for (name, pattern) in &self.args {
             write!(f, " with args.{name} {pattern}")?;
+        }
+        if let Some(pattern) = &self.args_raw {
+            write!(f, " with args_raw {pattern}")?;
         }
         if let Some(result) = &self.result {
             write!(f, " with result {result}")?;
@@ -314,6 +320,10 @@ enum FieldCheck<'a> {
 enum MissAt<'a> {
     /// The arguments arrived as this text, which is not JSON.
     NotJson(&'a str),
+    /// The arguments are this patch, recorded as text, and no file it names matches `path`.
+    PatchPath(&'a str),
+    /// The arguments, recorded as this text, do not match `args_raw`.
+    ArgsRaw(&'a str),
     /// An argument or the result did not match; the call's value, if it had one.
     Field(Field<'a>, Option<ValueRef<'a>>),
     /// The call was made in this step.
@@ -331,6 +341,8 @@ enum Field<'a> {
     Path,
     /// A string argument of `args`, by name.
     Arg(&'a str),
+    /// The arguments as text (`args_raw`).
+    ArgsRaw,
     Result,
 }
 
@@ -339,9 +351,11 @@ impl MissAt<'_> {
     fn depth(self) -> u8 {
         match self {
             Self::Field(Field::Command, _) => 1,
-            Self::Field(Field::Path, _) => 2,
+            Self::Field(Field::Path, _) | Self::PatchPath(_) => 2,
             // Arguments that are not JSON rank with a named argument, as they always have.
-            Self::NotJson(_) | Self::Field(Field::Arg(_), _) => 3,
+            Self::NotJson(_)
+            | Self::Field(Field::Arg(_) | Field::ArgsRaw, _)
+            | Self::ArgsRaw(_) => 3,
             Self::Field(Field::Result, _) => 4,
             Self::Step(_) => 5,
             Self::NotFinal => 6,
@@ -353,6 +367,14 @@ impl MissAt<'_> {
     /// The miss as the report shows it: a value that is not a string as canonical JSON.
     fn to_miss(self) -> Miss {
         match self {
+            Self::PatchPath(patch) => Miss::Field {
+                field: "path".to_owned(),
+                found: Some(trailgate_trace::patch_files(patch).join(", ")),
+            },
+            Self::ArgsRaw(text) => Miss::Field {
+                field: "args_raw".to_owned(),
+                found: Some(text.to_owned()),
+            },
             Self::NotJson(raw) => Miss::Field {
                 field: "arguments that are not valid JSON".to_owned(),
                 found: Some(raw.to_owned()),
@@ -362,6 +384,7 @@ impl MissAt<'_> {
                     Field::Command => "command".to_owned(),
                     Field::Path => "path".to_owned(),
                     Field::Arg(name) => format!("args.{name}"),
+                    Field::ArgsRaw => "args_raw".to_owned(),
                     Field::Result => "result".to_owned(),
                 },
                 found: found.map(|value| value.match_text().into_owned()),
@@ -390,14 +413,18 @@ impl ToolMatch {
         if !self.is_tool(call) {
             return FieldCheck::OtherTool;
         }
-        let needs_args = self.command.is_some() || self.path.is_some() || !self.args.is_empty();
+        let needs_args = self.command.is_some()
+            || self.path.is_some()
+            || !self.args.is_empty()
+            || self.args_raw.is_some();
         if !needs_args {
             return self.check_result(call);
         }
         if let Some(raw) = &call.args_raw {
-            // The agent sent arguments that are not JSON: nothing can be matched in them,
-            // and the matcher is not at fault, so this is a miss, not a configuration error.
-            return FieldCheck::Miss(MissAt::NotJson(raw));
+            return match self.check_text_args(raw) {
+                Some(miss) => FieldCheck::Miss(miss),
+                None => self.check_result(call),
+            };
         }
         // Read from the arguments' text, which is parsed only if a report shows it.
         let args = call.args_view();
@@ -426,7 +453,36 @@ impl ToolMatch {
                 return FieldCheck::Miss(MissAt::Field(Field::Arg(name), value));
             }
         }
+        if let Some(pattern) = &self.args_raw
+            && !pattern.is_match(&args.match_text())
+        {
+            return FieldCheck::Miss(MissAt::Field(Field::ArgsRaw, Some(args)));
+        }
         self.check_result(call)
+    }
+
+    /// Why arguments recorded as `raw` text, not JSON, fail the argument conditions, if
+    /// they do. `path` is searched in the files the text names as a patch (Codex's
+    /// `apply_patch`) and `args_raw` in the text; nothing else can be matched in text, and
+    /// the matcher is not at fault, so a `command` or `args` is a miss, not a configuration
+    /// error.
+    fn check_text_args<'a>(&self, raw: &'a str) -> Option<MissAt<'a>> {
+        if self.command.is_some() || !self.args.is_empty() {
+            return Some(MissAt::NotJson(raw));
+        }
+        if let Some(pattern) = &self.path {
+            let files = trailgate_trace::patch_files(raw);
+            if files.is_empty() {
+                return Some(MissAt::NotJson(raw));
+            }
+            if !files.iter().any(|file| pattern.is_match(file)) {
+                return Some(MissAt::PatchPath(raw));
+            }
+        }
+        match &self.args_raw {
+            Some(pattern) if !pattern.is_match(raw) => Some(MissAt::ArgsRaw(raw)),
+            _ => None,
+        }
     }
 
     /// The last condition: the result, when the match has a pattern for it.

@@ -272,6 +272,7 @@ struct RawToolMatch {
     command: Option<Pattern>,
     path: Option<Pattern>,
     args: Option<BTreeMap<String, ValueTestValue>>,
+    args_raw: Option<Pattern>,
     result: Option<ValueTest>,
     min_count: Option<u32>,
     final_call: Option<bool>,
@@ -303,6 +304,7 @@ impl RawToolMatch {
                 .into_iter()
                 .map(|(name, test)| (name, test.0))
                 .collect(),
+            args_raw: self.args_raw,
             result: self.result,
         }
     }
@@ -321,6 +323,9 @@ struct RawToolMatchObject {
     path: Option<PatternValue>,
     /// A regex (a string) or a value matcher (anything else) for each argument, by name.
     args: Option<BTreeMap<String, ValueTestValue>>,
+    /// A regex searched in the arguments as text: as recorded when they are not JSON (a
+    /// patch), otherwise as compact JSON with sorted keys.
+    args_raw: Option<PatternValue>,
     /// A regex searched in the result (a string), or a value matcher (anything else).
     result: Option<ValueTestValue>,
     min_count: Option<Whole>,
@@ -373,6 +378,7 @@ impl<'de> Deserialize<'de> for RawToolMatch {
                     command: None,
                     path: None,
                     args: None,
+                    args_raw: None,
                     result: None,
                     min_count: None,
                     final_call: None,
@@ -402,6 +408,7 @@ impl<'de> Deserialize<'de> for RawToolMatch {
                     command: raw.command.map(|p| p.0),
                     path: raw.path.map(|p| p.0),
                     args: raw.args,
+                    args_raw: raw.args_raw.map(|p| p.0),
                     result: raw.result.map(|test| test.0),
                     min_count: raw.min_count.map(|w| w.0),
                     final_call: raw.final_call,

@@ -164,6 +164,36 @@ const BASH_NPM_TEST: &str =
     r#"{"events": [{"type": "tool_call", "toolName": "rm"}]}"#,
     true
 )]
+#[case::patch_path_matches_a_file_it_names(
+    "{required: [{name: apply_patch, path: '^src/b\\.rs$'}]}",
+    r#"{"tool_calls": [{"name": "apply_patch", "args_raw": "*** Begin Patch\n*** Update File: src/a.rs\n*** Add File: src/b.rs\n+x\n*** End Patch"}]}"#,
+    true
+)]
+#[case::patch_path_matches_no_file_it_names(
+    "{required: [{name: apply_patch, path: '^docs/'}]}",
+    r#"{"tool_calls": [{"name": "apply_patch", "args_raw": "*** Begin Patch\n*** Update File: src/a.rs\n*** End Patch"}]}"#,
+    false
+)]
+#[case::patch_path_in_a_unified_diff(
+    "{disallowed: [{name: '.', path: '\\.env$'}]}",
+    r#"{"tool_calls": [{"name": "edit", "args_raw": "--- a/.env\n+++ b/.env\n@@ -1 +1 @@\n-A=1\n+A=2\n"}]}"#,
+    false
+)]
+#[case::path_on_text_that_is_no_patch(
+    "{required: [{name: apply_patch, path: '.'}]}",
+    r#"{"tool_calls": [{"name": "apply_patch", "args_raw": "just words"}]}"#,
+    false
+)]
+#[case::args_raw_on_text(
+    "{required: [{name: apply_patch, args_raw: 'Add File: tests/'}]}",
+    r#"{"tool_calls": [{"name": "apply_patch", "args_raw": "*** Begin Patch\n*** Add File: tests/t.py\n+x\n*** End Patch"}]}"#,
+    true
+)]
+#[case::args_raw_on_json_reads_sorted_compact_json(
+    "{required: [{name: bash, args_raw: '^\\{\"a\":1,\"cmd\":\"ls\"\\}$'}]}",
+    r#"{"tool_calls": [{"name": "bash", "args": {"cmd": "ls", "a": 1}}]}"#,
+    true
+)]
 #[case::sequence_in_order_with_gaps(
     "{sequence: [a, b, c]}",
     r#"{"tool_calls": [{"name": "a"}, {"name": "x"}, {"name": "b"}, {"name": "c"}]}"#,
@@ -571,13 +601,12 @@ fn found_by_hand(value: &Value) -> String {
 }
 
 fn check_by_reference(matcher: &ToolMatch, call: &Call) -> ReferenceCheck {
-    let needs_args =
-        matcher.command.is_some() || matcher.path.is_some() || !matcher.args.is_empty();
+    let needs_args = matcher.command.is_some()
+        || matcher.path.is_some()
+        || !matcher.args.is_empty()
+        || matcher.args_raw.is_some();
     if needs_args && let Some(raw) = &call.args_raw {
-        return ReferenceCheck::Miss(Miss::Field {
-            field: "arguments that are not valid JSON".to_owned(),
-            found: Some(raw.clone()),
-        });
+        return check_text_by_reference(matcher, call, raw);
     }
     let value_miss = |field: &str, pattern: &Pattern, value: &Value| match value {
         Value::String(text) if pattern.is_match(text) => None,
@@ -625,6 +654,17 @@ fn check_by_reference(matcher: &ToolMatch, call: &Call) -> ReferenceCheck {
             return ReferenceCheck::Miss(miss);
         }
     }
+    if let Some(pattern) = &matcher.args_raw {
+        let mut text = String::new();
+        canonical_by_hand(call.args(), &mut text);
+        let text = call.args().as_str().map_or(text, str::to_owned);
+        if !pattern.is_match(&text) {
+            return ReferenceCheck::Miss(Miss::Field {
+                field: "args_raw".to_owned(),
+                found: Some(text),
+            });
+        }
+    }
     if let Some(test) = &matcher.result {
         let text = call.result().map(found_by_hand);
         let holds = match test {
@@ -641,6 +681,60 @@ fn check_by_reference(matcher: &ToolMatch, call: &Call) -> ReferenceCheck {
         }
     }
     ReferenceCheck::Match
+}
+
+/// [`check_by_reference`] for arguments recorded as `raw` text: a patch's files are its
+/// `path`, the text is what `args_raw` searches, and nothing else matches.
+fn check_text_by_reference(matcher: &ToolMatch, call: &Call, raw: &str) -> ReferenceCheck {
+    let not_json = || {
+        ReferenceCheck::Miss(Miss::Field {
+            field: "arguments that are not valid JSON".to_owned(),
+            found: Some(raw.to_owned()),
+        })
+    };
+    if matcher.command.is_some() || !matcher.args.is_empty() {
+        return not_json();
+    }
+    if let Some(pattern) = &matcher.path {
+        let files: Vec<&str> = raw
+            .lines()
+            .filter_map(|line| {
+                [
+                    "*** Update File: ",
+                    "*** Add File: ",
+                    "*** Delete File: ",
+                    "*** Move to: ",
+                ]
+                .iter()
+                .find_map(|prefix| line.strip_prefix(prefix))
+            })
+            .collect();
+        if files.is_empty() {
+            return not_json();
+        }
+        if !files.iter().any(|file| pattern.is_match(file)) {
+            return ReferenceCheck::Miss(Miss::Field {
+                field: "path".to_owned(),
+                found: Some(files.join(", ")),
+            });
+        }
+    }
+    if let Some(pattern) = &matcher.args_raw
+        && !pattern.is_match(raw)
+    {
+        return ReferenceCheck::Miss(Miss::Field {
+            field: "args_raw".to_owned(),
+            found: Some(raw.to_owned()),
+        });
+    }
+    if matcher.result.is_none() {
+        return ReferenceCheck::Match;
+    }
+    let mut plain = matcher.clone();
+    plain.command = None;
+    plain.path = None;
+    plain.args_raw = None;
+    check_by_reference(&plain, call)
 }
 
 /// How far through an entry's conditions a miss got, read off the miss as first written.
@@ -898,7 +992,10 @@ const MODEL_CONFIGS: &[&str] = &[
     "{required: [{name: '^bash$', command: test}, {name: file, path: '\\.rs$', before_step: 2}, \
      {name: q, args: {a: x}, result: ok, at_step: 1}, {name: '^v$', final: true, min_count: 2}], \
      disallowed: [{name: bash, command: rm}, {name: file, path: env}, '^rm$', \
-     {name: q, result: '5[0-9]{2}'}], sequence: [q, {name: '^bash$', command: test}, file, q]}",
+     {name: q, result: '5[0-9]{2}'}, {name: '.', args_raw: 'Add File'}], \
+     sequence: [q, {name: '^bash$', command: test}, file, q]}",
+    "{required: [{name: '.', path: '\\.rs$', result: ok}, {name: '.', args_raw: '\"k\":\"v\"|rs'}], \
+     disallowed: [{name: '.', path: env, args_raw: Add}], sequence: [{name: '.', args_raw: '.'}, {name: '.', path: rs}]}",
     "{required: [{name: '.', result: ok}, {name: '^(bash|q)$', args: {a: x, command: npm}}, \
      {name: s, min_count: 3}, {name: a, path: src, command: '.'}], \
      sequence: ['^bash', '^bash', {name: '.', args: {a: '.'}}]}",
@@ -924,6 +1021,17 @@ fn model_call() -> impl Strategy<Value = Call> {
         .prop_map(|args| (json!(args), None)),
         Just((json!("not an object"), None)),
         Just((json!({}), Some("{\"command\": npm".to_owned()))),
+        Just((
+            json!({}),
+            Some(
+                "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** End Patch\n"
+                    .to_owned()
+            )
+        )),
+        Just((
+            json!({}),
+            Some("*** Begin Patch\n*** Add File: .env\n+KEY=1\n*** End Patch\n".to_owned())
+        )),
     ];
     let result = prop::option::of(prop::sample::select(vec![
         json!("ok"),
