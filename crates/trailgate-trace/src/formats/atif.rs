@@ -1,8 +1,8 @@
 //! The `atif` format: Harbor's Agent Trajectory Interchange Format, `ATIF-v1.0` to
-//! `ATIF-v1.8` (FORMATS 1.7). One trajectory document is one run: the `tool_calls` of its
-//! steps, answered by the `observation.results` whose `source_call_id` names them, or,
-//! for results that name no call (terminus-2), by the step's calls in order when their
-//! numbers agree.
+//! `ATIF-v1.8` (docs/formats.md#harbor--atif-trajectories-atif). One trajectory document is
+//! one run: the `tool_calls` of its steps, answered by the `observation.results` whose
+//! `source_call_id` names them, or, for results that name no call (terminus-2), by the
+//! step's calls in order when their numbers agree.
 //!
 //! A call's step counts the agent's steps only: the first `source: "agent"` step is step 0,
 //! whatever user and system steps come before it. Embedded `subagent_trajectories` (v1.7)

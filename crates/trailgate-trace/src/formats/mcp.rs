@@ -1,5 +1,6 @@
-//! The `mcp` format: captured MCP JSON-RPC traffic (FORMATS 1.1). Each `tools/call` request
-//! is a call, answered by the response with the same `id`; a capture file is one run.
+//! The `mcp` format: captured MCP JSON-RPC traffic
+//! (docs/formats.md#mcp-json-rpc-captures-mcp). Each `tools/call` request is a call,
+//! answered by the response with the same `id`; a capture file is one run.
 //!
 //! Besides bare messages, one per line or in an array, it reads mcp-recorder cassettes
 //! (`interactions` of `{request, response}`, the server from `metadata.server_info.name`)

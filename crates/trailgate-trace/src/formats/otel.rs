@@ -1,6 +1,8 @@
-//! OpenTelemetry traces (FORMATS 1.6): OTLP JSON, as one `{"resourceSpans": [...]}` document
-//! or the file exporter's JSON Lines (one export request per line), and the `GenAI` message
-//! values (`gen_ai.input.messages`, `gen_ai.output.messages`). A file is one run.
+//! OpenTelemetry traces
+//! (docs/formats.md#opentelemetry-genai-semantic-conventions-mcp-openinference): OTLP JSON,
+//! as one `{"resourceSpans": [...]}` document or the file exporter's JSON Lines (one export
+//! request per line), and the `GenAI` message values (`gen_ai.input.messages`,
+//! `gen_ai.output.messages`). A file is one run.
 //!
 //! Tool calls are `GenAI` `execute_tool` spans, MCP `tools/call` spans, `OpenInference` `TOOL`
 //! spans and Vercel AI SDK `ai.toolCall` spans. The file exporter writes spans when they end,
