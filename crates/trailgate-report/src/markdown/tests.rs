@@ -170,7 +170,7 @@ fn check_line(expected: &str) {
 )]
 #[case::tool_calls_label("**Tool calls**")]
 #[case::tool_calls_run(
-    "- run 2 (`traces/run2.json`): unmet required `` `bash` with command `npm test` ``: no matching call (closest: call 3 `bash` has command `npm run lint`); broken disallowed `` `view` with path `secret\\.env$` ``: call 2 `view`; sequence stopped at entry 2 `` `create` ``: no call after the match of entry 1 matches it"
+    "- run 2 (`traces/run2.json`): unmet required `` `bash` with command `npm test` ``: no matching call (closest: call 3 `bash` has command `npm run lint`); broken disallowed `` `view` with path `secret\\.env$` ``: call 2 `view`; sequence stopped at entry 2 `` `create` ``: no call after the match of entry 1 matches it (closest: call 1 `create` matches it but came before call 4, the match of entry 1)"
 )]
 #[case::tool_correctness_missed("- run 2 (`traces/run2.json`): missed `book_hotel`")]
 #[case::call_accuracy_incorrect_and_extra(
