@@ -80,7 +80,7 @@ impl SuiteFile {
         self.check_expansion()?;
         // Every shape error, each read past by skipping the test or grader it is in; then
         // the rules across nodes, for what could be read.
-        let (raw, mut problems) = self.read_on::<RawSuite>();
+        let (raw, mut problems) = self.read_on::<RawSuite>(graders::config::keys_of_kind);
         let read_cleanly = problems.is_empty();
         let suite = raw.map(|raw| self.check(raw, &mut problems));
         match suite {

@@ -55,6 +55,10 @@ pub struct SuiteFile {
 /// [`SuiteFile::span`]), so the limit also bounds those walks.
 const MAX_PROBLEMS: usize = 50;
 
+/// The keys of a grader's `config:`, `expect` last, from the name of its kind; `None` for a
+/// name that is no kind.
+pub(crate) type KindKeys = fn(&str) -> Option<&'static [&'static str]>;
+
 /// One step of a path into the suite document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PathSeg<'a> {
@@ -94,18 +98,23 @@ impl SuiteFile {
     /// reader met, placed where it met it.
     pub(crate) fn read<T: DeserializeOwned>(&self) -> Result<T, SuiteError> {
         serde_yaml::from_str(self.text())
-            .map_err(|error| self.error(vec![self.yaml_problem(&error)]))
+            .map_err(|error| self.error(vec![self.yaml_problem(&error, None)]))
     }
 
     /// Reads the whole text as one `T`, reading on past each shape error in an item of an
     /// [`Items`] list (see `suite_file/recover.rs`): the value, unless an error fell outside
-    /// every item, and a problem for each error met, in the order met.
-    pub(crate) fn read_on<T: DeserializeOwned>(&self) -> (Option<T>, Vec<Problem>) {
+    /// every item, and a problem for each error met, in the order met. `kind_keys` gives the
+    /// keys of a grader's `config:` from the kind its `type:` names, for the help of an
+    /// unknown key.
+    pub(crate) fn read_on<T: DeserializeOwned>(
+        &self,
+        kind_keys: KindKeys,
+    ) -> (Option<T>, Vec<Problem>) {
         let (value, errors) =
             recover::recovering(MAX_PROBLEMS, || serde_yaml::from_str(self.text()));
         let problems = errors
             .iter()
-            .map(|error| self.yaml_problem(error))
+            .map(|error| self.yaml_problem(error, Some(kind_keys)))
             .collect();
         (value, problems)
     }
@@ -205,7 +214,7 @@ impl SuiteFile {
         SuiteError::new(shown, problems)
     }
 
-    fn yaml_problem(&self, error: &serde_yaml::Error) -> Problem {
+    fn yaml_problem(&self, error: &serde_yaml::Error, kind_keys: Option<KindKeys>) -> Problem {
         let location = error.location();
         let span = location
             .as_ref()
@@ -226,7 +235,7 @@ impl SuiteFile {
         let (path, message) = split_path(&text);
         let context = path.map(|p| format!(" in `{p}`")).unwrap_or_default();
         let problem = if let Some((field, valid)) = parse_expected(message, "unknown field `") {
-            self.unknown_field_problem(&field, valid, path, &context)
+            self.unknown_field_problem(&field, valid, path, &context, kind_keys)
         } else if let Some((value, valid)) = parse_expected(message, "unknown variant `") {
             Problem::new(
                 "trailgate::suite::invalid_value",
@@ -302,6 +311,7 @@ impl SuiteFile {
         valid: Vec<String>,
         path: Option<&str>,
         context: &str,
+        kind_keys: Option<KindKeys>,
     ) -> Problem {
         if !valid.is_empty()
             && valid
@@ -318,7 +328,8 @@ impl SuiteFile {
             // A grader's `config:` read before its `type:` took every kind's keys; the
             // help names the keys of the kind its `type:` gives.
             let valid = path
-                .and_then(|path| self.grader_keys_at(&yaml_path(path)))
+                .zip(kind_keys)
+                .and_then(|(path, kind_keys)| self.grader_keys_at(&yaml_path(path), kind_keys))
                 .map_or(valid, |keys| keys.iter().map(|&k| k.to_owned()).collect());
             Problem::new(
                 "trailgate::suite::unknown_key",
@@ -331,7 +342,11 @@ impl SuiteFile {
 
     /// The keys of the grader whose `config:` is at `path`, as its `type:` names the kind;
     /// `None` when `path` is not a grader's config or its `type:` names no kind.
-    fn grader_keys_at(&self, path: &[PathSeg<'_>]) -> Option<&'static [&'static str]> {
+    fn grader_keys_at(
+        &self,
+        path: &[PathSeg<'_>],
+        kind_keys: KindKeys,
+    ) -> Option<&'static [&'static str]> {
         let [
             ..,
             PathSeg::Key("graders"),
@@ -349,7 +364,7 @@ impl SuiteFile {
             .text()
             .get(span.offset()..span.offset() + span.len())?
             .trim_matches(['"', '\'']);
-        crate::graders::config::keys_of_kind(written)
+        kind_keys(written)
     }
 
     /// A syntax error inside an unclosed bracket or quote, placed at its opening.
@@ -524,5 +539,5 @@ pub(crate) fn expands_past(text: &str, limit: usize) -> bool {
 #[cfg(test)]
 pub(crate) fn read_fragment<T: DeserializeOwned>(text: &str) -> Result<T, Problem> {
     let file = SuiteFile::new("fragment.yaml", text.to_owned());
-    serde_yaml::from_str(text).map_err(|error| file.yaml_problem(&error))
+    serde_yaml::from_str(text).map_err(|error| file.yaml_problem(&error, None))
 }
