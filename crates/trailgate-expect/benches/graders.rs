@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use divan::Bencher;
 use serde_json::{Value, json};
-use trailgate_expect::{Pattern, RunSource, SuiteFile, Test, TestEvaluator};
+use trailgate_expect::{Pattern, RunSource, SuiteFile, Test, TestEvaluator, TestRun};
 use trailgate_trace::{Call, Run, Status};
 
 fn main() {
@@ -198,9 +198,16 @@ fn tool_calls_grade(bencher: Bencher<'_, '_>, n: usize) {
         unreachable!("the benchmark suite has a tool-calls grader")
     };
     let run = run(n);
+    let source = RunSource {
+        file: "bench.jsonl".to_owned(),
+        line: Some(1),
+    };
     bencher.bench_local(|| {
-        let mut missing = Vec::new();
-        black_box(grader.grade(&run, 1, "bench.jsonl:1", &mut missing))
+        black_box(grader.grade(&TestRun {
+            calls: &run,
+            number: 1,
+            source: &source,
+        }))
     });
 }
 
@@ -217,9 +224,16 @@ fn tool_calls_grade_distinct_tools(bencher: Bencher<'_, '_>, n: usize) {
     for (index, call) in run.calls.iter_mut().enumerate() {
         call.name = format!("{}{index}", call.name);
     }
+    let source = RunSource {
+        file: "bench.jsonl".to_owned(),
+        line: Some(1),
+    };
     bencher.bench_local(|| {
-        let mut missing = Vec::new();
-        black_box(grader.grade(&run, 1, "bench.jsonl:1", &mut missing))
+        black_box(grader.grade(&TestRun {
+            calls: &run,
+            number: 1,
+            source: &source,
+        }))
     });
 }
 

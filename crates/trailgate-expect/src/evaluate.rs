@@ -4,14 +4,16 @@ use trailgate_core::Percent;
 use trailgate_core::reliability::ReliabilityError;
 use trailgate_trace::Run;
 
+use crate::error::Problem;
 use crate::gate::{Baseline, GateOutcome, Target, gate_outcome};
+use crate::graders::contract::{Grader, GraderReport, Unjudged, Verdicts};
 use crate::graders::selection::ToolMarks;
-use crate::graders::tool_calls::{MissingArgument, MissingArguments};
-use crate::graders::{Block, Grader, GraderReport, Verdicts, registry};
+use crate::graders::{Block, registry};
 use crate::model::Test;
 use crate::reliability::ReliabilityOutcome;
-use crate::run::{Detail, LISTED_RUNS, RunInfo, RunSource};
+use crate::run::{Detail, LISTED_RUNS, RunInfo, RunSource, TestRun};
 use crate::section::Section;
+use crate::suite_file::{PathSeg, SuiteFile, join};
 
 /// The result of one test.
 ///
@@ -67,9 +69,9 @@ impl TestOutcome {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Unscorable {
-    /// Calls that a `command` or `path` matcher could not judge, because they lack that
-    /// argument.
-    MissingArguments(MissingArguments),
+    /// Calls a grader could not judge (a `command` or `path` matcher meeting calls without
+    /// that argument).
+    Unjudged(UnjudgedCalls),
     /// The `reliability:` block's figures cannot be computed from the runs: its `k` is above
     /// their number (see [`run_count_problems`](crate::run_count_problems)).
     Reliability(ReliabilityError),
@@ -78,15 +80,35 @@ pub enum Unscorable {
 impl std::fmt::Display for Unscorable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::MissingArguments(_) => {
-                f.write_str("a `command` or `path` matcher met calls without that argument")
-            }
+            Self::Unjudged(_) => f.write_str("a grader met calls it could not judge"),
             Self::Reliability(error) => write!(f, "the `reliability` block: {error}"),
         }
     }
 }
 
 impl std::error::Error for Unscorable {}
+
+/// The calls a test's graders could not judge, as problems to place in its suite.
+#[derive(Debug, Clone)]
+pub struct UnjudgedCalls {
+    /// The test's position in the suite.
+    test: usize,
+    found: Vec<Unjudged>,
+}
+
+impl UnjudgedCalls {
+    /// The problems, placed in `file`, the test's suite, in registry order.
+    pub fn problems(&self, file: &SuiteFile) -> Vec<Problem> {
+        let test = [PathSeg::Key("tests"), PathSeg::Index(self.test)];
+        self.found
+            .iter()
+            .map(|found| {
+                let span = file.span(&join(&test, &found.at));
+                found.problem.clone().at(span)
+            })
+            .collect()
+    }
+}
 
 /// The results of a whole suite, in suite order.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,8 +135,6 @@ pub struct RunOutcome {
     pub info: RunInfo,
     /// Each grader's verdict, for the graders the test has.
     pub graders: RunGrades,
-    /// Calls that a `command` or `path` matcher could not judge (a configuration error).
-    pub missing: Vec<MissingArgument>,
 }
 
 impl RunOutcome {
@@ -160,23 +180,13 @@ macro_rules! per_kind {
             }
 
             /// Grades the run under every grader of `test`.
-            fn grade(
-                test: &Test,
-                run: &Run,
-                number: usize,
-                source: &RunSource,
-                missing: &mut Vec<MissingArgument>,
-                detail: Detail,
-            ) -> Self {
+            fn grade(test: &Test, run: &TestRun<'_>, detail: Detail) -> Self {
                 Self {
-                    $($field: graded(
-                        test.graders.$field.as_ref(),
-                        run,
-                        number,
-                        source,
-                        missing,
-                        detail,
-                    ),)*
+                    $($field: test
+                        .graders
+                        .$field
+                        .as_ref()
+                        .map(|grader| Grader::grade(grader, run, detail)),)*
                 }
             }
 
@@ -246,6 +256,17 @@ macro_rules! per_kind {
                         slot.add(run.$field.as_ref());
                     }
                 )*
+            }
+
+            /// The calls the graders could not judge in the runs added, in registry order.
+            fn unjudged(&self) -> Vec<Unjudged> {
+                let mut found = Vec::new();
+                $(
+                    if let Some(slot) = &self.$field {
+                        found.extend(slot.grader.unjudged(&slot.sums));
+                    }
+                )*
+                found
             }
 
             /// Each grader's outcome over `runs` runs, listing `listed`; the metrics and
@@ -359,7 +380,6 @@ pub struct TestEvaluator<'t> {
     /// Later runs with findings, while fewer than [`LISTED_RUNS`] runs with findings are kept.
     flagged: Vec<RunOutcome>,
     slots: Slots<'t>,
-    missing: MissingArguments,
     /// The baseline report's metrics (`check --baseline`), when one was given.
     baseline: Option<&'t Baseline>,
 }
@@ -375,7 +395,6 @@ impl<'t> TestEvaluator<'t> {
             first: Vec::new(),
             flagged: Vec::new(),
             slots: Slots::new(test),
-            missing: MissingArguments::default(),
             baseline: None,
         }
     }
@@ -417,15 +436,12 @@ impl<'t> TestEvaluator<'t> {
     /// that scored it on another thread can free it there, where its memory is reused
     /// (freed on this thread, every block would go back to the other thread's allocator
     /// through a cache line of this core).
-    pub fn add_giving_back(&mut self, mut outcome: RunOutcome) -> Option<RunOutcome> {
+    pub fn add_giving_back(&mut self, outcome: RunOutcome) -> Option<RunOutcome> {
         self.run_count += 1;
         // The rule that chose the detail the run was graded to: a run a report may list.
         let listable = Detail::for_run(self.run_count, self.runs_with_findings) == Detail::Full;
         self.slots.add(&outcome.graders);
         self.passed_runs += usize::from(outcome.info.passed);
-        for missing in outcome.missing.drain(..) {
-            self.missing.push(missing);
-        }
         let findings = outcome.has_findings();
         self.runs_with_findings += usize::from(findings);
         if self.run_count <= LISTED_RUNS {
@@ -454,11 +470,16 @@ impl<'t> TestEvaluator<'t> {
         self.first.iter().map(|run| &run.info)
     }
 
-    /// The test's outcome; or, when a `command`/`path` matcher met calls without that
-    /// argument, those calls (a configuration error: nothing is scored then).
+    /// The test's outcome; or, when a grader met calls it could not judge (a `command` or
+    /// `path` matcher meeting calls without that argument), those calls: a configuration
+    /// error, and nothing is scored.
     pub fn finish(self) -> Result<TestOutcome, Unscorable> {
-        if !self.missing.is_empty() {
-            return Err(Unscorable::MissingArguments(self.missing));
+        let found = self.slots.unjudged();
+        if !found.is_empty() {
+            return Err(Unscorable::Unjudged(UnjudgedCalls {
+                test: self.test.index,
+                found,
+            }));
         }
         let runs = self.run_count as u64;
         let mut metrics = Vec::new();
@@ -525,8 +546,15 @@ pub fn grade_run_as(
     run: &Run,
     detail: Detail,
 ) -> RunOutcome {
-    let mut missing = Vec::new();
-    let graders = RunGrades::grade(test, run, number, &source, &mut missing, detail);
+    let graders = RunGrades::grade(
+        test,
+        &TestRun {
+            calls: run,
+            number,
+            source: &source,
+        },
+        detail,
+    );
     RunOutcome {
         info: RunInfo {
             number,
@@ -536,20 +564,7 @@ pub fn grade_run_as(
             passed: graders.passes(test),
         },
         graders,
-        missing,
     }
-}
-
-/// The verdict of `grader`, when the test has it, on the run.
-fn graded<G: Grader>(
-    grader: Option<&G>,
-    run: &Run,
-    number: usize,
-    source: &RunSource,
-    missing: &mut Vec<MissingArgument>,
-    detail: Detail,
-) -> Option<G::Run> {
-    grader.map(|grader| grader.grade(run, number, source, missing, detail))
 }
 
 /// The runs an outcome lists: all of them when there are at most [`LISTED_RUNS`], otherwise

@@ -29,8 +29,8 @@ mod yaml_depth;
 
 pub use crate::error::{Problem, SuiteError, SuiteSource};
 pub use crate::evaluate::{
-    Outcomes, RunGrades, RunOutcome, SuiteOutcome, TestEvaluator, TestOutcome, Unscorable,
-    grade_run, grade_run_as,
+    Outcomes, RunGrades, RunOutcome, SuiteOutcome, TestEvaluator, TestOutcome, UnjudgedCalls,
+    Unscorable, grade_run, grade_run_as,
 };
 pub use crate::gate::{
     Baseline, BaselineOffset, BaselineUse, Gate, GateOutcome, GateValue, Op, Target,
@@ -42,6 +42,7 @@ pub use crate::graders::call_accuracy::{
     ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy,
     differing_keys, differing_keys_of,
 };
+pub use crate::graders::contract::Unjudged;
 pub use crate::graders::dependencies::{
     DependenciesGrader, DependenciesOutcome, Edge, EdgeCounts, EdgeFailure, EdgeVerdict,
     RunDependencies,
@@ -52,7 +53,7 @@ pub use crate::graders::selection::{
 };
 pub use crate::graders::tool_calls::{
     MatchList, Miss, MissingArgument, MissingArguments, NearMiss, RequiredMatch, RunToolCalls,
-    ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals, ToolMatch, Unmet, Violation, result_text,
+    ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals, ToolMatch, Unmet, Violation,
 };
 pub use crate::graders::tool_correctness::{
     RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome,
@@ -65,9 +66,9 @@ pub use crate::graders::{Block, Graders, JSON_LISTS, LimitWords, Verdicts};
 pub use crate::json_part::{Entries, EntrySink, JsonField, JsonPart};
 pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
 pub use crate::model::{Shard, ShardError, Suite, Test, TracePattern, slug};
-pub use crate::parse::{missing_argument_problems, run_count_problems, suite_schema};
+pub use crate::parse::{run_count_problems, suite_schema};
 pub use crate::reliability::{ReliabilityBlock, ReliabilityOutcome};
-pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource};
+pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource, TestRun};
 pub use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone};
 pub use crate::shard_test::{KeptTest, ShardBaseline, ShardGate, ShardTest};
 pub use crate::step_matcher::{StepMatcher, StepMiss};

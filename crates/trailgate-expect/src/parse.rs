@@ -19,7 +19,6 @@ use crate::gate::Target;
 use crate::graders;
 use crate::graders::config::RawGrader;
 use crate::graders::selection::config::RawEfs;
-use crate::graders::tool_calls::MissingArguments;
 use crate::model::{Suite, Test, TracePattern};
 use crate::reliability::RawReliability;
 use crate::schema::described;
@@ -494,19 +493,4 @@ pub fn run_count_problems(test: &Test, runs: usize, file: &SuiteFile) -> Vec<Pro
         .and_then(|block| block.run_count_problem(test.index, runs, file))
         .into_iter()
         .collect()
-}
-
-/// One problem per matcher that met calls without its argument, naming every such call,
-/// placed on the matcher's key in `file`.
-pub fn missing_argument_problems(
-    test: &Test,
-    found: &MissingArguments,
-    file: &SuiteFile,
-) -> Vec<Problem> {
-    graders::tool_calls::config::missing_argument_problems(
-        test.index,
-        test.graders.tool_calls.as_ref(),
-        found,
-        file,
-    )
 }

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use trailgate_core::ToolId;
+use trailgate_trace::Run;
 
 /// Where a run was read from: a trace file, and the line for a JSON Lines file.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -21,6 +22,18 @@ impl fmt::Display for RunSource {
             None => f.write_str(&self.file),
         }
     }
+}
+
+/// A run of a test as its graders see it: its calls, its number in the test and where it
+/// was read. Whatever a grader kind needs of a run reaches it here.
+#[derive(Debug, Clone, Copy)]
+pub struct TestRun<'a> {
+    /// The run's calls.
+    pub calls: &'a Run,
+    /// Its 1-based position in its test's run order.
+    pub number: usize,
+    /// Where it was read.
+    pub source: &'a RunSource,
 }
 
 /// A run as the report lists it.

@@ -13,7 +13,8 @@ use trailgate_core::Percent;
 
 use crate::expect::parse_expression;
 use crate::gate::Op;
-use crate::graders::{GraderRecheck, registry};
+use crate::graders::contract::GraderRecheck;
+use crate::graders::registry;
 use crate::recheck::{Fold, Metrics, Runs, same};
 use crate::reliability::{ReliabilityView, inconclusive_note};
 use trailgate_core::reliability::Reliability;

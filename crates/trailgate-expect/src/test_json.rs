@@ -4,7 +4,8 @@
 use std::io;
 
 use crate::evaluate::{RunOutcome, TestOutcome};
-use crate::graders::{Block, GraderReport, registry};
+use crate::graders::contract::GraderReport;
+use crate::graders::{Block, registry};
 use crate::json_part::{Entries, JsonPart};
 use crate::model::Test;
 use crate::reliability::ReliabilityOutcome;

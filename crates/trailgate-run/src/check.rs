@@ -9,10 +9,9 @@ use std::sync::mpsc::{channel, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use trailgate_expect::{
-    Baseline, Detail, JsonContext, LISTED_RUNS, MAX_SUITE_BYTES, MissingArguments, PathSeg,
-    Problem, RunOutcome, RunSource, Shard, SuiteError, SuiteFile, SuiteOutcome, Test,
-    TestEvaluator, TestOutcome, Unscorable, grade_run_as, missing_argument_problems,
-    run_count_problems,
+    Baseline, Detail, JsonContext, LISTED_RUNS, MAX_SUITE_BYTES, PathSeg, Problem, RunOutcome,
+    RunSource, Shard, SuiteError, SuiteFile, SuiteOutcome, Test, TestEvaluator, TestOutcome,
+    UnjudgedCalls, Unscorable, grade_run_as, run_count_problems,
 };
 use trailgate_report::{
     HtmlRun, HtmlRuns, JsonLines, JsonRuns, ReportFile, ShardOrigin, TextOptions, read_baseline,
@@ -30,17 +29,14 @@ use crate::options::{CheckOptions, Format, ReportTarget};
 use crate::output::{Output, Rendered, spool};
 use crate::pairing::{Limits, TooLongRuns};
 
-/// Every test's runs were read, so every call a matcher cannot judge is listed at once.
-fn refuse_missing_arguments(
-    missing: &[(&Test, MissingArguments)],
-    file: &SuiteFile,
-) -> Result<(), Error> {
-    if missing.is_empty() {
+/// Every test's runs were read, so every call a grader could not judge is listed at once.
+fn refuse_unjudged(unjudged: &[UnjudgedCalls], file: &SuiteFile) -> Result<(), Error> {
+    if unjudged.is_empty() {
         return Ok(());
     }
-    let problems = missing
+    let problems = unjudged
         .iter()
-        .flat_map(|(test, found)| missing_argument_problems(test, found, file))
+        .flat_map(|found| found.problems(file))
         .collect();
     Err(Error::Suite(file.error(problems)))
 }
@@ -156,7 +152,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
         tests: Vec::new(),
         notes: Vec::new(),
     };
-    let mut missing = Vec::new();
+    let mut unjudged = Vec::new();
     let names: Vec<&str> = suite.tests.iter().map(|test| test.name.as_str()).collect();
     options.selection.check(&names)?;
     // Every file read, so that no `--output` replaces one.
@@ -217,14 +213,14 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
                 collected.finish_test(&test_outcome)?;
                 outcome.tests.push(test_outcome);
             }
-            Err(Unscorable::MissingArguments(found)) => missing.push((test, found)),
+            Err(Unscorable::Unjudged(found)) => unjudged.push(found),
             Err(error) => {
                 // `check_count` refuses every count the figures cannot be computed from.
                 return Err(Error::Message(format!("test `{}`: {error}", test.name)));
             }
         }
     }
-    refuse_missing_arguments(&missing, &file)?;
+    refuse_unjudged(&unjudged, &file)?;
     let digest = suite_digest(file.text());
     collected.origin = options.shard.map(|shard| ShardOrigin {
         shard,

@@ -73,7 +73,7 @@ impl TooLongRuns {
                 Some(problem(
                     &words,
                     runs,
-                    grader_key(file, test, words.block.key(), words.key),
+                    grader_key(file, test, block.key(), words.key),
                 ))
             })
             .collect()

@@ -40,7 +40,7 @@ pub use crate::read::{
     MAX_DOCUMENT_BYTES, MAX_LINE_BYTES, PART_RUNS, PartReader, PartRuns, ReadOptions, TracePart,
     TraceRead, read_trace, read_trace_in_parts,
 };
-pub use crate::value_ref::ValueRef;
+pub use crate::value_ref::{ValueRef, result_text};
 pub use crate::write::write_run;
 
 #[cfg(test)]

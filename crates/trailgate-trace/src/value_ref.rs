@@ -420,6 +420,12 @@ impl<'a> ValueRef<'a> {
     }
 }
 
+/// A value as a pattern sees it: a string as it is, anything else as compact JSON with
+/// sorted keys (`{"a":1,"b":[true,null]}`). What `tool-calls` searches a `result` in.
+pub fn result_text(value: &Value) -> String {
+    ValueRef::parsed(value).match_text().into_owned()
+}
+
 impl fmt::Debug for ValueRef<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&*self.to_value(), f)

@@ -5,9 +5,9 @@ use serde_json::{Value, json};
 use trailgate_core::Percent;
 use trailgate_trace::{Call, Run, Status};
 
-use super::{Grader, metrics_alone};
+use super::contract::{Grader, metrics_alone};
 use crate::gate::Target;
-use crate::run::{Detail, RunSource};
+use crate::run::{Detail, RunSource, TestRun};
 use crate::{SuiteFile, Test};
 
 /// Every kind, `tool-correctness` in both of its exact modes and `budget` with and without
@@ -105,7 +105,12 @@ fn both<G: Grader>(grader: &G, run: &Run) -> (Metrics, Metrics) {
         file: "run.json".to_owned(),
         line: None,
     };
-    let verdict = grader.grade(run, 1, &source, &mut Vec::new(), Detail::Counts);
+    let run = TestRun {
+        calls: run,
+        number: 1,
+        source: &source,
+    };
+    let verdict = grader.grade(&run, Detail::Counts);
     (
         grader.run_metrics(&verdict),
         metrics_alone(grader, &verdict),

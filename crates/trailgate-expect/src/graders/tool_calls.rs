@@ -6,7 +6,6 @@ pub(crate) mod config;
 use std::fmt;
 use std::ops::Range;
 
-use serde_json::Value;
 use trailgate_core::Percent;
 use trailgate_core::lookup::LookupMap;
 use trailgate_trace::{Call, Run, ValueRef};
@@ -16,7 +15,7 @@ use std::collections::BTreeMap;
 use crate::gate::{Gate, Target};
 use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::memo::{Memo, REMEMBERED_TOOLS};
-use crate::run::Detail;
+use crate::run::{Detail, TestRun};
 use crate::tool_matcher::{ClassTools, Pattern};
 
 /// `tool_calls.pass_rate`.
@@ -249,6 +248,9 @@ pub struct RunToolCalls {
     /// The first `sequence` entry that found no match, when the sequence failed; the entries
     /// before it matched.
     pub sequence_stopped_at: Option<usize>,
+    /// The calls a `command` or `path` matcher met without that argument, which it could not
+    /// judge (a configuration error: the check scores nothing then).
+    pub missing_arguments: Vec<MissingArgument>,
     /// The call closest to satisfying that entry: after the match of the entry before it,
     /// the call of its tool that got furthest through its conditions; failing that, the last
     /// call that satisfied it before that match.
@@ -513,12 +515,6 @@ fn is_string_match(pattern: &Pattern, value: ValueRef<'_>) -> bool {
     value.as_str().is_some_and(|text| pattern.is_match(&text))
 }
 
-/// A result as the `result` regex sees it: a string as is, anything else as compact JSON
-/// with sorted keys (`{"a":1,"b":[true,null]}`).
-pub fn result_text(value: &Value) -> String {
-    ValueRef::parsed(value).match_text().into_owned()
-}
-
 fn tool_text(call: &Call) -> String {
     match &call.server {
         Some(server) => format!("{server}.{}", call.name),
@@ -589,28 +585,17 @@ impl ToolCallsGrader {
         }
     }
 
-    /// Grades one run. Calls that a `command`/`path` matcher cannot judge are pushed onto
-    /// `missing`, tagged with `run` and `source`.
-    pub fn grade(
-        &self,
-        run: &Run,
-        run_number: usize,
-        source: &str,
-        missing: &mut Vec<MissingArgument>,
-    ) -> RunToolCalls {
-        self.grade_as(run, run_number, &source, missing, Detail::Full)
+    /// Grades one run. Calls that a `command`/`path` matcher cannot judge are kept in the
+    /// verdict's `missing_arguments`, tagged with the run's number and source.
+    pub fn grade(&self, run: &TestRun<'_>) -> RunToolCalls {
+        self.grade_as(run, Detail::Full)
     }
 
     /// [`grade`](Self::grade), to the `detail` given: without it, unmet entries carry no
     /// near miss.
-    pub fn grade_as(
-        &self,
-        run: &Run,
-        run_number: usize,
-        source: &dyn fmt::Display,
-        missing: &mut Vec<MissingArgument>,
-        detail: Detail,
-    ) -> RunToolCalls {
+    pub fn grade_as(&self, test_run: &TestRun<'_>, detail: Detail) -> RunToolCalls {
+        let run = test_run.calls;
+        let mut missing = Vec::new();
         let last = run.calls.len().checked_sub(1);
         let mut counts = vec![0_u32; self.required.len()];
         // The call that got furthest through an entry's conditions so far, if any.
@@ -619,17 +604,13 @@ impl ToolCallsGrader {
         let mut next_in_sequence = 0;
         let mut sequence = SequenceNear::new(self.sequence.len(), detail);
         let mut report_missing = |list, entry, field, index: usize, call: &Call| {
-            missing.push(MissingArgument {
-                grader: self.index,
-                list,
-                entry,
-                field,
-                run: run_number,
-                source: source.to_string(),
-                call: index + 1,
-                tool: tool_text(call),
-                arguments: argument_names(call),
-            });
+            missing.push(MissingArgument::new(
+                self,
+                test_run,
+                (list, entry, field),
+                index,
+                call,
+            ));
         };
         let mut seen = self.names.lock();
 
@@ -637,8 +618,7 @@ impl ToolCallsGrader {
             let named = seen.entries(self, &call.name);
             let found = &seen.found;
             // Only completed calls are graded (docs/suite.md#trace-files). A call without a
-            // result that
-            // would otherwise satisfy a `required` entry explains why the entry went unmet.
+            // result that would otherwise satisfy an entry explains why the entry went unmet.
             if !call.completed {
                 if detail == Detail::Full {
                     self.note_no_result(
@@ -713,6 +693,7 @@ impl ToolCallsGrader {
             passed: unmet.is_empty() && violations.is_empty() && sequence_stopped_at.is_none(),
             unmet,
             violations,
+            missing_arguments: missing,
             sequence_near_miss: sequence_stopped_at
                 .and_then(|stopped| sequence.near_miss(stopped, run)),
             sequence_stopped_at,
@@ -831,6 +812,30 @@ impl ToolCallsGrader {
             }
         }
         advanced
+    }
+}
+
+impl MissingArgument {
+    /// The call at `index` of `run`, which the `field` matcher of `entry` in `list` of
+    /// `grader` met without that argument.
+    fn new(
+        grader: &ToolCallsGrader,
+        run: &TestRun<'_>,
+        (list, entry, field): (MatchList, usize, &'static str),
+        index: usize,
+        call: &Call,
+    ) -> Self {
+        Self {
+            grader: grader.index,
+            list,
+            entry,
+            field,
+            run: run.number,
+            source: run.source.to_string(),
+            call: index + 1,
+            tool: tool_text(call),
+            arguments: argument_names(call),
+        }
     }
 }
 

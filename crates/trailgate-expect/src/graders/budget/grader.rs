@@ -2,12 +2,10 @@
 //! over runs, its outcome and metrics.
 
 use trailgate_core::Percent;
-use trailgate_trace::Run;
 
 use crate::gate::{Gate, Target};
-use crate::graders::tool_calls::MissingArgument;
-use crate::graders::{Grader, Verdicts, report_and_recheck};
-use crate::run::{Detail, RunSource};
+use crate::graders::contract::{Grader, Verdicts, report_and_recheck};
+use crate::run::{Detail, TestRun};
 
 use super::{BudgetGrader, BudgetOutcome, RunBudget};
 
@@ -33,15 +31,8 @@ impl Grader for BudgetGrader {
 
     type Sums = BudgetSums;
 
-    fn grade(
-        &self,
-        run: &Run,
-        _number: usize,
-        _source: &RunSource,
-        _missing: &mut Vec<MissingArgument>,
-        detail: Detail,
-    ) -> RunBudget {
-        self.grade_as(run, detail)
+    fn grade(&self, run: &TestRun<'_>, detail: Detail) -> RunBudget {
+        self.grade_as(run.calls, detail)
     }
 
     /// A run past a limit.

@@ -5,9 +5,8 @@ use trailgate_core::{AccuracyCounts, PairingTooLarge, Percent, check_pairing_siz
 use trailgate_trace::Run;
 
 use crate::gate::{Gate, Target};
-use crate::graders::tool_calls::MissingArgument;
-use crate::graders::{Block, Grader, LimitWords, Verdicts, report_and_recheck};
-use crate::run::{Detail, RunSource};
+use crate::graders::contract::{Grader, LimitWords, Verdicts, report_and_recheck};
+use crate::run::{Detail, TestRun};
 
 use super::{ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
 
@@ -36,15 +35,8 @@ impl Grader for CallAccuracyGrader {
 
     type Sums = AccuracySums;
 
-    fn grade(
-        &self,
-        run: &Run,
-        _number: usize,
-        _source: &RunSource,
-        _missing: &mut Vec<MissingArgument>,
-        detail: Detail,
-    ) -> RunAccuracy {
-        self.grade_as(run, detail)
+    fn grade(&self, run: &TestRun<'_>, detail: Detail) -> RunAccuracy {
+        self.grade_as(run.calls, detail)
     }
 
     /// Fewer correct calls than expected or than made.
@@ -106,7 +98,6 @@ impl Grader for CallAccuracyGrader {
             verb: "pair",
             expected: self.expected.len(),
             noun: "expected calls",
-            block: Block::CallAccuracy,
             key: "expected",
         })
     }

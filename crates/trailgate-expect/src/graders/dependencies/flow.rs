@@ -269,7 +269,7 @@ impl Found {
         if self.unfound == 0 {
             return;
         }
-        self.search(c, &crate::graders::tool_calls::result_text(result));
+        self.search(c, &trailgate_trace::result_text(result));
     }
 
     /// Searches `text`, the text of producer `c`'s result, for the texts asked about.

@@ -2,12 +2,10 @@
 //! sums over runs (per edge as well), its outcome and metric.
 
 use trailgate_core::Percent;
-use trailgate_trace::Run;
 
 use crate::gate::{Gate, Target};
-use crate::graders::tool_calls::MissingArgument;
-use crate::graders::{Grader, Verdicts, report_and_recheck};
-use crate::run::{Detail, RunSource};
+use crate::graders::contract::{Grader, Verdicts, report_and_recheck};
+use crate::run::{Detail, TestRun};
 
 use super::{DependenciesGrader, DependenciesOutcome, EdgeCounts, EdgeVerdict, RunDependencies};
 
@@ -33,15 +31,8 @@ impl Grader for DependenciesGrader {
 
     type Sums = DependencySums;
 
-    fn grade(
-        &self,
-        run: &Run,
-        _number: usize,
-        _source: &RunSource,
-        _missing: &mut Vec<MissingArgument>,
-        detail: Detail,
-    ) -> RunDependencies {
-        self.grade_as(run, detail)
+    fn grade(&self, run: &TestRun<'_>, detail: Detail) -> RunDependencies {
+        self.grade_as(run.calls, detail)
     }
 
     /// An edge that failed.

@@ -4,12 +4,10 @@
 use std::collections::BTreeMap;
 
 use trailgate_core::Percent;
-use trailgate_trace::Run;
 
 use crate::gate::{Gate, Target};
-use crate::graders::tool_calls::MissingArgument;
-use crate::graders::{Grader, Verdicts, report_and_recheck};
-use crate::run::{Detail, RunSource};
+use crate::graders::contract::{Grader, Verdicts, report_and_recheck};
+use crate::run::{Detail, TestRun};
 
 use super::{ErrorCounts, ErrorsGrader, ErrorsOutcome, RunErrors};
 
@@ -36,15 +34,8 @@ impl Grader for ErrorsGrader {
 
     type Sums = ErrorSums;
 
-    fn grade(
-        &self,
-        run: &Run,
-        _number: usize,
-        _source: &RunSource,
-        _missing: &mut Vec<MissingArgument>,
-        detail: Detail,
-    ) -> RunErrors {
-        self.grade_as(run, detail)
+    fn grade(&self, run: &TestRun<'_>, detail: Detail) -> RunErrors {
+        self.grade_as(run.calls, detail)
     }
 
     /// A failed call never recovered.

@@ -2,13 +2,11 @@
 //! its sums over runs, its outcome and its metrics.
 
 use trailgate_core::{Counts, Percent};
-use trailgate_trace::Run;
 
 use crate::gate::{Gate, Target};
 use crate::graders::config::NotInGraders;
-use crate::graders::tool_calls::MissingArgument;
-use crate::graders::{Grader, Verdicts, report_and_recheck};
-use crate::run::{Detail, RunSource};
+use crate::graders::contract::{Grader, Verdicts, report_and_recheck};
+use crate::run::{Detail, TestRun};
 
 use super::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome, select};
 
@@ -35,15 +33,8 @@ impl Grader for EqualFunctionSets {
     type Sums = SelectionSums;
 
     /// Equal-function sets count every call, completed or not (docs/suite.md#trace-files).
-    fn grade(
-        &self,
-        run: &Run,
-        _number: usize,
-        _source: &RunSource,
-        _missing: &mut Vec<MissingArgument>,
-        detail: Detail,
-    ) -> RunSelectionOutcome {
-        select(self, run, detail)
+    fn grade(&self, run: &TestRun<'_>, detail: Detail) -> RunSelectionOutcome {
+        select(self, run.calls, detail)
     }
 
     /// A missed class or an unexpected call.

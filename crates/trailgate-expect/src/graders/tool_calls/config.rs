@@ -15,6 +15,7 @@ use crate::error::{Problem, custom};
 use crate::expect::{self, Expectations};
 use crate::graders::Block;
 use crate::graders::config::{GraderConfig, config_keys};
+use crate::graders::contract::Unjudged;
 use crate::matchers::ValueMatcher;
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join};
@@ -467,15 +468,12 @@ impl<'de> Deserialize<'de> for ValueTestValue {
     }
 }
 
-/// One problem per matcher that met calls without its argument, naming every such call,
-/// placed on the matcher's key in `file`: `test` is the test's position in the suite, and
-/// `tool_calls` its `tool-calls` grader.
+/// One problem per matcher of `tool_calls` that met calls without its argument, naming
+/// every such call, placed on the matcher's key.
 pub(crate) fn missing_argument_problems(
-    test: usize,
-    tool_calls: Option<&ToolCallsGrader>,
+    tool_calls: &ToolCallsGrader,
     found: &MissingArguments,
-    file: &SuiteFile,
-) -> Vec<Problem> {
+) -> Vec<Unjudged> {
     found
         .groups()
         .map(|(&(grader, list, entry, field), (count, calls))| {
@@ -486,24 +484,13 @@ pub(crate) fn missing_argument_problems(
             if *count > calls.len() {
                 listed.push(format!("and {} more", count - calls.len()));
             }
-            let name = tool_calls
-                .and_then(|g| match list {
-                    MatchList::Required => g.required.get(entry).map(|r| &r.matcher.name),
-                    MatchList::Disallowed => g.disallowed.get(entry).map(|m| &m.name),
-                    MatchList::Sequence => g.sequence.get(entry).map(|m| &m.name),
-                })
-                .map_or_else(String::new, |name| name.as_str().to_owned());
-            let span = file.span(&[
-                PathSeg::Key("tests"),
-                PathSeg::Index(test),
-                PathSeg::Key("graders"),
-                PathSeg::Index(grader),
-                PathSeg::Key("config"),
-                PathSeg::Key(list.key()),
-                PathSeg::Index(entry),
-                PathSeg::KeyName(field),
-            ]);
-            Problem::new(
+            let name = match list {
+                MatchList::Required => tool_calls.required.get(entry).map(|r| &r.matcher.name),
+                MatchList::Disallowed => tool_calls.disallowed.get(entry).map(|m| &m.name),
+                MatchList::Sequence => tool_calls.sequence.get(entry).map(|m| &m.name),
+            }
+            .map_or_else(String::new, |name| name.as_str().to_owned());
+            let problem = Problem::new(
                 "trailgate::grader::missing_argument",
                 format!(
                     "the `{field}` matcher of `{}` entry {} meets {} without a `{field}` argument: {}",
@@ -514,8 +501,18 @@ pub(crate) fn missing_argument_problems(
                 ),
                 format!("needs a `{field}` argument"),
             )
-            .with_help(missing_argument_help(&name, field, calls.first()))
-            .at(span)
+            .with_help(missing_argument_help(&name, field, calls.first()));
+            Unjudged {
+                at: vec![
+                    PathSeg::Key("graders"),
+                    PathSeg::Index(grader),
+                    PathSeg::Key("config"),
+                    PathSeg::Key(list.key()),
+                    PathSeg::Index(entry),
+                    PathSeg::KeyName(field),
+                ],
+                problem,
+            }
         })
         .collect()
 }

@@ -2,13 +2,12 @@
 //! sums over runs, its outcome and its metric.
 
 use trailgate_core::Percent;
-use trailgate_trace::Run;
 
 use crate::gate::{Gate, Target};
-use crate::graders::{Grader, Verdicts, report_and_recheck};
-use crate::run::{Detail, RunSource};
+use crate::graders::contract::{Grader, Unjudged, Verdicts, report_and_recheck};
+use crate::run::{Detail, TestRun};
 
-use super::{MissingArgument, RunToolCalls, ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals};
+use super::{MissingArguments, RunToolCalls, ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals};
 
 impl Verdicts for ToolCallsGrader {
     type Run = RunToolCalls;
@@ -23,17 +22,10 @@ impl Grader for ToolCallsGrader {
         Gate::at_least(super::PASS_RATE, 100)
     }
 
-    type Sums = ToolCallsTotals;
+    type Sums = ToolCallsSums;
 
-    fn grade(
-        &self,
-        run: &Run,
-        number: usize,
-        source: &RunSource,
-        missing: &mut Vec<MissingArgument>,
-        detail: Detail,
-    ) -> RunToolCalls {
-        self.grade_as(run, number, source, missing, detail)
+    fn grade(&self, run: &TestRun<'_>, detail: Detail) -> RunToolCalls {
+        self.grade_as(run, detail)
     }
 
     /// A failed verdict.
@@ -41,21 +33,29 @@ impl Grader for ToolCallsGrader {
         !run.passed
     }
 
-    fn sums(&self) -> ToolCallsTotals {
-        ToolCallsTotals::default()
+    fn sums(&self) -> ToolCallsSums {
+        ToolCallsSums::default()
     }
 
-    fn add(sums: &mut ToolCallsTotals, run: &RunToolCalls) {
-        sums.add(run);
+    fn add(sums: &mut ToolCallsSums, run: &RunToolCalls) {
+        sums.totals.add(run);
+        for missing in &run.missing_arguments {
+            sums.missing.push(missing.clone());
+        }
     }
 
     fn outcome(
         &self,
         listed: Vec<RunToolCalls>,
-        sums: ToolCallsTotals,
+        sums: ToolCallsSums,
         runs: u64,
     ) -> ToolCallsOutcome {
-        ToolCallsOutcome::new(self, listed, sums, runs)
+        ToolCallsOutcome::new(self, listed, sums.totals, runs)
+    }
+
+    /// One problem per matcher that met calls without its argument, naming every such call.
+    fn unjudged(&self, sums: &ToolCallsSums) -> Vec<Unjudged> {
+        super::config::missing_argument_problems(self, &sums.missing)
     }
 
     fn metrics(outcome: &ToolCallsOutcome) -> Vec<(Target, Percent)> {
@@ -76,3 +76,10 @@ impl Grader for ToolCallsGrader {
 }
 
 report_and_recheck!(ToolCallsGrader, outcome ToolCallsOutcome, names super::json::ToolCallsNames, view super::recheck::ToolCallsView);
+
+/// The grader's sums over runs: its totals, and the calls its matchers could not judge.
+#[derive(Debug, Default)]
+pub(crate) struct ToolCallsSums {
+    totals: ToolCallsTotals,
+    missing: MissingArguments,
+}

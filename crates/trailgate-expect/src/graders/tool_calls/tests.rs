@@ -4,14 +4,15 @@
 use proptest::prelude::*;
 use rstest::rstest;
 use serde_json::{Value, json};
-use trailgate_trace::{Call, Run, Status, ValueRef, parse_run};
+use trailgate_trace::{Call, Run, Status, ValueRef, parse_run, result_text};
 
 use super::{
     MatchList, Miss, MissingArgument, NearMiss, Pattern, RequiredMatch, RunToolCalls,
-    ToolCallsGrader, ToolMatch, ValueTest, Violation, result_text,
+    ToolCallsGrader, ToolMatch, ValueTest, Violation,
 };
 use crate::SuiteFile;
 use crate::matchers::ArgsMode;
+use crate::run::{RunSource, TestRun};
 
 /// The grader of a one-test suite whose grader `config` is `config` (YAML flow style).
 fn grader(config: &str) -> ToolCallsGrader {
@@ -32,9 +33,24 @@ fn run(trace: &str) -> Run {
     parse_run("run.json", trace, 1).expect("a valid trace")
 }
 
+/// `grader` grading `run` as run `number` of its test, read from `run.json`.
+fn grade_run(grader: &ToolCallsGrader, run: &Run, number: usize) -> RunToolCalls {
+    let source = RunSource {
+        file: "run.json".to_owned(),
+        line: None,
+    };
+    grader.grade(&TestRun {
+        calls: run,
+        number,
+        source: &source,
+    })
+}
+
+/// The verdict of the grader written `config` on the run written `trace`, and the calls
+/// it could not judge.
 fn grade(config: &str, trace: &str) -> (RunToolCalls, Vec<MissingArgument>) {
-    let mut missing = Vec::new();
-    let verdict = grader(config).grade(&run(trace), 1, "run.json", &mut missing);
+    let verdict = grade_run(&grader(config), &run(trace), 1);
+    let missing = verdict.missing_arguments.clone();
     (verdict, missing)
 }
 
@@ -824,7 +840,7 @@ fn argument_names_by_hand(call: &Call) -> Vec<String> {
 
 /// The grader as first written: every entry's name pattern tried on every call, and every
 /// miss built in full before it is compared with the near miss kept.
-fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec<MissingArgument>) {
+fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> RunToolCalls {
     let last = run.calls.len().checked_sub(1);
     let mut counts = vec![0_u32; grader.required.len()];
     let mut near: Vec<Option<NearMiss>> = vec![None; grader.required.len()];
@@ -914,15 +930,15 @@ fn grade_by_reference(grader: &ToolCallsGrader, run: &Run) -> (RunToolCalls, Vec
     let unmet = grader.unmet(counts, near);
     let sequence_stopped_at =
         (next_in_sequence < grader.sequence.len()).then_some(next_in_sequence);
-    let verdict = RunToolCalls {
+    RunToolCalls {
         passed: unmet.is_empty() && violations.is_empty() && sequence_stopped_at.is_none(),
         unmet,
         violations,
+        missing_arguments: missing,
         sequence_near_miss: sequence_stopped_at
             .and_then(|stopped| sequence_near_by_reference(grader, run, stopped, &matched_at)),
         sequence_stopped_at,
-    };
-    (verdict, missing)
+    }
 }
 
 /// The call closest to the `sequence` entry a run stopped at, as the rule reads: among the
@@ -1069,9 +1085,7 @@ proptest! {
     ) {
         let grader = grader(config);
         let run = Run { calls, format: "trailgate", line: None };
-        let mut missing = Vec::new();
-        let verdict = grader.grade(&run, 1, "run.json", &mut missing);
-        prop_assert_eq!((verdict, missing), grade_by_reference(&grader, &run));
+        prop_assert_eq!(grade_run(&grader, &run, 1), grade_by_reference(&grader, &run));
     }
 }
 
@@ -1213,10 +1227,9 @@ fn names_remembered_from_earlier_runs_give_the_same_verdicts() {
         )
     };
     for (number, text) in runs.iter().enumerate() {
-        let mut missing = Vec::new();
-        let remembered = kept.grade(&run(text), number + 1, "run.json", &mut missing);
-        let fresh = grader(&config).grade(&run(text), number + 1, "run.json", &mut missing);
-        assert!(missing.is_empty(), "{missing:?}");
+        let remembered = grade_run(&kept, &run(text), number + 1);
+        let fresh = grade_run(&grader(&config), &run(text), number + 1);
+        assert!(remembered.missing_arguments.is_empty() && fresh.missing_arguments.is_empty());
         assert_eq!(summary(&remembered), summary(&fresh), "run {}", number + 1);
     }
 }

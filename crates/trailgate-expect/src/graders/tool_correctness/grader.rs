@@ -5,9 +5,8 @@ use trailgate_core::{PairingTooLarge, Percent, check_pairing_size, check_sequenc
 use trailgate_trace::Run;
 
 use crate::gate::{Gate, Target};
-use crate::graders::tool_calls::MissingArgument;
-use crate::graders::{Block, Grader, LimitWords, Verdicts, report_and_recheck};
-use crate::run::{Detail, RunSource};
+use crate::graders::contract::{Grader, LimitWords, Verdicts, report_and_recheck};
+use crate::run::{Detail, TestRun};
 
 use super::{RunCorrectness, ToolCorrectnessGrader, ToolCorrectnessOutcome};
 
@@ -33,15 +32,8 @@ impl Grader for ToolCorrectnessGrader {
 
     type Sums = CorrectnessSums;
 
-    fn grade(
-        &self,
-        run: &Run,
-        _number: usize,
-        _source: &RunSource,
-        _missing: &mut Vec<MissingArgument>,
-        detail: Detail,
-    ) -> RunCorrectness {
-        self.grade_as(run, detail)
+    fn grade(&self, run: &TestRun<'_>, detail: Detail) -> RunCorrectness {
+        self.grade_as(run.calls, detail)
     }
 
     /// A score below 100, or an inexact run.
@@ -102,7 +94,6 @@ impl Grader for ToolCorrectnessGrader {
             verb: "match",
             expected: self.expected.len(),
             noun: "expected tools",
-            block: Block::ToolCorrectness,
             key: "expected_tools",
         })
     }

@@ -5,9 +5,8 @@ use trailgate_core::{PairingTooLarge, Percent, check_pairing_size, check_sequenc
 use trailgate_trace::Run;
 
 use crate::gate::{Gate, Target};
-use crate::graders::tool_calls::MissingArgument;
-use crate::graders::{Block, Grader, LimitWords, Verdicts, report_and_recheck};
-use crate::run::{Detail, RunSource};
+use crate::graders::contract::{Grader, LimitWords, Verdicts, report_and_recheck};
+use crate::run::{Detail, TestRun};
 
 use super::{RunTrajectory, TrajectoryGrader, TrajectoryOutcome};
 
@@ -34,15 +33,8 @@ impl Grader for TrajectoryGrader {
 
     type Sums = TrajectorySums;
 
-    fn grade(
-        &self,
-        run: &Run,
-        _number: usize,
-        _source: &RunSource,
-        _missing: &mut Vec<MissingArgument>,
-        detail: Detail,
-    ) -> RunTrajectory {
-        self.grade_as(run, detail)
+    fn grade(&self, run: &TestRun<'_>, detail: Detail) -> RunTrajectory {
+        self.grade_as(run.calls, detail)
     }
 
     /// A run that does not match, or that matches only part of what it could.
@@ -117,7 +109,6 @@ impl Grader for TrajectoryGrader {
             verb: "match",
             expected: self.expected.len(),
             noun: "expected steps",
-            block: Block::Trajectory,
             key: "expected",
         })
     }

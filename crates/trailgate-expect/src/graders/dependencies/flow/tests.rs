@@ -22,7 +22,7 @@ fn step(name: &str) -> StepMatcher {
 fn produced(value: &Value, result: &Value) -> bool {
     if let Value::String(text) = value
         && text.chars().count() >= super::MIN_FOUND_CHARS
-        && crate::graders::tool_calls::result_text(result).contains(text.as_str())
+        && trailgate_trace::result_text(result).contains(text.as_str())
     {
         return true;
     }
