@@ -1,0 +1,244 @@
+//! Reading a value matcher from the suite: literals, operator maps and their keys. Each
+//! mistake is raised inside the visitor of the node it is about, so the YAML reader places
+//! it there. The value each operator takes is read in `operands.rs`.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Number, Value};
+
+use self::operands::operator_value;
+use super::{Node, OPERATORS, ValueMatcher};
+use crate::error::{custom, suggest};
+
+const INVALID: &str = "trailgate::suite::invalid_matcher";
+
+fn invalid<E: de::Error>(message: &str, label: &str, help: &str) -> E {
+    custom(INVALID, message, label, help)
+}
+
+impl<'de> Deserialize<'de> for ValueMatcher {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        MatcherSeed { literal: false }.deserialize(deserializer)
+    }
+}
+
+/// Reads a matcher; with `literal`, every map is a literal object (inside `$eq`).
+#[derive(Clone, Copy)]
+struct MatcherSeed {
+    literal: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for MatcherSeed {
+    type Value = ValueMatcher;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<ValueMatcher, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MatcherSeed {
+    type Value = ValueMatcher;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a value or a matcher such as `{$gte: 1}`")
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<ValueMatcher, E> {
+        Ok(ValueMatcher::literal(Value::Bool(value)))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<ValueMatcher, E> {
+        Ok(ValueMatcher::literal(Value::Number(value.into())))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<ValueMatcher, E> {
+        Ok(ValueMatcher::literal(Value::Number(value.into())))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<ValueMatcher, E> {
+        Ok(ValueMatcher::literal(Value::Number(finite(value)?)))
+    }
+
+    fn visit_i128<E: de::Error>(self, value: i128) -> Result<ValueMatcher, E> {
+        Ok(ValueMatcher::of(Node::BigInteger(value.to_string())))
+    }
+
+    fn visit_u128<E: de::Error>(self, value: u128) -> Result<ValueMatcher, E> {
+        Ok(ValueMatcher::of(Node::BigInteger(value.to_string())))
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<ValueMatcher, E> {
+        Ok(ValueMatcher::literal(Value::String(value.to_owned())))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<ValueMatcher, E> {
+        Ok(ValueMatcher::literal(Value::Null))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<ValueMatcher, E> {
+        Ok(ValueMatcher::literal(Value::Null))
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<ValueMatcher, D::Error> {
+        self.deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ValueMatcher, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(self)? {
+            items.push(item);
+        }
+        Ok(ValueMatcher::of(Node::Array(items)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ValueMatcher, A::Error> {
+        let mut entries: Vec<(String, ValueMatcher)> = Vec::new();
+        let first = KeySeed {
+            literal: self.literal,
+            operator_allowed: true,
+        };
+        let Some(key) = map.next_key_seed(first)? else {
+            return Ok(ValueMatcher::of(Node::Object(entries)));
+        };
+        let key = match key {
+            Key::Operator(operator) => {
+                let node = operator_value(operator, &mut map)?;
+                if map.next_key_seed(SecondKey(operator))?.is_some() {
+                    // `SecondKey` raises the error; a key that it let through is impossible.
+                    return Err(invalid(
+                        &format!("`{operator}` is an operator: its map has no other key"),
+                        "operator map with another key",
+                        "an operator is a map with exactly one key",
+                    ));
+                }
+                return Ok(ValueMatcher::of(node));
+            }
+            Key::Name(name) => name,
+        };
+        entries.push((key, map.next_value_seed(self)?));
+        let rest = KeySeed {
+            literal: self.literal,
+            operator_allowed: false,
+        };
+        while let Some(key) = map.next_key_seed(rest)? {
+            let Key::Name(key) = key else {
+                return Err(invalid(
+                    "an operator next to other keys",
+                    "operator next to other keys",
+                    "an operator is a map with exactly one key",
+                ));
+            };
+            entries.push((key, map.next_value_seed(self)?));
+        }
+        entries.sort_by(|(a, _), (b, _)| a.cmp(b));
+        if let Some(pair) = entries.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+            return Err(invalid(
+                &format!("key `{}` written twice", pair[0].0),
+                "key written twice",
+                "write each key once",
+            ));
+        }
+        Ok(ValueMatcher::of(Node::Object(entries)))
+    }
+}
+
+fn finite<E: de::Error>(value: f64) -> Result<Number, E> {
+    Number::from_f64(value).ok_or_else(|| {
+        invalid(
+            "a number must be finite",
+            "not a finite number",
+            "write a number such as `1.5`; `.inf` and `.nan` are not JSON numbers",
+        )
+    })
+}
+
+/// A key of a matcher's map.
+enum Key {
+    Operator(&'static str),
+    Name(String),
+}
+
+/// Reads a key of a matcher's map: an operator only as the first key (outside `$eq`).
+#[derive(Clone, Copy)]
+struct KeySeed {
+    literal: bool,
+    operator_allowed: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for KeySeed {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
+        if self.literal || !key.starts_with('$') {
+            return Ok(Key::Name(key.to_owned()));
+        }
+        if !self.operator_allowed {
+            return Err(invalid(
+                &format!("operator `{key}` next to other keys"),
+                "operator next to other keys",
+                "an operator is a map with exactly one key: write `{$all_of: [...]}` to combine \
+                 operators, or `{$eq: {...}}` for an object whose keys start with `$`",
+            ));
+        }
+        if let Some(name) = OPERATORS.iter().find(|name| **name == key) {
+            return Ok(Key::Operator(name));
+        }
+        let names: Vec<String> = OPERATORS.iter().map(|name| (*name).to_owned()).collect();
+        Err(custom(
+            "trailgate::suite::unknown_operator",
+            &format!("unknown operator `{key}`"),
+            "unknown operator",
+            &format!(
+                "{}; for an object whose keys start with `$`, write `{{$eq: {{...}}}}`",
+                suggest(key, &names, "operators")
+            ),
+        ))
+    }
+}
+
+/// The key after an operator's, which is always a mistake: raised at that key.
+struct SecondKey(&'static str);
+
+impl<'de> DeserializeSeed<'de> for SecondKey {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for SecondKey {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no other key next to `{}`", self.0)
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<(), E> {
+        Err(invalid(
+            &format!(
+                "an operator map has exactly one key: `{key}` next to `{}`",
+                self.0
+            ),
+            "second key",
+            "an operator is a map with exactly one key: write `{$all_of: [...]}` to combine \
+             operators, or `{$eq: {...}}` for an object whose keys start with `$`",
+        ))
+    }
+}
+
+mod operands;
