@@ -204,8 +204,31 @@ fn conventions(root: &Path, problems: &mut Vec<String>) -> Result<(), String> {
                 rel(root, source)
             ));
         }
+        let rel = rel(root, source);
+        let is_test = source.file_name().is_some_and(|n| n == "tests.rs")
+            || rel
+                .split('/')
+                .any(|part| part == "tests" || part == "benches");
+        let code = code_lines(&text);
+        if rel.starts_with("crates/") && !is_test && code > MAX_CODE_LINES {
+            problems.push(format!(
+                "{rel}: {code} lines before its tests, more than {MAX_CODE_LINES}: split it \
+                 along its seams into files of one idea"
+            ));
+        }
     }
     Ok(())
+}
+
+/// The most lines a source file under `crates/` holds outside its tests: past it, a file
+/// holds more than one idea (docs/ARCHITECTURE.md).
+const MAX_CODE_LINES: usize = 1000;
+
+/// The lines of a source file before its `#[cfg(test)]` module, if it has one.
+fn code_lines(text: &str) -> usize {
+    text.lines()
+        .take_while(|line| line.trim() != "#[cfg(test)]")
+        .count()
 }
 
 /// Checks that each crate's sources name nothing beyond its [`REACH`], and that every

@@ -6,8 +6,7 @@ use trailgate_trace::Run;
 
 use crate::error::Problem;
 use crate::gate::{Baseline, GateOutcome, Target, gate_outcome};
-use crate::graders::contract::{Grader, GraderReport, Unjudged, Verdicts};
-use crate::graders::selection::ToolMarks;
+use crate::graders::contract::{Grader, GraderReport, ToolMarks, Unjudged, Verdicts};
 use crate::graders::{Block, registry};
 use crate::model::Test;
 use crate::reliability::ReliabilityOutcome;
@@ -190,6 +189,17 @@ macro_rules! per_kind {
                 }
             }
 
+            /// The calls the first kind that judges tools one by one marked, in registry
+            /// order; none when no grader of the test does.
+            fn tool_marks(&self) -> ToolMarks<'_> {
+                $(
+                    if let Some(marks) = self.$field.as_ref().and_then(<$grader as Grader>::tool_marks) {
+                        return marks;
+                    }
+                )*
+                ToolMarks::default()
+            }
+
             /// Whether every gate of every grader of `test` holds on this run alone.
             fn passes(&self, test: &Test) -> bool {
                 true $(&& passes(test.graders.$field.as_ref(), self.$field.as_ref()))*
@@ -225,6 +235,18 @@ macro_rules! per_kind {
         }
 
         impl Outcomes {
+            /// The classes of the graders that have them, in registry order, with how many
+            /// runs missed each.
+            fn class_misses(&self) -> Vec<(&str, u64)> {
+                let mut misses = Vec::new();
+                $(
+                    if let Some(outcome) = &self.$field {
+                        misses.extend(<$grader as Grader>::class_misses(outcome));
+                    }
+                )*
+                misses
+            }
+
             /// Each grader's section, in registry order.
             fn sections(&self, runs: &[RunInfo], run_count: usize) -> Vec<Section> {
                 let mut sections = Vec::new();
@@ -581,14 +603,7 @@ impl RunOutcome {
     /// What the test's equal-function sets made of the run's calls; empty when the test has
     /// none.
     pub fn tool_marks(&self) -> ToolMarks<'_> {
-        self.graders
-            .equal_function_sets
-            .as_ref()
-            .map(|run| ToolMarks {
-                satisfied: run.satisfied_by.iter().flatten().map(|c| &c.tool).collect(),
-                unexpected: run.unexpected.iter().map(|c| &c.tool).collect(),
-            })
-            .unwrap_or_default()
+        self.graders.tool_marks()
     }
 }
 
@@ -596,17 +611,6 @@ impl TestOutcome {
     /// Each class of the test's equal-function sets, in declaration order, with how many
     /// runs missed it; empty when the test has none.
     pub fn class_misses(&self) -> Vec<(&str, u64)> {
-        self.graders
-            .equal_function_sets
-            .as_ref()
-            .map(|outcome| {
-                outcome
-                    .classes
-                    .iter()
-                    .map(trailgate_core::ClassName::as_str)
-                    .zip(outcome.missed_runs.iter().copied())
-                    .collect()
-            })
-            .unwrap_or_default()
+        self.graders.class_misses()
     }
 }

@@ -42,15 +42,13 @@ pub use crate::graders::call_accuracy::{
     ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy,
     differing_keys, differing_keys_of,
 };
-pub use crate::graders::contract::Unjudged;
+pub use crate::graders::contract::{ToolMarks, Unjudged};
 pub use crate::graders::dependencies::{
     DependenciesGrader, DependenciesOutcome, Edge, EdgeCounts, EdgeFailure, EdgeVerdict,
     RunDependencies,
 };
 pub use crate::graders::errors::{ErrorCounts, ErrorsGrader, ErrorsOutcome, RunErrors};
-pub use crate::graders::selection::{
-    EqualFunctionSets, RunSelectionOutcome, SelectionOutcome, ToolMarks,
-};
+pub use crate::graders::selection::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
 pub use crate::graders::tool_calls::{
     MatchList, Miss, MissingArgument, MissingArguments, NearMiss, RequiredMatch, RunToolCalls,
     ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals, ToolMatch, Unmet, Violation,

@@ -1,50 +1,57 @@
 //! Two rules on the modules inside the crates, checked by `cargo xtask tidy`:
 //! - the top-level modules of a crate do not import each other in a circle;
-//! - the report, run and CLI crates name no grader kind: they render what every grader
-//!   fills in (`trailgate_expect::Section`, `JsonPart`) and ask the test for what differs by
-//!   kind (`Graders::past_limits`), so a new grader kind never touches them.
+//! - no file names a grader kind outside the kind's module (`graders/<kind>.rs` and
+//!   `graders/<kind>/`), the registry (`graders.rs`) and the crate root's re-exports: the
+//!   rest of the workspace asks every kind through the contract (`graders/contract.rs`) and
+//!   the registry, and the reports render what every grader fills in
+//!   (`trailgate_expect::Section`, `JsonPart`), so a new grader kind touches its module and
+//!   one registry line. A kind's words are read from the registry (its field, variant,
+//!   grader type and key) and from its module (the types it declares), not listed by hand.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::reach::{tokens, without_tests};
 use super::{collect_rs, rel};
-
-/// Types of the kinds' modules that the report, run and CLI crates may not use either (the
-/// kinds' own names come from the registry, see [`registry_words`]).
-const KIND_TYPES: &[&str] = &[
-    "SelectionOutcome",
-    "RunCorrectness",
-    "RunAccuracy",
-    "RunToolCalls",
-    "NearMiss",
-    "TrajectoryGrader",
-    "TrajectoryOutcome",
-    "RunTrajectory",
-    "BudgetGrader",
-    "BudgetOutcome",
-    "RunBudget",
-    "ErrorsGrader",
-    "ErrorsOutcome",
-    "RunErrors",
-    "DependenciesGrader",
-    "DependenciesOutcome",
-    "RunDependencies",
-];
 
 /// The file that holds the registry of grader kinds.
 const REGISTRY: &str = "crates/trailgate-expect/src/graders.rs";
 
-/// The words that name a grader kind, read from the registry's lines
-/// (`tool_calls: ToolCalls = crate::graders::tool_calls::ToolCallsGrader, "tool-calls";`):
-/// each kind's field, variant, grader type and key, with the key's `_` spelling.
-fn registry_words(root: &Path) -> Result<Vec<String>, String> {
+/// Where the grader kinds' modules are.
+const KINDS_DIR: &str = "crates/trailgate-expect/src/graders";
+
+/// The files that may name every kind: the registry, and the crate root's re-exports.
+const NAME_EVERY_KIND: &[&str] = &[REGISTRY, "crates/trailgate-expect/src/lib.rs"];
+
+/// A grader kind as the registry lists it: its module, and the words that name it.
+#[derive(Debug)]
+struct Kind {
+    /// The module's name under `graders/` (`tool_calls`).
+    module: String,
+    /// Its field, variant, grader type and key, with the key's `_` spelling, and the types
+    /// its module declares `pub` or `pub(crate)`.
+    words: Vec<String>,
+}
+
+impl Kind {
+    /// Whether `rel`, a file relative to the workspace, is in the kind's module.
+    fn holds(&self, rel: &str) -> bool {
+        let base = format!("{KINDS_DIR}/{}", self.module);
+        rel == format!("{base}.rs") || rel.starts_with(&format!("{base}/"))
+    }
+}
+
+/// The grader kinds, read from the registry's lines
+/// (`tool_calls: ToolCalls = crate::graders::tool_calls::ToolCallsGrader, "tool-calls";`),
+/// each with the types its module declares.
+fn kinds(root: &Path) -> Result<Vec<Kind>, String> {
     let text = fs::read_to_string(root.join(REGISTRY)).map_err(|e| format!("{REGISTRY}: {e}"))?;
-    let mut words = BTreeSet::new();
     let body = text
         .split_once("macro_rules! registry")
         .map(|(_, rest)| rest.split_once("\n}\n").map_or(rest, |(body, _)| body))
         .ok_or_else(|| format!("{REGISTRY}: no `macro_rules! registry`"))?;
+    let mut kinds = Vec::new();
     for line in body.lines() {
         let line = line.trim();
         let Some((field, rest)) = line.split_once(": ") else {
@@ -56,24 +63,94 @@ fn registry_words(root: &Path) -> Result<Vec<String>, String> {
         let Some((path, key)) = rest.split_once(", ") else {
             continue;
         };
+        let Some(module) = path
+            .strip_prefix("crate::graders::")
+            .and_then(|rest| rest.split("::").next())
+        else {
+            continue;
+        };
         let key = key.trim_end_matches(';').trim_matches('"');
         let grader = path.rsplit("::").next().unwrap_or(path);
+        let mut words = BTreeSet::new();
         for word in [field, variant, grader, key, &key.replace('-', "_")] {
             // A kind named by a plain English word (`errors`, `budget`) is named in code by
             // its type and variant (`ErrorsGrader`, `Errors`); the word alone is a common
             // variable name.
-            let plain = word.chars().all(|c| c.is_ascii_lowercase());
-            if !plain {
+            if !word.chars().all(|c| c.is_ascii_lowercase()) {
                 words.insert(word.to_owned());
             }
         }
+        words.extend(declared_types(root, module)?);
+        kinds.push(Kind {
+            module: module.to_owned(),
+            words: words.into_iter().collect(),
+        });
     }
-    if words.is_empty() {
+    if kinds.is_empty() {
         return Err(format!("{REGISTRY}: the registry lists no kind"));
     }
-    words.extend(KIND_TYPES.iter().map(|w| (*w).to_owned()));
-    Ok(words.into_iter().collect())
+    // A name that a file outside the kind's module declares too (`Closest`, a variant of
+    // the reports' `Piece` as well as a trajectory type) names neither for sure.
+    let mut files = Vec::new();
+    collect_rs(&root.join("crates/trailgate-expect/src"), &mut files)?;
+    collect_rs(&root.join("crates/trailgate-report/src"), &mut files)?;
+    let mut declared: Vec<(String, BTreeSet<String>)> = Vec::new();
+    for file in files.iter().filter(|file| !is_test_file(file)) {
+        let text = fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        declared.push((rel(root, file), declared_names(&text)));
+    }
+    for kind in &mut kinds {
+        let elsewhere: BTreeSet<&String> = declared
+            .iter()
+            .filter(|(file, _)| !kind.holds(file))
+            .flat_map(|(_, names)| names)
+            .collect();
+        kind.words.retain(|word| !elsewhere.contains(word));
+    }
+    Ok(kinds)
 }
+
+/// The types the non-test files of the kind's module declare `pub` or `pub(crate)`.
+fn declared_types(root: &Path, module: &str) -> Result<Vec<String>, String> {
+    let dir = root.join(KINDS_DIR);
+    let mut files = vec![dir.join(format!("{module}.rs"))];
+    let inner = dir.join(module);
+    if inner.is_dir() {
+        collect_rs(&inner, &mut files)?;
+    }
+    let mut found = Vec::new();
+    for file in files.iter().filter(|file| !is_test_file(file)) {
+        let text = fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        for line in code_lines(&text) {
+            let line = line.trim_start();
+            let Some(rest) = line
+                .strip_prefix("pub ")
+                .or_else(|| line.strip_prefix("pub(crate) "))
+            else {
+                continue;
+            };
+            let Some(rest) = ["struct ", "enum ", "type ", "trait "]
+                .iter()
+                .find_map(|item| rest.strip_prefix(item))
+            else {
+                continue;
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                found.push(name);
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// Files that may name one kind besides its module, each with its reason: the test's
+/// reader names the equal-function-set block, which a suite writes at a test's top level
+/// rather than under `graders:` (the other kinds are read through the registry).
+const KIND_READERS: &[(&str, &str)] = &[("crates/trailgate-expect/src/parse.rs", "selection")];
 
 /// Files that name a grader kind in text for people, not in code: the `accuracy` command
 /// (the seeds' call-accuracy scorer, not a grader of a suite) points at its docs page.
@@ -82,7 +159,7 @@ const NAMES_IN_TEXT: &[&str] = &["crates/trailgate-cli/src/cli.rs"];
 /// The problems found in the crates under `root/crates`.
 pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
     let mut problems = Vec::new();
-    let kind_words = registry_words(root)?;
+    let kinds = kinds(root)?;
     // In name order, so that the problems are listed in the same order on every machine.
     let mut crates = fs::read_dir(root.join("crates"))
         .map_err(|e| e.to_string())?
@@ -114,20 +191,29 @@ pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
                 circle.join(" -> ")
             ));
         }
-        if matches!(
-            crate_name.as_str(),
-            "trailgate-report" | "trailgate-run" | "trailgate-cli"
-        ) {
-            for (file, text) in &sources {
-                let rel = rel(root, file);
-                if is_test_file(file) || NAMES_IN_TEXT.contains(&rel.as_str()) {
-                    continue;
-                }
-                for word in grader_words(text, &kind_words) {
+        // The trace and core crates are below the graders and cannot name them in code.
+        if matches!(crate_name.as_str(), "trailgate-trace" | "trailgate-core") {
+            continue;
+        }
+        for (file, text) in &sources {
+            let rel = rel(root, file);
+            if is_test_file(file)
+                || NAMES_IN_TEXT.contains(&rel.as_str())
+                || NAME_EVERY_KIND.contains(&rel.as_str())
+            {
+                continue;
+            }
+            let reads = |kind: &Kind| KIND_READERS.contains(&(rel.as_str(), kind.module.as_str()));
+            for kind in kinds
+                .iter()
+                .filter(|kind| !kind.holds(&rel) && !reads(kind))
+            {
+                for word in grader_words(text, &kind.words) {
                     problems.push(format!(
-                        "{rel}: names the grader kind `{word}`; render the grader's `Section` \
-                         instead, and move what only this grader knows into its module in \
-                         trailgate-expect"
+                        "{rel}: names `{word}` of the grader kind `{}`; ask every kind through \
+                         the contract (graders/contract.rs) or the registry instead, and move \
+                         what only this kind knows into its module",
+                        kind.module
                     ));
                 }
             }
@@ -136,26 +222,72 @@ pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
     Ok(problems)
 }
 
-/// The grader words used in the code of `text` (not in comments, nor after its test module).
+/// The grader words `text` names in code, as Rust tokens: not in comments, strings or its
+/// tests.
 fn grader_words<'w>(text: &str, words: &'w [String]) -> BTreeSet<&'w str> {
-    code_lines(text)
-        .flat_map(|line| {
-            words
-                .iter()
-                .map(String::as_str)
-                .filter(move |word| names(line, word))
-        })
+    let tokens = without_tests(&tokens(text));
+    words
+        .iter()
+        .map(String::as_str)
+        .filter(|word| tokens.iter().any(|token| token.text == *word))
         .collect()
 }
 
-/// Whether `line` holds `word` as a whole name: not inside a longer identifier.
-fn names(line: &str, word: &str) -> bool {
-    let part_of_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    line.match_indices(word).any(|(at, _)| {
-        let before = line[..at].chars().next_back();
-        let after = line[at + word.len()..].chars().next();
-        !before.is_some_and(part_of_name) && !after.is_some_and(part_of_name)
-    })
+/// The type and variant names `text` declares (after `struct`, `enum`, `type`, `trait`, and
+/// the variants in an `enum`'s braces), and those it imports from outside the crate.
+fn declared_names(text: &str) -> BTreeSet<String> {
+    let tokens = without_tests(&tokens(text));
+    let mut names = BTreeSet::new();
+    let mut at = 0;
+    while at < tokens.len() {
+        let word = tokens[at].text.as_str();
+        if matches!(word, "struct" | "enum" | "type" | "trait")
+            && let Some(name) = tokens.get(at + 1)
+        {
+            names.insert(name.text.clone());
+        }
+        if word == "enum" {
+            // The variants: names at the top level of the braces, after `{`, `,` or an
+            // attribute's `]`.
+            let mut depth = 0usize;
+            let mut k = at + 1;
+            while let Some(token) = tokens.get(k) {
+                match token.text.as_str() {
+                    "{" | "(" | "[" => depth += 1,
+                    "}" | ")" | "]" => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 && token.text == "}" {
+                            break;
+                        }
+                    }
+                    name if depth == 1
+                        && name.starts_with(|c: char| c.is_ascii_uppercase())
+                        && matches!(tokens[k - 1].text.as_str(), "{" | "," | "]") =>
+                    {
+                        names.insert(name.to_owned());
+                    }
+                    _ => {}
+                }
+                k += 1;
+            }
+        }
+        at += 1;
+    }
+    for line in code_lines(text) {
+        // A name imported from outside the graders (`std::collections::hash_map::Entry`).
+        if let Some(path) = line.trim_start().strip_prefix("use ")
+            && !["crate::", "super::", "self::", "trailgate_expect"]
+                .iter()
+                .any(|inner| path.starts_with(inner))
+        {
+            names.extend(
+                path.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .filter(|name| name.starts_with(|c: char| c.is_ascii_uppercase()))
+                    .map(str::to_owned),
+            );
+        }
+    }
+    names
 }
 
 /// The lines of code of a file: without comment lines, and up to its `#[cfg(test)]` module.
@@ -294,7 +426,7 @@ mod tests {
 
     use std::path::Path;
 
-    use super::{crate_paths, find_circle, grader_words, registry_words};
+    use super::{crate_paths, find_circle, grader_words};
 
     #[test]
     fn crate_paths_reads_single_and_grouped_imports() {
@@ -325,15 +457,15 @@ mod tests {
         );
     }
 
-    /// The registry of the workspace this xtask belongs to.
-    fn words() -> Vec<String> {
+    /// The kinds of the workspace this xtask belongs to.
+    fn kinds() -> Vec<super::Kind> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        registry_words(&root).expect("the registry reads")
+        super::kinds(&root).expect("the registry reads")
     }
 
     #[test]
     fn grader_words_skip_comments() {
-        let words = words();
+        let words: Vec<String> = kinds().into_iter().flat_map(|kind| kind.words).collect();
         let text = "// tool_calls in a comment\nlet x = outcome.call_accuracy;\n";
         assert_eq!(
             grader_words(text, &words).into_iter().collect::<Vec<_>>(),
@@ -342,19 +474,39 @@ mod tests {
     }
 
     #[test]
-    fn the_registry_gives_each_kind_s_names() {
-        let words = words();
-        for word in [
-            "equal_function_sets",
-            "EqualFunctionSets",
-            "ToolCalls",
-            "ToolCallsGrader",
-            "tool-correctness",
-            "tool_correctness",
-            "call-accuracy",
-            "CallAccuracyGrader",
+    fn each_kind_is_named_by_the_registry_and_by_the_types_of_its_module() {
+        let kinds = kinds();
+        let words = |module: &str| {
+            kinds
+                .iter()
+                .find(|kind| kind.module == module)
+                .map(|kind| kind.words.clone())
+                .unwrap_or_default()
+        };
+        for (module, word) in [
+            ("selection", "equal_function_sets"),
+            ("selection", "EqualFunctionSets"),
+            ("tool_calls", "ToolCalls"),
+            ("tool_calls", "ToolCallsGrader"),
+            ("tool_calls", "MissingArgument"),
+            ("tool_calls", "RunToolCalls"),
+            ("tool_correctness", "tool-correctness"),
+            ("call_accuracy", "CallAccuracyGrader"),
+            ("trajectory", "RunTrajectory"),
+            ("budget", "BudgetOutcome"),
         ] {
-            assert!(words.iter().any(|w| w == word), "{word} in {words:?}");
+            assert!(
+                words(module).iter().any(|w| w == word),
+                "{word} in {module}"
+            );
         }
+        assert!(
+            kinds
+                .iter()
+                .find(|kind| kind.module == "tool_calls")
+                .is_some_and(|kind| kind
+                    .holds("crates/trailgate-expect/src/graders/tool_calls/explain.rs")
+                    && !kind.holds("crates/trailgate-expect/src/graders/tool_calls_x.rs"))
+        );
     }
 }

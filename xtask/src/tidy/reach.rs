@@ -121,14 +121,14 @@ fn group(tokens: &[Token]) -> Vec<&str> {
 }
 
 #[derive(Debug, Clone)]
-struct Token {
-    text: String,
-    line: usize,
+pub(super) struct Token {
+    pub(super) text: String,
+    pub(super) line: usize,
 }
 
 /// The identifiers and punctuation of Rust source, `::` as one token; comments, string,
 /// byte-string, raw-string and character literals and lifetimes are left out.
-fn tokens(text: &str) -> Vec<Token> {
+pub(super) fn tokens(text: &str) -> Vec<Token> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let (mut i, mut line) = (0, 1);
@@ -249,7 +249,7 @@ fn raw_or_byte_string(chars: &[char], i: usize) -> Option<(usize, Option<usize>)
 }
 
 /// `tokens` without the items marked `#[cfg(test)]`: tests may read fixtures.
-fn without_tests(tokens: &[Token]) -> Vec<Token> {
+pub(super) fn without_tests(tokens: &[Token]) -> Vec<Token> {
     let texts: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
     let mut out = Vec::new();
     let mut i = 0;

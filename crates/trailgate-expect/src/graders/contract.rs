@@ -6,7 +6,7 @@
 use std::{fmt, io};
 
 use serde::de::DeserializeOwned;
-use trailgate_core::{PairingTooLarge, Percent};
+use trailgate_core::{PairingTooLarge, Percent, ToolId};
 use trailgate_trace::Run;
 
 use crate::error::Problem;
@@ -87,6 +87,15 @@ pub(crate) trait Grader: Verdicts {
     /// error that only runs reveal (a matcher of an argument meeting calls without that
     /// argument), as problems placed under the test. None for a kind that judges every call.
     fn unjudged(&self, _sums: &Self::Sums) -> Vec<Unjudged> {
+        Vec::new()
+    }
+    /// The calls of `run` the kind judged tool by tool, when it judges them so.
+    fn tool_marks(_run: &Self::Run) -> Option<ToolMarks<'_>> {
+        None
+    }
+    /// The kind's classes, in declaration order, with how many runs missed each, when it
+    /// has classes.
+    fn class_misses(_outcome: &Self::Outcome) -> Vec<(&str, u64)> {
         Vec::new()
     }
     /// For a grader that pairs a run's calls with an expected list: the size limit of the
@@ -228,4 +237,16 @@ pub struct Unjudged {
     pub at: Vec<PathSeg<'static>>,
     /// The problem, not yet placed.
     pub problem: Problem,
+}
+
+/// The calls of a run that a kind judged tool by tool, for reports that count them by tool
+/// (the HTML report's tools table): those that satisfied what the test expects, and the
+/// unexpected ones. The equal-function sets mark them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ToolMarks<'a> {
+    /// The calls that satisfied a class, in class order.
+    pub satisfied: Vec<&'a ToolId>,
+    /// The unexpected calls, in trace order.
+    pub unexpected: Vec<&'a ToolId>,
 }

@@ -112,14 +112,3 @@ mod explain;
 mod grader;
 pub(crate) mod json;
 pub(crate) mod recheck;
-
-/// The calls of a run that the equal-function sets judged, for reports that count them by
-/// tool: those that satisfied a class, and the unexpected ones (false positives).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ToolMarks<'a> {
-    /// The calls that satisfied a class, in class order.
-    pub satisfied: Vec<&'a ToolId>,
-    /// The unexpected calls, in trace order.
-    pub unexpected: Vec<&'a ToolId>,
-}

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use trailgate_core::Percent;
 use trailgate_core::lookup::LookupMap;
-use trailgate_trace::{Call, Run, ValueRef};
+use trailgate_trace::{Call, ValueRef};
 
 use std::collections::BTreeMap;
 
@@ -16,6 +16,8 @@ use crate::gate::{Gate, Target};
 use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::memo::{Memo, REMEMBERED_TOOLS};
 use crate::run::{Detail, TestRun};
+
+use self::sequence::SequenceNear;
 use crate::tool_matcher::{ClassTools, Pattern};
 
 /// `tool_calls.pass_rate`.
@@ -701,120 +703,6 @@ impl ToolCallsGrader {
     }
 }
 
-/// What explains where a run's `sequence` stopped, gathered as it is graded to
-/// [`Detail::Full`] (nothing is kept below it).
-struct SequenceNear<'a> {
-    full: bool,
-    /// The call of the next entry's tool that got furthest through its conditions since the
-    /// entry before it matched.
-    near: Option<(usize, &'a Call, MissAt<'a>)>,
-    /// For each entry, the last call that satisfied it before it was next.
-    early: Vec<Option<usize>>,
-    /// The call that matched the last entry matched so far.
-    previous: Option<usize>,
-}
-
-impl<'a> SequenceNear<'a> {
-    fn new(entries: usize, detail: Detail) -> Self {
-        let full = detail == Detail::Full;
-        Self {
-            full,
-            near: None,
-            early: if full {
-                vec![None; entries]
-            } else {
-                Vec::new()
-            },
-            previous: None,
-        }
-    }
-
-    /// Keeps `call`, which missed the next entry, when it got further than the one kept.
-    fn keep(&mut self, index: usize, call: &'a Call, miss: MissAt<'a>) {
-        if self.full
-            && self
-                .near
-                .as_ref()
-                .is_none_or(|(_, _, near)| miss.depth() > near.depth())
-        {
-            self.near = Some((index, call, miss));
-        }
-    }
-
-    /// Keeps `call`, which has no result, when it meets every other condition of the next
-    /// entry, `matcher`.
-    fn no_result(&mut self, matcher: &ToolMatch, index: usize, call: &'a Call) {
-        if matches!(
-            matcher.check_fields(call),
-            FieldCheck::Match | FieldCheck::Miss(MissAt::Field(Field::Result, None))
-        ) {
-            self.keep(index, call, MissAt::NoResult);
-        }
-    }
-
-    /// Notes that the call at `index` satisfied `entry` before the entries ahead of it.
-    fn early(&mut self, entry: usize, index: usize) {
-        if let Some(slot) = self.early.get_mut(entry) {
-            *slot = Some(index);
-        }
-    }
-
-    /// Notes that the call at `index` matched the next entry.
-    fn advanced(&mut self, index: usize) {
-        self.near = None;
-        self.previous = Some(index);
-    }
-
-    /// The near miss of the entry the sequence stopped at, `stopped`.
-    fn near_miss(self, stopped: usize, run: &Run) -> Option<NearMiss> {
-        if let Some((index, call, miss)) = self.near {
-            return Some(NearMiss {
-                call: index + 1,
-                tool: tool_text(call),
-                miss: miss.to_miss(),
-            });
-        }
-        let early = self.early.get(stopped).copied().flatten()?;
-        let call = run.calls.get(early)?;
-        Some(NearMiss {
-            call: early + 1,
-            tool: tool_text(call),
-            miss: Miss::Order {
-                previous: self.previous.map_or(0, |previous| previous + 1),
-            },
-        })
-    }
-}
-
-impl ToolCallsGrader {
-    /// Checks `call`, at `index`, against the `sequence` entries its name matches,
-    /// `entries`: whether it matched the next one, `next`. Every entry is checked for
-    /// missing arguments (reported through `missing`); only the next one in order can
-    /// advance, and taking the earliest match is never worse for a subsequence.
-    fn sequence_step<'a>(
-        &'a self,
-        entries: &[usize],
-        next: usize,
-        (index, call): (usize, &'a Call),
-        near: &mut SequenceNear<'a>,
-        missing: &mut dyn FnMut(usize, &'static str),
-    ) -> bool {
-        let mut advanced = false;
-        for &entry in entries {
-            match self.sequence[entry].check_fields(call) {
-                FieldCheck::Missing(field) => missing(entry, field),
-                FieldCheck::Match if entry == next && !advanced => advanced = true,
-                // Entries are in list order, so a call that advanced the sequence is not
-                // kept as an early match of a later entry.
-                FieldCheck::Match if entry > next && !advanced => near.early(entry, index),
-                FieldCheck::Miss(miss) if entry == next => near.keep(index, call, miss),
-                _ => {}
-            }
-        }
-        advanced
-    }
-}
-
 impl MissingArgument {
     /// The call at `index` of `run`, which the `field` matcher of `entry` in `list` of
     /// `grader` met without that argument.
@@ -1040,6 +928,7 @@ mod explain;
 mod grader;
 pub(crate) mod json;
 pub(crate) mod recheck;
+mod sequence;
 
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@ use trailgate_core::{Counts, Percent};
 
 use crate::gate::{Gate, Target};
 use crate::graders::config::NotInGraders;
-use crate::graders::contract::{Grader, Verdicts, report_and_recheck};
+use crate::graders::contract::{Grader, ToolMarks, Verdicts, report_and_recheck};
 use crate::run::{Detail, TestRun};
 
 use super::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome, select};
@@ -40,6 +40,23 @@ impl Grader for EqualFunctionSets {
     /// A missed class or an unexpected call.
     fn has_findings(run: &RunSelectionOutcome) -> bool {
         run.counts.false_positives > 0 || run.counts.false_negatives > 0
+    }
+
+    /// The calls that satisfied a class, and the unexpected ones.
+    fn tool_marks(run: &RunSelectionOutcome) -> Option<ToolMarks<'_>> {
+        Some(ToolMarks {
+            satisfied: run.satisfied_by.iter().flatten().map(|c| &c.tool).collect(),
+            unexpected: run.unexpected.iter().map(|c| &c.tool).collect(),
+        })
+    }
+
+    fn class_misses(outcome: &SelectionOutcome) -> Vec<(&str, u64)> {
+        outcome
+            .classes
+            .iter()
+            .map(trailgate_core::ClassName::as_str)
+            .zip(outcome.missed_runs.iter().copied())
+            .collect()
     }
 
     fn sums(&self) -> SelectionSums {
