@@ -7,10 +7,10 @@ use miette::Report;
 use trailgate_core::check_pairing_size;
 use trailgate_expect::{Problem, SuiteError};
 use trailgate_report::render_seed_accuracy;
-use trailgate_trace::{MAX_DOCUMENT_BYTES, TraceError, parse_accuracy_input};
+use trailgate_trace::{MAX_DOCUMENT_BYTES, TraceError, parse_accuracy_input, read_text_limited};
 
 use crate::cli::AccuracyArgs;
-use trailgate_run::{Limited, Output, display, limits_help, read_limited};
+use trailgate_run::{Output, display, limits_help};
 
 pub(crate) fn run(args: &AccuracyArgs) -> Result<Output, Report> {
     let from_stdin = args.input.as_os_str() == "-";
@@ -20,15 +20,15 @@ pub(crate) fn run(args: &AccuracyArgs) -> Result<Output, Report> {
         display(&args.input)
     };
     let read = if from_stdin {
-        read_limited(io::stdin(), MAX_DOCUMENT_BYTES)
+        read_text_limited(io::stdin(), MAX_DOCUMENT_BYTES)
     } else {
-        fs::File::open(&args.input).and_then(|file| read_limited(file, MAX_DOCUMENT_BYTES))
+        fs::File::open(&args.input).and_then(|file| read_text_limited(file, MAX_DOCUMENT_BYTES))
     }
     .map_err(|error| TraceError::Io {
         file: name.clone(),
         message: error.to_string(),
     })?;
-    let Limited::Text(text) = read else {
+    let Some(text) = read else {
         return Err(Report::new(SuiteError::detached(
             Problem::new(
                 "trailgate::accuracy::too_large",

@@ -30,7 +30,6 @@ mod convert;
 mod deliver;
 mod discover;
 mod error;
-mod input;
 mod options;
 mod output;
 mod pairing;
@@ -42,7 +41,6 @@ pub use crate::deliver::{
 };
 pub use crate::discover::display;
 pub use crate::error::{Error, NothingSelected};
-pub use crate::input::{Limited, read_limited};
 pub use crate::options::{
     CheckOptions, Format, NamePattern, ReportTarget, Selection, TraceOptions,
 };

@@ -14,6 +14,7 @@ mod error;
 mod formats;
 mod json_scan;
 mod lazy_value;
+mod limited;
 mod model;
 mod naming;
 mod patch;
@@ -30,6 +31,7 @@ pub use crate::error::{
 };
 pub use crate::formats::format_names;
 pub use crate::lazy_value::LazyValue;
+pub use crate::limited::read_text_limited;
 pub use crate::model::{Call, FileLayout, Run, Status};
 pub use crate::naming::{
     MAX_REGEX_BYTES, MAX_REGEX_PATTERN_BYTES, Naming, NamingError, REGEX_DFA_CACHE_BYTES,

@@ -2,7 +2,7 @@
 //! split tool names by the naming scheme, and hand each run over as soon as it is complete.
 
 use std::collections::VecDeque;
-use std::io::{self, BufRead, Read};
+use std::io::BufRead;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::error::{LineSource, MAX_VALUE_DEPTH, TraceError};
 use crate::formats::{ADAPTERS, Adapter, Converter, Record, RecordError};
+use crate::limited::{Limited, read_document_limited, read_line_limited};
 use crate::model::Run;
 use crate::naming::Naming;
 
@@ -760,109 +761,6 @@ fn next_record(
             limit: MAX_DOCUMENT_BYTES,
         }),
     }
-}
-
-/// What a limited read found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Limited {
-    /// A line or a document, now in the buffer.
-    Read,
-    /// Nothing more: the end of the input.
-    End,
-    /// More than the limit; the buffer holds at most the limit.
-    TooLong,
-}
-
-/// Reads one line, with its line break, onto the end of `buffer`, refusing a line whose text (without
-/// the line break) is longer than `limit` bytes. At most `limit` bytes and the line break
-/// are read (the break searched for by `memchr`, many bytes at a time); on refusal the
-/// buffer holds at most the limit.
-pub(crate) fn read_line_limited(
-    reader: &mut impl BufRead,
-    buffer: &mut Vec<u8>,
-    limit: usize,
-) -> io::Result<Limited> {
-    let start = buffer.len();
-    let cap = limit.saturating_add(1);
-    loop {
-        let room = cap - (buffer.len() - start);
-        if room == 0 {
-            break;
-        }
-        let available = match reader.fill_buf() {
-            Ok(available) => available,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        let window = available.get(..room).unwrap_or(available);
-        if window.is_empty() {
-            break;
-        }
-        let (used, ended) = match memchr::memchr(b'\n', window) {
-            Some(at) => (at + 1, true),
-            None => (window.len(), false),
-        };
-        grow_within(buffer, buffer.len() + used, start + cap);
-        buffer.extend_from_slice(window.get(..used).unwrap_or_default());
-        reader.consume(used);
-        if ended {
-            break;
-        }
-    }
-    if buffer.len() == start {
-        return Ok(Limited::End);
-    }
-    if buffer.ends_with(b"\n") || buffer.len() - start <= limit {
-        return Ok(Limited::Read);
-    }
-    buffer.truncate(start + limit);
-    Ok(Limited::TooLong)
-}
-
-/// Makes room in `buffer` for `needed` bytes in all, doubling its capacity as a `Vec`
-/// does but never past `ceiling` (the limit and one byte): a refused input then holds at
-/// most the limit, where doubling would hold twice as much, and copying the last half
-/// into a buffer of double size three times as much at its peak.
-fn grow_within(buffer: &mut Vec<u8>, needed: usize, ceiling: usize) {
-    if needed <= buffer.capacity() {
-        return;
-    }
-    let target = buffer
-        .capacity()
-        .saturating_mul(2)
-        .max(8 << 10)
-        .min(ceiling)
-        .max(needed);
-    buffer.reserve_exact(target - buffer.len());
-}
-
-/// Reads the whole input into `buffer`, refusing more than `limit` bytes: at most one byte
-/// past the limit is read, into a buffer that grows no larger than that.
-pub(crate) fn read_document_limited(
-    reader: &mut impl Read,
-    buffer: &mut Vec<u8>,
-    limit: usize,
-) -> io::Result<Limited> {
-    let start = buffer.len();
-    let ceiling = start.saturating_add(limit).saturating_add(1);
-    while buffer.len() < ceiling {
-        grow_within(buffer, buffer.len() + 1, ceiling);
-        // Exactly the spare room is read, so `read_to_end` never grows the buffer itself.
-        let room = (buffer.capacity().min(ceiling) - buffer.len()) as u64;
-        let before = buffer.len();
-        reader.take(room).read_to_end(buffer)?;
-        if buffer.len() == before {
-            break;
-        }
-    }
-    let buffer = &buffer[start..];
-    Ok(if buffer.len() > limit {
-        Limited::TooLong
-    } else if buffer.is_empty() {
-        Limited::End
-    } else {
-        Limited::Read
-    })
 }
 
 /// A line without the line breaks at its end, `\n` and `\r`.

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use crate::{
     Naming, PART_RUNS, PartReader, ReadOptions, Run, Status, TraceError, args_equal,
-    parse_accuracy_input, parse_run, read_trace,
+    parse_accuracy_input, parse_run, read_text_limited, read_trace,
 };
 
 fn run(text: &str) -> Run {
@@ -356,7 +356,7 @@ fn damaged_samples_never_panic() {
 /// Lines as `read_line_limited` returns them with a limit of 4 bytes, through a reader
 /// that hands out `chunk` bytes at a time.
 fn limited_lines(text: &str, chunk: usize) -> Vec<Result<String, &'static str>> {
-    use crate::read::{Limited, read_line_limited};
+    use crate::limited::{Limited, read_line_limited};
     let mut reader = std::io::BufReader::with_capacity(chunk, text.as_bytes());
     let mut lines = Vec::new();
     loop {
@@ -397,7 +397,7 @@ fn lines_are_limited_at_any_chunk_size(
 #[case::at("abcd", Some("abcd"))]
 #[case::past("abcde", None)]
 fn documents_are_limited(#[case] text: &str, #[case] expected: Option<&str>) {
-    use crate::read::{Limited, read_document_limited};
+    use crate::limited::{Limited, read_document_limited};
     let mut buffer = Vec::new();
     let read = read_document_limited(&mut text.as_bytes(), &mut buffer, 4).unwrap();
     match expected {
@@ -417,7 +417,7 @@ fn a_refused_input_grows_no_buffer_past_the_limit(
     #[values(1 << 20, (1 << 20) + 3)] limit: usize,
     #[values(1, 1000, 1 << 16)] chunk: usize,
 ) {
-    use crate::read::{Limited, read_document_limited, read_line_limited};
+    use crate::limited::{Limited, read_document_limited, read_line_limited};
     let text = vec![b'x'; 3 << 20];
     let mut reader = std::io::BufReader::with_capacity(chunk, text.as_slice());
     let mut buffer = Vec::new();
@@ -436,6 +436,47 @@ fn a_refused_input_grows_no_buffer_past_the_limit(
         buffer.capacity() <= limit + 1,
         "document: {}",
         buffer.capacity()
+    );
+}
+
+/// An endless input (a suite path pointing at `/dev/zero`) is refused one byte past the
+/// limit, with no buffer larger than that, whatever the limit.
+#[rstest]
+fn a_refused_input_holds_no_more_than_the_limit(#[values(1, 1000, (1 << 20) + 7)] limit: usize) {
+    use crate::limited::{Limited, read_document_limited};
+    let mut buffer = Vec::new();
+    let read = read_document_limited(&mut std::io::repeat(b'x'), &mut buffer, limit).unwrap();
+    assert_eq!((read, buffer.len()), (Limited::TooLong, limit + 1));
+    assert!(
+        buffer.capacity() <= limit + 1,
+        "{} for {limit}",
+        buffer.capacity()
+    );
+    assert_eq!(
+        read_text_limited(std::io::repeat(b'x'), limit).unwrap(),
+        None
+    );
+}
+
+#[rstest]
+#[case::empty("", Some(""))]
+#[case::under("abc", Some("abc"))]
+#[case::at_the_limit("abcd", Some("abcd"))]
+#[case::one_byte_past("abcde", None)]
+#[case::non_ascii_at_the_limit("é…", None)]
+#[case::non_ascii_under("éé", Some("éé"))]
+fn text_is_read_whole_within_the_limit(#[case] text: &str, #[case] expected: Option<&str>) {
+    let read = read_text_limited(text.as_bytes(), 4).unwrap();
+    assert_eq!(read.as_deref(), expected);
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_an_error() {
+    let error = read_text_limited(&b"ok \xff"[..], 10).unwrap_err();
+    assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+    assert_eq!(
+        error.to_string(),
+        "not UTF-8 text (invalid utf-8 sequence of 1 bytes from index 3)"
     );
 }
 

@@ -8,12 +8,12 @@ use std::path::Path;
 use trailgate_expect::{Baseline, MAX_SUITE_BYTES, Problem, SuiteError, Test};
 use trailgate_report::{ReportFile, read_baseline};
 use trailgate_trace::{
-    FileLayout, Naming, PartReader, ReadOptions, TraceError, TracePart, read_trace_in_parts,
+    FileLayout, Naming, PartReader, ReadOptions, TraceError, TracePart, read_text_limited,
+    read_trace_in_parts,
 };
 
 use crate::discover::{TraceFile, display};
 use crate::error::Error;
-use crate::input::{Limited, read_limited};
 use crate::options::CheckOptions;
 
 /// The suite file's text, within [`MAX_SUITE_BYTES`].
@@ -32,11 +32,11 @@ pub(super) fn read_suite(path: &Path, name: &str) -> Result<String, Error> {
         ))
     };
     match File::open(path)
-        .and_then(|file| read_limited(file, MAX_SUITE_BYTES))
+        .and_then(|file| read_text_limited(file, MAX_SUITE_BYTES))
         .map_err(|error| cannot_read(&error))?
     {
-        Limited::Text(text) => Ok(text),
-        Limited::TooLarge => Err(Error::Suite(SuiteError::detached(
+        Some(text) => Ok(text),
+        None => Err(Error::Suite(SuiteError::detached(
             Problem::new(
                 "trailgate::suite::too_large",
                 format!(
