@@ -1,10 +1,14 @@
 //! The command line, as clap sees it.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-use trailgate_run::{CheckOptions, NamePattern, Selection, TraceOptions};
+use trailgate_run::{
+    CheckOptions, DIFF_FORMATS, Format, MERGE_FORMATS, NamePattern, ReportTarget, Selection,
+    TraceOptions,
+};
 
 /// What `trailgate --version` prints after the name: the version, and the version of the JSON
 /// report's layout, which scripts reading the report depend on.
@@ -160,7 +164,7 @@ pub(crate) struct MergeArgs {
     ///
     /// `text` gives each test's verdict and gates, `json` the unsharded run's JSON report.
     /// Each `--output` writes the `--format` just before it.
-    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = merge_formats())]
+    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = FormatParser { formats: MERGE_FORMATS, check: false })]
     pub(crate) format: Vec<Format>,
 
     /// Write the report of the `--format` before it to FILE [default: standard output]
@@ -193,7 +197,7 @@ pub(crate) struct DiffArgs {
     ///
     /// `markdown` is a pull-request comment; `github` writes annotations for regressions, then
     /// the text. Each `--output` writes the `--format` just before it.
-    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = diff_formats())]
+    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = FormatParser { formats: DIFF_FORMATS, check: false })]
     pub(crate) format: Vec<Format>,
 
     /// Write the output of the `--format` before it to FILE [default: standard output]
@@ -228,7 +232,7 @@ pub(crate) struct CheckArgs {
     ///
     /// Each `--output` writes the `--format` just before it (one of each pair in either
     /// order); the format without one goes to standard output.
-    #[arg(short = 'f', long, value_enum, value_name = "FORMAT")]
+    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = FormatParser { formats: Format::ALL, check: true })]
     pub(crate) format: Vec<Format>,
 
     /// Write the report of the `--format` before it to FILE [default: standard output]
@@ -304,26 +308,6 @@ pub(crate) struct CheckArgs {
     pub(crate) baseline: Option<PathBuf>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Format {
-    /// A report for people.
-    Text,
-    /// A versioned, byte-stable JSON document.
-    Json,
-    /// JSON Lines: a header, a line per run, a line per test, a summary; written as the
-    /// runs are scored, for `jq`, `DuckDB` or `pandas`.
-    Jsonl,
-    /// JUnit XML for CI test reporters (GitHub, GitLab, Jenkins): a testcase per test.
-    Junit,
-    /// GitHub Actions annotations on the suite's lines, then the text report; with
-    /// `GITHUB_STEP_SUMMARY` set, the Markdown summary is appended there too.
-    Github,
-    /// A Markdown summary, for a pull-request comment or another CI's job summary.
-    Markdown,
-    /// One self-contained HTML page: verdicts, charts and a run explorer, for people.
-    Html,
-}
-
 fn parse_pattern(text: &str) -> Result<NamePattern, String> {
     NamePattern::new(text)
         .ok_or_else(|| "the pattern is empty; it would select every test".to_owned())
@@ -332,11 +316,7 @@ fn parse_pattern(text: &str) -> Result<NamePattern, String> {
 impl CheckArgs {
     /// What `trailgate_run::check` is asked to do: render `targets`, colouring standard
     /// output's when `color`.
-    pub(crate) fn options(
-        &self,
-        targets: Vec<trailgate_run::ReportTarget>,
-        color: bool,
-    ) -> CheckOptions {
+    pub(crate) fn options(&self, targets: Vec<ReportTarget>, color: bool) -> CheckOptions {
         let mut options = CheckOptions::new(targets);
         options.selection = Selection {
             tests: self.tests.clone(),
@@ -363,24 +343,6 @@ pub(crate) enum ColorWhen {
     Never,
 }
 
-#[cfg(test)]
-mod tests {
-    use clap::CommandFactory;
-
-    use super::{Cli, VERSION};
-
-    #[test]
-    fn command_line_definition_is_consistent() {
-        Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn the_version_names_the_json_reports_version() {
-        let json = format!("(JSON report version {})", trailgate_report::JSON_VERSION);
-        assert!(VERSION.ends_with(&json), "{VERSION}");
-    }
-}
-
 /// A usage error of the subcommand the command line ran, so that its usage line is the
 /// subcommand's (`Usage: trailgate check [OPTIONS] [SUITE]`), not the top level's.
 pub(crate) fn usage_error(matches: &clap::ArgMatches, message: String) -> clap::Error {
@@ -396,44 +358,12 @@ pub(crate) fn usage_error(matches: &clap::ArgMatches, message: String) -> clap::
     command.error(kind, message)
 }
 
-/// Where one report goes, as the command line says it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct ReportTarget {
-    format: Format,
-    /// `None` for standard output.
-    path: Option<PathBuf>,
-}
-
-impl From<ReportTarget> for trailgate_run::ReportTarget {
-    fn from(target: ReportTarget) -> Self {
-        let format = match target.format {
-            Format::Text => trailgate_run::Format::Text,
-            Format::Json => trailgate_run::Format::Json,
-            Format::Jsonl => trailgate_run::Format::Jsonl,
-            Format::Junit => trailgate_run::Format::Junit,
-            Format::Github => trailgate_run::Format::Github,
-            Format::Markdown => trailgate_run::Format::Markdown,
-            Format::Html => trailgate_run::Format::Html,
-        };
-        match target.path {
-            Some(path) => Self::file(format, &path),
-            None => Self::stdout(format),
-        }
-    }
-}
-
 /// Pairs each `--output` with the `--format` just before it on the command line.
 ///
 /// Without any `--format` the report is text on standard output, or each `--output` file's
 /// format is the one its extension names (`.json`, `.jsonl`, `.xml`, `.md`, `.html`, `.txt`). A format without an output goes to standard
 /// output, and only one may.
-pub(crate) fn report_targets(
-    matches: &clap::ArgMatches,
-) -> Result<Vec<trailgate_run::ReportTarget>, String> {
-    targets(matches).map(|targets| targets.into_iter().map(Into::into).collect())
-}
-
-fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
+pub(crate) fn report_targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
     let Some(check) = matches
         .subcommand_matches("check")
         .or_else(|| matches.subcommand_matches("merge"))
@@ -469,25 +399,23 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
         let merge = matches.subcommand_name() == Some("merge");
         let diff = matches.subcommand_name() == Some("diff");
         if outputs.is_empty() {
-            return Ok(vec![ReportTarget {
-                format: Format::Text,
-                path: None,
-            }]);
+            return Ok(vec![ReportTarget::stdout(Format::Text)]);
         }
+        let written = if merge {
+            MERGE_FORMATS
+        } else if diff {
+            DIFF_FORMATS
+        } else {
+            Format::ALL
+        };
         // Without `--format`, each file's extension names its format, so that
         // `--output report.json` never holds a text report.
         return outputs
             .into_iter()
             .map(|(_, path)| {
                 Format::from_extension(&path)
-                    .filter(|format| !merge || matches!(format, Format::Text | Format::Json))
-                    .filter(|format| {
-                        !diff || !matches!(format, Format::Junit | Format::Jsonl | Format::Html)
-                    })
-                    .map(|format| ReportTarget {
-                        format,
-                        path: Some(path.clone()),
-                    })
+                    .filter(|format| written.contains(format))
+                    .map(|format| ReportTarget::file(format, &path))
                     .ok_or_else(|| {
                         format!(
                             "cannot tell the format of `--output {}` from its extension ({}); \
@@ -508,7 +436,7 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
     }
     let mut targets: Vec<ReportTarget> = formats
         .iter()
-        .map(|&(_, format)| ReportTarget { format, path: None })
+        .map(|&(_, format)| ReportTarget::stdout(format))
         .collect();
     // One `--format` and one `--output` go together in either order, as `-o b.json -f json`
     // reads; with several, each `--output` takes the `--format` just before it.
@@ -544,63 +472,116 @@ fn targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTarget>, String> {
 /// (unless `--quiet`): a CI log that says nothing hides what happened.
 fn with_summary(mut targets: Vec<ReportTarget>, matches: &clap::ArgMatches) -> Vec<ReportTarget> {
     if !matches.get_flag("quiet") && targets.iter().all(|target| target.path.is_some()) {
-        targets.push(ReportTarget {
-            format: Format::Text,
-            path: None,
-        });
+        targets.push(ReportTarget::stdout(Format::Text));
     }
     targets
 }
 
-/// The formats `merge` writes: a merged report has each test's verdict and gates, but the
-/// runs' details stay in the shard reports.
-fn merge_formats() -> impl TypedValueParser<Value = Format> {
-    PossibleValuesParser::new(["text", "json"]).map(|name| {
-        if name == "json" {
-            Format::Json
+/// `--format`'s values: the names of a command's formats (`Format::name`). The one place
+/// where the command line's words become a `trailgate_run::Format`; which formats a command
+/// writes is `trailgate_run`'s to say (`Format::ALL`, `MERGE_FORMATS`, `DIFF_FORMATS`).
+#[derive(Debug, Clone, Copy)]
+struct FormatParser {
+    formats: &'static [Format],
+    /// `check`'s values: each listed in `--help` with what it is, and a value that is not
+    /// UTF-8 shown (lossily) as an invalid value beside the possible ones, as clap's parser
+    /// of an enum shows it, where `merge` and `diff` refuse it as invalid UTF-8.
+    check: bool,
+}
+
+impl FormatParser {
+    fn values(self) -> impl Iterator<Item = PossibleValue> {
+        self.formats.iter().map(move |&format| {
+            let value = PossibleValue::new(format.name());
+            match self.check.then(|| format_help(format)).flatten() {
+                Some(help) => value.help(help),
+                None => value,
+            }
+        })
+    }
+}
+
+impl TypedValueParser for FormatParser {
+    type Value = Format;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<Format, clap::Error> {
+        let lossy = value.to_string_lossy();
+        let value = if self.check {
+            OsStr::new(lossy.as_ref())
         } else {
-            Format::Text
+            value
+        };
+        // clap's own errors: the invalid value, the possible ones, the nearest.
+        let name = PossibleValuesParser::new(self.values()).parse_ref(cmd, arg, value)?;
+        self.formats
+            .iter()
+            .copied()
+            .find(|format| format.name() == name)
+            .ok_or_else(|| {
+                clap::Error::raw(
+                    clap::error::ErrorKind::InvalidValue,
+                    format!("no format is named `{name}`"),
+                )
+            })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.values()))
+    }
+}
+
+/// What a report format is, as `check --help` lists it.
+fn format_help(format: Format) -> Option<&'static str> {
+    Some(match format {
+        Format::Text => "A report for people",
+        Format::Json => "A versioned, byte-stable JSON document",
+        Format::Jsonl => {
+            "JSON Lines: a header, a line per run, a line per test, a summary; written as the \
+             runs are scored, for `jq`, `DuckDB` or `pandas`"
         }
+        Format::Junit => {
+            "JUnit XML for CI test reporters (GitHub, GitLab, Jenkins): a testcase per test"
+        }
+        Format::Github => {
+            "GitHub Actions annotations on the suite's lines, then the text report; with \
+             `GITHUB_STEP_SUMMARY` set, the Markdown summary is appended there too"
+        }
+        Format::Markdown => {
+            "A Markdown summary, for a pull-request comment or another CI's job summary"
+        }
+        Format::Html => {
+            "One self-contained HTML page: verdicts, charts and a run explorer, for people"
+        }
+        _ => return None,
     })
 }
 
-/// The formats `diff` writes: all but JUnit, which has no place for a comparison.
-fn diff_formats() -> impl TypedValueParser<Value = Format> {
-    PossibleValuesParser::new(["text", "json", "markdown", "github"]).map(|name| {
-        match name.as_str() {
-            "json" => Format::Json,
-            "markdown" => Format::Markdown,
-            "github" => Format::Github,
-            _ => Format::Text,
-        }
-    })
-}
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
 
-impl Format {
-    /// The format an `--output` file's extension names, if it names one.
-    pub(crate) fn from_extension(path: &std::path::Path) -> Option<Self> {
-        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
-        match extension.as_str() {
-            "json" => Some(Self::Json),
-            "jsonl" => Some(Self::Jsonl),
-            "xml" => Some(Self::Junit),
-            "md" | "markdown" => Some(Self::Markdown),
-            "html" | "htm" => Some(Self::Html),
-            "txt" | "text" | "log" => Some(Self::Text),
-            _ => None,
+    use super::{Cli, VERSION, format_help};
+
+    #[test]
+    fn command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn check_help_says_what_each_format_is() {
+        for &format in trailgate_run::Format::ALL {
+            assert!(format_help(format).is_some(), "{}", format.name());
         }
     }
 
-    /// The format's name on the command line.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Self::Text => "text",
-            Self::Json => "json",
-            Self::Jsonl => "jsonl",
-            Self::Junit => "junit",
-            Self::Github => "github",
-            Self::Markdown => "markdown",
-            Self::Html => "html",
-        }
+    #[test]
+    fn the_version_names_the_json_reports_version() {
+        let json = format!("(JSON report version {})", trailgate_report::JSON_VERSION);
+        assert!(VERSION.ends_with(&json), "{VERSION}");
     }
 }

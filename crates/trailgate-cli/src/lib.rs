@@ -13,21 +13,17 @@ use std::path::{Path, PathBuf};
 
 use clap::{CommandFactory, FromArgMatches};
 
-mod accuracy;
 mod cli;
 mod console;
-mod convert;
 mod diagnostic;
-mod diff;
 mod exit;
 mod init;
-mod merge;
 mod signals;
 
 use crate::cli::{Cli, Command};
 pub use crate::console::Console;
 use trailgate_report::escape_terminal;
-use trailgate_run::{CheckOptions, Output, TraceOptions};
+use trailgate_run::{CheckOptions, Input, Output, TraceOptions};
 
 /// Parses the command line `args` as [`run`] does, the report targets included: the
 /// command line and its `--format`/`--output` pairs.
@@ -95,10 +91,21 @@ where
             &args.options(targets, color_for(cli.color, &io::stdout())),
         )
         .map_err(Into::into),
-        Command::Accuracy(args) => accuracy::run(args),
-        Command::Convert(args) => convert::run(args),
-        Command::Merge(args) => merge::run(args, &targets, color_for(cli.color, &io::stdout())),
-        Command::Diff(args) => diff::run(args, &targets, color_for(cli.color, &io::stdout())),
+        Command::Accuracy(args) => accuracy(args).map_err(Into::into),
+        Command::Convert(args) => {
+            trailgate_run::convert(&args.files, &args.read.options()).map_err(Into::into)
+        }
+        Command::Merge(args) => {
+            trailgate_run::merge(&args.reports, &targets, color_for(cli.color, &io::stdout()))
+                .map_err(Into::into)
+        }
+        Command::Diff(args) => trailgate_run::diff(
+            &args.base,
+            &args.head,
+            &targets,
+            color_for(cli.color, &io::stdout()),
+        )
+        .map_err(Into::into),
         Command::Init => init::run(),
         Command::Schema => Ok(Output {
             stdout: schema_text().into(),
@@ -127,6 +134,18 @@ where
         // delivered, so this is not a pass.
         Err(trailgate_run::StdoutError::Closed) => exit::INVALID,
         Err(trailgate_run::StdoutError::Failed(error)) => fail(console, &error.into()),
+    }
+}
+
+/// `trailgate accuracy INPUT`: the file, or standard input for `-`.
+fn accuracy(args: &cli::AccuracyArgs) -> Result<Output, trailgate_run::Error> {
+    if args.input.as_os_str() == "-" {
+        trailgate_run::accuracy(Input::Stream {
+            name: "<stdin>",
+            reader: &mut io::stdin(),
+        })
+    } else {
+        trailgate_run::accuracy(Input::File(&args.input))
     }
 }
 

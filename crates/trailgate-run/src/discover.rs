@@ -306,7 +306,7 @@ fn label(path: &Path, suite_dir: &Path) -> String {
 }
 
 /// A path with `/` separators, whatever the platform, so that reports are byte-stable.
-pub fn display(path: &Path) -> String {
+pub(crate) fn display(path: &Path) -> String {
     let mut out = String::new();
     for component in path.components() {
         match component {

@@ -6,16 +6,18 @@ use std::fmt::{self, Write};
 use trailgate_expect::SuiteError;
 use trailgate_trace::TraceError;
 
-/// Why [`check`](crate::check) or [`convert`](crate::convert) gave no reports. Every
+/// Why a command ([`check`](crate::check), [`merge`](crate::merge), [`diff`](crate::diff),
+/// [`convert`](crate::convert), [`accuracy`](crate::accuracy)) gave no reports. Every
 /// variant is a miette diagnostic, shown as it is: the front end renders it.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 #[non_exhaustive]
 pub enum Error {
-    /// The suite, an option or an `--output` is invalid, a file cannot be read or written.
+    /// The suite, an option, an input report or an `--output` is invalid, a file cannot be
+    /// read or written.
     #[error(transparent)]
     #[diagnostic(transparent)]
     Suite(#[from] SuiteError),
-    /// A trace file is invalid.
+    /// A trace file or the `accuracy` input is invalid.
     #[error(transparent)]
     #[diagnostic(transparent)]
     Trace(#[from] TraceError),

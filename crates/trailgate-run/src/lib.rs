@@ -1,13 +1,17 @@
-//! The `trailgate check` pipeline as a library: from a suite's path and options to the
-//! suite's verdict and every rendered report.
+//! The pipelines of trailgate as a library: from a command's paths and options to its
+//! verdict and every rendered report.
 //!
 //! [`check`] reads the suite, finds each test's trace files, reads them in parts, scores
 //! the runs on as many threads as asked, folds the outcomes in file order and renders every
-//! requested report, in memory or spooled to a temporary file. [`write_files`] then writes
-//! the reports meant for files, all or none. This crate reads and writes files and nothing
-//! else of the process: a front end (the `trailgate` command line, the Python package) reads
-//! the environment and the terminal, writes standard output and error, and picks the exit
-//! code.
+//! requested report, in memory or spooled to a temporary file. [`merge`] puts the shard
+//! reports of `check --shard` back together, [`diff`] compares two JSON reports, [`convert`]
+//! turns trace files into trailgate's own call-list shape and [`accuracy`] scores a list of expected
+//! calls against the calls made. Every report of a [`Format`] is rendered by one dispatch
+//! (`report.rs`). [`write_files`] then writes the reports meant for files, all or none. This
+//! crate reads and writes files and nothing else of the process: a front end (the
+//! `trailgate` command line, the Python package) parses the command line, reads the
+//! environment, the terminal and standard input, writes standard output and error, and
+//! picks the exit code.
 //!
 //! ```no_run
 //! use std::path::Path;
@@ -25,24 +29,29 @@
 //! }
 //! ```
 
+mod accuracy;
 mod check;
 mod convert;
 mod deliver;
+mod diff;
 mod discover;
 mod error;
+mod merge;
 mod options;
 mod output;
 mod pairing;
+mod report;
 
+pub use crate::accuracy::{Input, accuracy};
 pub use crate::check::check;
 pub use crate::convert::convert;
 pub use crate::deliver::{
     StdoutError, check_targets, remove_staged_then, write_files, write_stdout,
 };
-pub use crate::discover::display;
+pub use crate::diff::{DIFF_FORMATS, diff};
 pub use crate::error::{Error, NothingSelected};
+pub use crate::merge::{MERGE_FORMATS, merge};
 pub use crate::options::{
     CheckOptions, Format, NamePattern, ReportTarget, Selection, TraceOptions,
 };
-pub use crate::output::{Output, Rendered, spool};
-pub use crate::pairing::limits_help;
+pub use crate::output::{Output, Rendered};

@@ -106,6 +106,46 @@ pub enum Format {
     Html,
 }
 
+impl Format {
+    /// Every format, in the order the command line lists them: what `check` writes.
+    pub const ALL: &'static [Self] = &[
+        Self::Text,
+        Self::Json,
+        Self::Jsonl,
+        Self::Junit,
+        Self::Github,
+        Self::Markdown,
+        Self::Html,
+    ];
+
+    /// The format's name, as `--format` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Text => "text",
+            Self::Json => "json",
+            Self::Jsonl => "jsonl",
+            Self::Junit => "junit",
+            Self::Github => "github",
+            Self::Markdown => "markdown",
+            Self::Html => "html",
+        }
+    }
+
+    /// The format an `--output` file's extension names, if it names one.
+    pub fn from_extension(path: &Path) -> Option<Self> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "json" => Some(Self::Json),
+            "jsonl" => Some(Self::Jsonl),
+            "xml" => Some(Self::Junit),
+            "md" | "markdown" => Some(Self::Markdown),
+            "html" | "htm" => Some(Self::Html),
+            "txt" | "text" | "log" => Some(Self::Text),
+            _ => None,
+        }
+    }
+}
+
 /// Where one report goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReportTarget {

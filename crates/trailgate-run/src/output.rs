@@ -123,7 +123,7 @@ pub struct Output {
 
 impl Output {
     /// Puts a rendered report where `target` sends it: a file to write, or standard output.
-    pub fn deliver(
+    pub(crate) fn deliver(
         &mut self,
         target: &ReportTarget,
         rendered: io::Result<Rendered>,
@@ -140,7 +140,7 @@ impl Output {
 }
 
 /// Renders a report into an anonymous temporary file.
-pub fn spool(render: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<Rendered> {
+pub(crate) fn spool(render: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<Rendered> {
     let mut out = trailgate_report::temporary_writer()?;
     render(&mut out)?;
     let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;

@@ -115,7 +115,7 @@ fn problem(words: &LimitWords, runs: &PastLimit, span: Option<miette::SourceSpan
 }
 
 /// What the limits are, what this input comes to, and what to do about it.
-pub fn limits_help(error: &PairingTooLarge, fix: &str) -> String {
+pub(crate) fn limits_help(error: &PairingTooLarge, fix: &str) -> String {
     let (expected, actual) = (error.expected, error.actual);
     let here = if error.pairs() > MAX_PAIRING_PAIRS {
         format!("{expected} × {actual} = {} pairs", error.pairs())

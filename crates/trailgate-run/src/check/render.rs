@@ -1,5 +1,6 @@
 //! The reports of `check`: what is collected for those that list every run as the runs are
-//! folded (`Collected`), and every report of the targets rendered once the suite is scored.
+//! folded (`Collected`), rendered once the suite is scored, and then every report of the
+//! targets (`crate::report`).
 
 use std::fs::File;
 use std::io::Write;
@@ -10,13 +11,14 @@ use trailgate_expect::{
     Baseline, JsonContext, Problem, RunOutcome, Shard, SuiteError, SuiteOutcome, Test, TestOutcome,
 };
 use trailgate_report::{
-    HtmlRun, HtmlRuns, JsonLines, JsonRuns, ShardOrigin, TextOptions, render_github, render_html,
-    render_json_runs, render_junit, render_markdown, render_text, temporary_writer,
+    HtmlRun, HtmlRuns, JsonLines, JsonRuns, ShardOrigin, render_html, render_json_runs,
+    temporary_writer,
 };
 
 use crate::error::Error;
 use crate::options::{Format, ReportTarget};
 use crate::output::{Output, Rendered, spool};
+use crate::report::{Listings, Report, render_targets};
 
 use super::score::Scoring;
 
@@ -115,22 +117,6 @@ impl Collected<'_> {
     }
 }
 
-/// A report that lists every run, for one of its targets: itself when it is rendered as it
-/// is written (it has only one), a share of it otherwise.
-fn for_target(report: &mut Option<Rendered>, what: &str) -> std::io::Result<Rendered> {
-    match report.take() {
-        Some(Rendered::Deferred(deferred)) => Ok(Rendered::Deferred(deferred)),
-        Some(rendered) => {
-            let shared = rendered.share();
-            *report = Some(rendered);
-            shared
-        }
-        None => Err(std::io::Error::other(format!(
-            "the runs were not collected for {what}"
-        ))),
-    }
-}
-
 /// A report that lists every run: rendered by `render` straight into its target when only
 /// one asks for it (`one_target`), after [`check`](crate::check) returns, from a copy of the
 /// outcome made once for every such report (`shared`); otherwise now, into a temporary file
@@ -169,7 +155,7 @@ pub(super) fn render(
     } = collected;
     let one_target = |format| targets.iter().filter(|t| t.format == format).count() == 1;
     let mut shared = None;
-    let mut json = json
+    let json = json
         .map(|runs| {
             render_listing(
                 outcome,
@@ -181,7 +167,7 @@ pub(super) fn render(
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
     // The JSON Lines report was written as the runs were scored; its summary ends it.
-    let mut lines = lines
+    let lines = lines
         .map(|lines| {
             lines
                 .finish(outcome)
@@ -194,7 +180,7 @@ pub(super) fn render(
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
     // Likewise the HTML page, which embeds every run.
-    let mut html = html
+    let html = html
         .map(|runs| {
             let (suite, baseline) = (suite.to_owned(), baseline.cloned());
             render_listing(
@@ -206,29 +192,16 @@ pub(super) fn render(
         })
         .transpose()
         .map_err(|error| temporary_file_error("write", &error))?;
-    let mut output = Output::default();
-    for target in targets {
-        // Colour only for a terminal, never for a file.
-        let color = color && target.path.is_none();
-        let mut bytes = Vec::new();
-        let rendered = match target.format {
-            Format::Json => for_target(&mut json, "JSON"),
-            Format::Jsonl => for_target(&mut lines, "JSON Lines"),
-            Format::Html => for_target(&mut html, "HTML"),
-            Format::Text => render_text(outcome, TextOptions::with_color(color), &mut bytes)
-                .map(|()| bytes.into()),
-            Format::Junit => render_junit(outcome, suite, &mut bytes).map(|()| bytes.into()),
-            Format::Markdown => render_markdown(outcome, &mut bytes).map(|()| bytes.into()),
-            // The annotations mark the suite's lines; the text report below them is the job
-            // log they point to.
-            Format::Github => render_github(outcome, suite, &mut bytes)
-                .and_then(|()| writeln!(bytes))
-                .and_then(|()| render_text(outcome, TextOptions::with_color(false), &mut bytes))
-                .map(|()| bytes.into()),
-        };
-        output.deliver(target, rendered)?;
-    }
-    Ok(output)
+    let listings = Listings { json, lines, html };
+    render_targets(
+        Report::Check {
+            outcome,
+            suite,
+            listings,
+        },
+        targets,
+        color,
+    )
 }
 
 /// A temporary file of the JSON, JSON Lines or HTML report could not be created or written.
