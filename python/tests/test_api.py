@@ -44,6 +44,27 @@ def test_check_passes_options_through(fixtures: Path) -> None:
     assert sharded["shard"] is not None
 
 
+def test_paths_and_values_that_start_with_a_dash_are_never_options(
+    fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `check("-kok")` once ran `-k ok` on the default suite and passed.
+    shutil.copy(fixtures / "seed-000-first-run" / "trailgate.yaml", tmp_path / "trailgate.yaml")
+    shutil.copytree(fixtures / "seed-000-first-run" / "traces", tmp_path / "traces")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.check("-kok")
+    assert "-kok" in str(caught.value)
+    with pytest.raises(trailgate.TrailgateError):
+        trailgate.read_trace("--version")
+    # A pattern or a test name that starts with `-` is one, not an option: it selects none.
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.check("trailgate.yaml", select="-x")
+    assert "matches `-x`" in str(caught.value)
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.check("trailgate.yaml", tests=["-x"])
+    assert "named `-x`" in str(caught.value)
+
+
 def test_check_compares_gates_on_the_baseline_with_a_report(fixtures: Path) -> None:
     case = fixtures / "baseline-gates"
     without = trailgate.check(case / "trailgate.yaml")

@@ -63,17 +63,18 @@ def _read_args(
     servers: Iterable[str],
     naming_pattern: Optional[str],
 ) -> list[str]:
-    """The command line's options for how to read trace files."""
+    """The command line's options for how to read trace files, each value joined to its
+    option with ``=`` so that a value starting with ``-`` stays a value."""
     args: list[str] = []
     if trace_format is not None:
-        args += ["--trace-format", trace_format]
+        args.append(f"--trace-format={trace_format}")
     if naming is not None:
-        args += ["--naming", naming]
+        args.append(f"--naming={naming}")
     servers = list(servers)
     if servers:
-        args += ["--servers", ",".join(servers)]
+        args.append(f"--servers={','.join(servers)}")
     if naming_pattern is not None:
-        args += ["--naming-pattern", naming_pattern]
+        args.append(f"--naming-pattern={naming_pattern}")
     return args
 
 
@@ -110,22 +111,25 @@ def check(
     ``baseline - N`` compare with (``--baseline``). Raises :class:`TrailgateError` when the suite, a trace or an option is
     invalid, or when nothing is selected.
     """
-    args = ["check", os.fspath(suite), "--format", "json"]
+    # Every value is joined to its option with `=`, and the suite's path comes after `--`,
+    # so that a value or a path starting with `-` is never read as an option.
+    args = ["check", "--format=json"]
     if isinstance(tests, str):
         raise TypeError("`tests` is a list of test names, not one str")
     for test in tests:
-        args += ["--test", test]
+        args.append(f"--test={test}")
     if select is not None:
-        args += ["-k", select]
+        args.append(f"-k={select}")
     if traces_dir is not None:
-        args += ["--traces-dir", os.fspath(traces_dir)]
+        args.append(f"--traces-dir={os.fspath(traces_dir)}")
     if shard is not None:
-        args += ["--shard", shard]
+        args.append(f"--shard={shard}")
     if threads is not None:
-        args += ["--threads", str(threads)]
+        args.append(f"--threads={threads}")
     if baseline is not None:
-        args += ["--baseline", os.fspath(baseline)]
+        args.append(f"--baseline={os.fspath(baseline)}")
     args += _read_args(trace_format, naming, servers, naming_pattern)
+    args += ["--", os.fspath(suite)]
     _, stdout = _run(_native.check, args)
     report: dict[str, Any] = json.loads(stdout)
     return report
@@ -146,8 +150,7 @@ def read_trace(
     (and ``result`` when recorded). Raises :class:`TrailgateError` when the file cannot be
     read.
     """
-    args = ["convert", os.fspath(path)]
-    args += _read_args(trace_format, naming, servers, naming_pattern)
+    args = ["convert", *_read_args(trace_format, naming, servers, naming_pattern), "--", os.fspath(path)]
     _, stdout = _run(_native.read_trace, args)
     return [json.loads(line) for line in stdout.splitlines() if line.strip()]
 
