@@ -2,6 +2,7 @@
 //! that a new user gets a passing `trailgate check` in two commands.
 
 use std::fs;
+use std::io::Write;
 use std::path::Path;
 
 use miette::Report;
@@ -30,7 +31,9 @@ pub(crate) fn run() -> Result<Output, Report> {
     let files = [("trailgate.yaml", suite.as_str()), (TRACE_PATH, TRACE)];
     // Check everything first, so that a refusal writes nothing at all.
     for (path, _) in files {
-        if Path::new(path).exists() {
+        // A symbolic link counts as the file it is, even one that leads nowhere: following
+        // it would write wherever it points.
+        if fs::symlink_metadata(path).is_ok() {
             return Err(Report::new(SuiteError::detached(
                 Problem::new(
                     "trailgate::init::exists",
@@ -46,7 +49,12 @@ pub(crate) fn run() -> Result<Output, Report> {
             if let Some(parent) = Path::new(path).parent() {
                 fs::create_dir_all(parent)?;
             }
-            fs::write(path, text)
+            // `create_new` refuses a file, or a link, that appeared since the check above.
+            fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)?
+                .write_all(text.as_bytes())
         };
         write().map_err(|error| Report::msg(format!("cannot write `{path}`: {error}")))?;
     }

@@ -1,11 +1,12 @@
 //! `trailgate merge`: read the shard reports, put the suite's report back together, gate.
 
 use std::fs::File;
-use std::io;
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use trailgate_expect::{Problem, SuiteError};
 use trailgate_report::{ShardFile, merge_shards};
+use trailgate_trace::MAX_DOCUMENT_BYTES;
 
 use crate::discover::display;
 use crate::error::Error;
@@ -45,13 +46,23 @@ pub fn merge(reports: &[PathBuf], targets: &[ReportTarget], color: bool) -> Resu
 }
 
 /// A report's file, to be read as a stream and then again at each test's place. A file
-/// that cannot seek (a pipe, `<(...)`) is copied to a temporary file first.
+/// that cannot seek (a pipe, `<(...)`, a device) is copied to a temporary file first, up to
+/// [`MAX_DOCUMENT_BYTES`]: past that it is refused, so that an endless input (`/dev/zero`)
+/// cannot fill the disk (docs/robustness.md#limits).
 pub(crate) fn open(path: &Path) -> io::Result<File> {
-    let mut file = File::open(path)?;
+    let file = File::open(path)?;
     if file.metadata()?.is_file() {
         return Ok(file);
     }
     let mut copy = tempfile::tempfile()?;
-    io::copy(&mut file, &mut copy)?;
+    let limit = MAX_DOCUMENT_BYTES as u64;
+    let copied = io::copy(&mut file.take(limit + 1), &mut copy)?;
+    if copied > limit {
+        return Err(io::Error::other(format!(
+            "it is not a file and gives more than {} MiB; pass a report written to a file",
+            MAX_DOCUMENT_BYTES >> 20
+        )));
+    }
+    copy.seek(SeekFrom::Start(0))?;
     Ok(copy)
 }

@@ -340,6 +340,75 @@ fn init_then_check_passes_and_init_never_overwrites() {
     assert!(suite.contains("tests:"));
 }
 
+/// A report that is not a file is copied before it is read, up to the document limit: an
+/// endless one (`/dev/zero`) is refused instead of filling the disk. `merge` reads its
+/// inputs the same way.
+#[cfg(unix)]
+#[test]
+fn diff_refuses_an_endless_input() {
+    let dir = fixtures().join("merge-shards");
+    let run = trailgate(&dir, &["diff", "shards/1.json", "/dev/zero"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr
+            .contains("it is not a file and gives more than 256 MiB"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A baseline whose metric is past 100 (`255`) is no report trailgate wrote: it is refused,
+/// not read as a report without the metric, which skipped the gate and passed.
+#[test]
+fn a_baseline_metric_past_100_is_refused() {
+    let dir = fixtures().join("baseline-gates");
+    let temp = tempfile::tempdir().unwrap();
+    let base = fs::read_to_string(dir.join("base.json")).unwrap();
+    let edited = base.replacen(
+        "\"tool_selection.f1\": 100",
+        "\"tool_selection.f1\": 255",
+        1,
+    );
+    assert_ne!(
+        base, edited,
+        "the fixture's report has tool_selection.f1 at 100"
+    );
+    let path = temp.path().join("base.json");
+    fs::write(&path, edited).unwrap();
+    let path = path.to_str().unwrap();
+    for args in [
+        &["check", "--baseline", path][..],
+        &["diff", path, "base.json"][..],
+    ] {
+        let run = trailgate(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("expected a percent from 0 to 100"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// A `trailgate.yaml` that is a link leading nowhere is a file that exists: `init` does not
+/// follow it to create the file it names elsewhere.
+#[cfg(unix)]
+#[test]
+fn init_does_not_follow_a_dangling_link() {
+    let temp = tempfile::tempdir().unwrap();
+    let elsewhere = temp.path().join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    let project = temp.path().join("project");
+    fs::create_dir(&project).unwrap();
+    std::os::unix::fs::symlink(elsewhere.join("x"), project.join("trailgate.yaml")).unwrap();
+    let init = trailgate(&project, &["init"]);
+    assert_eq!(init.code, 2, "{}", init.stderr);
+    assert!(init.stderr.contains("exists already"), "{}", init.stderr);
+    assert!(!elsewhere.join("x").exists());
+    assert!(!project.join("traces").exists());
+}
+
 #[test]
 fn init_points_at_the_docs_of_the_installed_version() {
     // A user who installed a wheel or a binary has no docs/ folder: the comments and the

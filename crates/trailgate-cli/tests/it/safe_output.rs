@@ -78,3 +78,33 @@ fn json_carries_the_exact_text_and_junit_is_well_formed_xml() {
         .expect("a failure text");
     assert!(failure.contains(r"\u{1b}[2J"), "{failure}");
 }
+
+/// A grader's heading holds user text too: the budget's limits line names each
+/// `max_calls_per_tool` matcher, and a hostile one (C1 controls, a bidi override, a
+/// noncharacter) is escaped there as everywhere else.
+#[test]
+fn grader_headings_escape_the_suite_s_text() {
+    let temp = tempfile::tempdir().unwrap();
+    let suite = "tests:\n  - name: hostile budget\n    traces: run.json\n    graders:\n      \
+                 - type: budget\n        config:\n          max_calls_per_tool:\n            \
+                 - {tool: \"a\\u0085b\\u009bc\\u202ed\\ufffe\", max: 1}\n";
+    std::fs::write(temp.path().join("trailgate.yaml"), suite).unwrap();
+    std::fs::write(
+        temp.path().join("run.json"),
+        r#"{"tool_calls": [{"name": "search"}]}"#,
+    )
+    .unwrap();
+    for format in ["text", "github", "markdown", "junit"] {
+        let run = trailgate(
+            temp.path(),
+            &["check", "--format", format, "--color", "never"],
+        );
+        assert!(run.code <= 1, "{format}: {}", run.stderr);
+        let bad: Vec<char> = run
+            .stdout
+            .chars()
+            .filter(|&c| (c.is_control() && c != '\n') || is_bidi_control(c) || c == '\u{fffe}')
+            .collect();
+        assert!(bad.is_empty(), "{format} prints {bad:?}:\n{}", run.stdout);
+    }
+}

@@ -421,7 +421,10 @@ impl<'de> Visitor<'de> for TestVisitor {
                 "passed" => passed = Some(map.next_value::<bool>()?),
                 "runs" => runs = Some(map.next_value::<usize>()?),
                 "passed_runs" => passed_runs = Some(map.next_value::<usize>()?),
-                "metrics" => metrics = Some(map.next_value::<BTreeMap<String, u8>>()?),
+                "metrics" => {
+                    let read = map.next_value::<BTreeMap<String, ReportPercent>>()?;
+                    metrics = Some(read.into_iter().map(|(k, v)| (k, v.0)).collect());
+                }
                 "gates" => gates = Some(map.next_value::<Vec<GateRead>>()?),
                 "sources" => sources = Some(map.next_value_seed(SourcesSeed)?),
                 _ => {
@@ -441,5 +444,25 @@ impl<'de> Visitor<'de> for TestVisitor {
             name,
             listed,
         })
+    }
+}
+
+/// A metric's value in a report: a percent, from 0 to 100. A value past 100 is no metric
+/// trailgate wrote, and the report is refused rather than read as a missing metric.
+struct ReportPercent(u8);
+
+impl<'de> Deserialize<'de> for ReportPercent {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = u64::deserialize(deserializer)?;
+        u8::try_from(value)
+            .ok()
+            .filter(|percent| *percent <= 100)
+            .map(Self)
+            .ok_or_else(|| {
+                de::Error::invalid_value(
+                    de::Unexpected::Unsigned(value),
+                    &"a percent from 0 to 100",
+                )
+            })
     }
 }

@@ -42,11 +42,7 @@ impl BudgetOutcome {
             key: block.key(),
             title: "Budget",
             targets: block.targets(),
-            heading: Some(vec![Piece::Text(format!(
-                "{} ({})",
-                block.key(),
-                self.limits_line()
-            ))]),
+            heading: Some(self.heading(block.key())),
             key_width: 0,
             runs: listed,
             summary: vec![Piece::Text(summary)],
@@ -56,22 +52,32 @@ impl BudgetOutcome {
         }
     }
 
-    /// The limits, as the heading shows them: `max_calls 10, fetch at most 3, optimal 4`.
-    fn limits_line(&self) -> String {
-        let mut parts: Vec<String> = self
+    /// `budget (max_calls 10, ^bash$ at most 3, optimal_calls 4)`: trailgate's words as
+    /// text, each `max_calls_per_tool` matcher as user text, which the reports escape.
+    fn heading(&self, key: &str) -> Line {
+        let mut parts: Vec<Vec<Piece>> = self
             .limits
             .iter()
-            .map(|(key, value)| format!("{key} {value}"))
+            .map(|(key, value)| vec![Piece::Text(format!("{key} {value}"))])
             .collect();
-        parts.extend(
-            self.per_tool
-                .iter()
-                .map(|(step, max)| format!("{step} at most {max}")),
-        );
+        parts.extend(self.per_tool.iter().map(|(step, max)| {
+            vec![
+                Piece::Name(step.clone()),
+                Piece::Text(format!(" at most {max}")),
+            ]
+        }));
         if let Some(optimal) = self.optimal_calls {
-            parts.push(format!("optimal_calls {optimal}"));
+            parts.push(vec![Piece::Text(format!("optimal_calls {optimal}"))]);
         }
-        parts.join(", ")
+        let mut line = vec![Piece::Text(format!("{key} ("))];
+        for (index, part) in parts.into_iter().enumerate() {
+            if index > 0 {
+                line.push(Piece::text(", "));
+            }
+            line.extend(part);
+        }
+        line.push(Piece::text(")"));
+        line
     }
 
     /// A run's listing: its counts, and each limit it went past.
