@@ -205,11 +205,8 @@ fn conventions(root: &Path, problems: &mut Vec<String>) -> Result<(), String> {
             ));
         }
         let rel = rel(root, source);
-        let is_test = source.file_name().is_some_and(|n| n == "tests.rs")
-            || rel
-                .split('/')
-                .any(|part| part == "tests" || part == "benches");
-        let code = code_lines(&text);
+        let is_test = modules::is_test_file(source) || rel.split('/').any(|part| part == "benches");
+        let code = lines_before_tests(&text);
         if rel.starts_with("crates/") && !is_test && code > MAX_CODE_LINES {
             problems.push(format!(
                 "{rel}: {code} lines before its tests, more than {MAX_CODE_LINES}: split it \
@@ -224,8 +221,8 @@ fn conventions(root: &Path, problems: &mut Vec<String>) -> Result<(), String> {
 /// holds more than one idea (docs/ARCHITECTURE.md).
 const MAX_CODE_LINES: usize = 1000;
 
-/// The lines of a source file before its `#[cfg(test)]` module, if it has one.
-fn code_lines(text: &str) -> usize {
+/// How many lines a source file has before its `#[cfg(test)]` module, if it has one.
+fn lines_before_tests(text: &str) -> usize {
     text.lines()
         .take_while(|line| line.trim() != "#[cfg(test)]")
         .count()

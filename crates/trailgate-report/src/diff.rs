@@ -428,7 +428,7 @@ fn read_checked<R: Read + Seek>(
     let help = reader.help();
     let read = match read_report(&mut file.reader) {
         Ok(read) => read,
-        Err(ReadError::Io(error)) => return Err(cannot_read(&file.name, &error, reader)),
+        Err(ReadError::Io(error)) => return Err(unreadable(&file.name, &error, reader)),
         Err(ReadError::Json(error)) => {
             let message = if matches!(error.classify(), Category::Syntax | Category::Eof) {
                 format!("`{}` is not valid JSON: {error}", file.name)
@@ -511,8 +511,13 @@ fn read_checked<R: Read + Seek>(
     Ok(read)
 }
 
-/// A report that cannot be read.
-fn cannot_read(name: &str, error: &std::io::Error, reader: Reader) -> SuiteError {
+/// A report given to `diff` that cannot be read: opened, or read as it is streamed.
+pub fn cannot_read(name: &str, error: &std::io::Error) -> SuiteError {
+    unreadable(name, error, Reader::Diff)
+}
+
+/// A report that cannot be read, by `diff` or as a baseline.
+fn unreadable(name: &str, error: &std::io::Error, reader: Reader) -> SuiteError {
     SuiteError::detached(
         Problem::new(
             reader.code("trailgate::diff::io", "trailgate::baseline::io"),

@@ -26,8 +26,8 @@ mod text;
 mod transcode;
 
 pub use crate::diff::{
-    DIFF_JSON_VERSION, Diff, ReportFile, diff_reports, read_baseline, render_diff_github,
-    render_diff_json, render_diff_markdown, render_diff_text,
+    DIFF_JSON_VERSION, Diff, ReportFile, cannot_read as cannot_read_report, diff_reports,
+    read_baseline, render_diff_github, render_diff_json, render_diff_markdown, render_diff_text,
 };
 pub use crate::escape::escape_terminal;
 pub use crate::github::render_github;
@@ -38,7 +38,10 @@ pub use crate::json::{
 pub use crate::jsonl::{JsonLines, render_jsonl};
 pub use crate::junit::render_junit;
 pub use crate::markdown::render_markdown;
-pub use crate::merge::{Merged, ShardFile, merge_shards, render_merged_json, render_merged_text};
+pub use crate::merge::{
+    Merged, ShardFile, cannot_read as cannot_read_shard, merge_shards, render_merged_json,
+    render_merged_text,
+};
 pub use crate::seed_accuracy::render_seed_accuracy;
 pub use crate::spill::{SPILL_BUFFER, temporary_writer};
 pub use crate::text::{TextOptions, render_text};

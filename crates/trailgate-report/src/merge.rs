@@ -365,8 +365,8 @@ fn recheck<R: Read + Seek>(
     Ok(view.keep())
 }
 
-/// A shard report that cannot be read.
-fn cannot_read(name: &str, error: &io::Error) -> SuiteError {
+/// A shard report that cannot be read: opened, or read as it is streamed.
+pub fn cannot_read(name: &str, error: &io::Error) -> SuiteError {
     SuiteError::detached(
         Problem::new(
             "trailgate::merge::io",

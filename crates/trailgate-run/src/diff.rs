@@ -2,15 +2,14 @@
 
 use std::path::Path;
 
-use trailgate_expect::{Problem, SuiteError};
-use trailgate_report::{ReportFile, diff_reports};
+use trailgate_report::{ReportFile, cannot_read_report, diff_reports};
 
 use crate::discover::display;
 use crate::error::Error;
-use crate::merge::open;
 use crate::options::{Format, ReportTarget};
 use crate::output::Output;
 use crate::report::{Report, render_targets};
+use crate::report_file::open;
 
 /// The formats `diff` writes: all but JUnit, which has no place for a comparison, and the
 /// reports that list every run.
@@ -30,14 +29,7 @@ pub fn diff(
         let name = display(path);
         match open(path) {
             Ok(reader) => Ok(ReportFile { name, reader }),
-            Err(error) => Err(SuiteError::detached(
-                Problem::new(
-                    "trailgate::diff::io",
-                    format!("cannot read report `{name}`: {error}"),
-                    "",
-                )
-                .with_help("pass two JSON reports written by `trailgate check --format json`"),
-            )),
+            Err(error) => Err(cannot_read_report(&name, &error)),
         }
     };
     let diff = diff_reports(file(base)?, file(head)?)?;

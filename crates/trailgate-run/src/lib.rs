@@ -41,6 +41,7 @@ mod options;
 mod output;
 mod pairing;
 mod report;
+mod report_file;
 
 pub use crate::accuracy::{Input, accuracy};
 pub use crate::check::check;

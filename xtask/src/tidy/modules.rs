@@ -379,7 +379,7 @@ fn top_module(src: &Path, file: &Path) -> Option<String> {
     (first != "bin").then(|| first.into_owned())
 }
 
-fn is_test_file(file: &Path) -> bool {
+pub(super) fn is_test_file(file: &Path) -> bool {
     file.file_name().is_some_and(|n| n == "tests.rs")
         || file.components().any(|c| c.as_os_str() == "tests")
 }

@@ -3,9 +3,8 @@
 
 use std::process::ExitCode;
 
-/// mimalloc: scoring allocates and frees small values for every call, and frees on one
-/// thread what the reading thread allocated, where the system allocator spends a third of
-/// the time (docs/performance.md). Set here, not in the library, so that an embedder (the
+/// mimalloc: scoring allocates and frees small values for every call, on every worker,
+/// where the system allocator spent a third of the time (docs/performance.md). Set here, not in the library, so that an embedder (the
 /// Python package) keeps its own allocator.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

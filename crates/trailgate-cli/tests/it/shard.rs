@@ -193,8 +193,8 @@ fn merge_of_an_unreadable_file_is_an_input_error() {
     assert!(run.stderr.contains("shards/9.json"), "{}", run.stderr);
 }
 
-/// Scoring on one thread or on two (one reading while the other scores) gives the same
-/// bytes in every format, and the same exit code, for every scored fixture.
+/// Scoring on one thread or on two (each worker reading and scoring its own parts) gives
+/// the same bytes in every format, and the same exit code, for every scored fixture.
 #[test]
 fn reports_are_identical_whatever_the_number_of_threads() {
     let cases = scored_fixtures();
