@@ -17,8 +17,8 @@ use trailgate_trace::{Naming, NamingError};
 use crate::error::{Problem, SuiteError, custom, suggest};
 use crate::gate::Target;
 use crate::graders;
+use crate::graders::TopLevelBlock;
 use crate::graders::config::RawGrader;
-use crate::graders::selection::config::RawEfs;
 use crate::model::{Suite, Test, TracePattern};
 use crate::reliability::RawReliability;
 use crate::schema::described;
@@ -134,7 +134,7 @@ impl SuiteFile {
 
     fn check_test(&self, raw: RawTest, index: usize, problems: &mut Vec<Problem>) -> Test {
         let path = test_path(index);
-        if raw.equal_function_sets.is_none() && raw.graders.as_ref().is_none_or(Items::is_empty) {
+        if raw.top_level.is_none() && raw.graders.as_ref().is_none_or(Items::is_empty) {
             problems.push(
                 self.located(
                     Problem::new(
@@ -179,17 +179,17 @@ impl SuiteFile {
                 })
                 .ok()
         });
-        let efs_written = raw.equal_function_sets.is_some();
-        let equal_function_sets = raw.equal_function_sets.and_then(|efs| {
-            efs.check(
+        let top_level_written = raw.top_level.is_some();
+        let top_level = raw.top_level.and_then(|block| {
+            block.check(
                 self,
-                &join(&path, &[PathSeg::Key("equal_function_sets")]),
+                &join(&path, &[PathSeg::Key(TopLevelBlock::KEY)]),
                 problems,
             )
         });
         let classes = TestClasses {
-            written: efs_written,
-            set: equal_function_sets.as_ref().map(|efs| &efs.classes),
+            written: top_level_written,
+            set: top_level.as_ref().map(|grader| &grader.classes),
         };
         let mut graders = graders::config::check(
             self,
@@ -215,7 +215,7 @@ impl SuiteFile {
             trace_format,
             naming,
             graders: {
-                graders.equal_function_sets = equal_function_sets;
+                graders.set_top_level(top_level);
                 graders
             },
             reliability,
@@ -274,7 +274,9 @@ struct RawTest {
     traces: Option<RawTraces>,
     trace_format: Option<String>,
     naming: Option<RawNaming>,
-    equal_function_sets: Option<RawEfs>,
+    // The block a test writes beside `graders:` (the registry says which kind's it is).
+    #[serde(rename = "equal_function_sets")]
+    top_level: Option<TopLevelBlock>,
     #[schemars(with = "Option<Vec<RawGrader>>")]
     graders: Option<Items<RawGrader>>,
     // An empty `reliability:` asks for the defaults: present, it is a block.

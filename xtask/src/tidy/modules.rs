@@ -147,11 +147,6 @@ fn declared_types(root: &Path, module: &str) -> Result<Vec<String>, String> {
     Ok(found)
 }
 
-/// Files that may name one kind besides its module, each with its reason: the test's
-/// reader names the equal-function-set block, which a suite writes at a test's top level
-/// rather than under `graders:` (the other kinds are read through the registry).
-const KIND_READERS: &[(&str, &str)] = &[("crates/trailgate-expect/src/parse.rs", "selection")];
-
 /// Files that name a grader kind in text for people, not in code: the `accuracy` command
 /// (the seeds' call-accuracy scorer, not a grader of a suite) points at its docs page.
 const NAMES_IN_TEXT: &[&str] = &["crates/trailgate-cli/src/cli.rs"];
@@ -203,11 +198,7 @@ pub(crate) fn problems(root: &Path) -> Result<Vec<String>, String> {
             {
                 continue;
             }
-            let reads = |kind: &Kind| KIND_READERS.contains(&(rel.as_str(), kind.module.as_str()));
-            for kind in kinds
-                .iter()
-                .filter(|kind| !kind.holds(&rel) && !reads(kind))
-            {
+            for kind in kinds.iter().filter(|kind| !kind.holds(&rel)) {
                 for word in grader_words(text, &kind.words) {
                     problems.push(format!(
                         "{rel}: names `{word}` of the grader kind `{}`; ask every kind through \

@@ -28,13 +28,14 @@ fn check(grader: &str, expected: &[(&str, Option<&str>)]) {
 }
 
 /// The help's list of the keys of a config whose `type:` comes after it and names no kind:
-/// every kind's.
+/// every kind's (in this crate's tests, the test-only `toy` kind's `tool` too:
+/// `graders/toy.rs`).
 macro_rules! every_key {
     () => {
         "valid keys here: `required`, `disallowed`, `sequence`, `expected_tools`, \
          `exact_match`, `check_ordering`, `threshold`, `expected`, `args_mode`, \
          `ignore_args`, `mode`, `max_calls`, `max_steps`, `max_errors`, `max_repeats`, \
-         `max_calls_per_tool`, `optimal_calls`, `edges`, `expect`"
+         `max_calls_per_tool`, `optimal_calls`, `edges`, `tool`, `expect`"
     };
 }
 

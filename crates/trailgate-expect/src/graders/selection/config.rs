@@ -31,6 +31,9 @@ struct RawClass {
 }
 
 impl RawEfs {
+    /// The block's key at a test's top level.
+    pub(crate) const KEY: &'static str = "equal_function_sets";
+
     /// The block at `path`, checked; `None` when it has problems.
     pub(crate) fn check(
         self,
