@@ -35,8 +35,14 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Run every test of a suite against its recorded traces and report.
     Check(Box<CheckArgs>),
-    /// Write a commented starter suite and a sample trace into the current folder.
-    Init,
+    /// Write a suite: from recorded runs with `--from`, or a commented starter suite and a
+    /// sample trace into the current folder.
+    ///
+    /// With `--from`, each PATH (a trace file, or a folder of them) becomes one test whose
+    /// every gate holds on its runs, each expectation commented with what it was inferred
+    /// from; the suite is checked against those runs before it is written (docs/init.md).
+    #[command(after_long_help = INIT_EXAMPLES)]
+    Init(InitArgs),
     /// Print the JSON Schema of the suite file, for completion and validation in editors.
     Schema,
     /// Print the calls trailgate reads from trace files, one JSON line per run.
@@ -118,6 +124,45 @@ pub(crate) struct ConvertArgs {
     /// How to read them.
     #[command(flatten)]
     pub(crate) read: ReadArgs,
+}
+
+const INIT_EXAMPLES: &str = "\
+Examples:
+  trailgate init                                     a starter suite and a sample trace
+  trailgate init --from runs/checkout/               one test from a folder of runs
+  trailgate init --from a.jsonl b.jsonl -o suite.yaml  two tests, into suite.yaml
+  trailgate init --from runs/ --output -             the suite on standard output";
+
+#[derive(Debug, Args)]
+pub(crate) struct InitArgs {
+    /// Recorded runs to write the suite from: one test per trace file or folder of them
+    #[arg(long, value_name = "PATH", num_args = 1.., required = false)]
+    pub(crate) from: Vec<PathBuf>,
+
+    /// Where `--from` writes the suite; `-` for standard output [default: trailgate.yaml]
+    #[arg(short = 'o', long, value_name = "FILE", requires = "from")]
+    pub(crate) output: Option<PathBuf>,
+
+    /// Replace an existing `--output`
+    #[arg(long, requires = "from")]
+    pub(crate) force: bool,
+
+    /// How to read the runs, written into each test when given.
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+}
+
+impl InitArgs {
+    /// The options as `trailgate_run::init_from` takes them.
+    pub(crate) fn options(&self) -> trailgate_run::InitOptions {
+        let mut options = trailgate_run::InitOptions::new(self.from.clone());
+        if let Some(output) = &self.output {
+            options.output.clone_from(output);
+        }
+        options.force = self.force;
+        options.read = self.read.options();
+        options
+    }
 }
 
 /// How to read trace files; a test's own `trace_format` and `naming` win over these.

@@ -106,7 +106,8 @@ where
             color_for(cli.color, &io::stdout()),
         )
         .map_err(Into::into),
-        Command::Init => init::run(),
+        Command::Init(args) if args.from.is_empty() => init::run(),
+        Command::Init(args) => trailgate_run::init_from(&args.options()).map_err(Into::into),
         Command::Schema => Ok(Output {
             stdout: schema_text().into(),
             ..Output::default()

@@ -273,7 +273,7 @@ fn glob_root(full: &str) -> (PathBuf, Option<usize>) {
 }
 
 /// The `.json` and `.jsonl` files directly inside `folder`.
-fn folder_traces(folder: &Path) -> std::io::Result<Vec<PathBuf>> {
+pub(crate) fn folder_traces(folder: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     for entry in fs::read_dir(folder)? {
         let path = entry?.path();

@@ -36,6 +36,7 @@ mod deliver;
 mod diff;
 mod discover;
 mod error;
+mod init_from;
 mod merge;
 mod options;
 mod output;
@@ -51,6 +52,7 @@ pub use crate::deliver::{
 };
 pub use crate::diff::{DIFF_FORMATS, diff};
 pub use crate::error::{Error, NothingSelected};
+pub use crate::init_from::{InitOptions, init_from};
 pub use crate::merge::{MERGE_FORMATS, merge};
 pub use crate::options::{
     CheckOptions, Format, NamePattern, ReportTarget, Selection, TraceOptions,

@@ -2,6 +2,7 @@
 //! calls of one tool) and its efficiency against the known best path (docs/graders/budget.md).
 
 pub(crate) mod config;
+mod suggest;
 
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;

@@ -2,6 +2,7 @@
 //! run made (docs/graders/call-accuracy.md).
 
 pub(crate) mod config;
+mod suggest;
 
 use serde_json::Value;
 use trailgate_core::{AccuracyCounts, AccuracyMetrics, Percent, ToolId, ToolRef, pair_calls};

@@ -13,6 +13,7 @@ use crate::error::Problem;
 use crate::gate::{Gate, Target, run_gate_holds};
 use crate::graders::config::GraderConfig;
 use crate::json_part::{Entries, JsonPart};
+use crate::observed::{Observed, Suggested};
 use crate::recheck::Metrics;
 use crate::run::{Detail, RunInfo, TestRun};
 use crate::section::Section;
@@ -105,6 +106,13 @@ pub(crate) trait Grader: Verdicts {
     }
     /// For a grader that pairs: how its problem about runs past the limit words it.
     fn limit_words(&self) -> Option<LimitWords> {
+        None
+    }
+    /// The kind's part of a test suggested from recorded runs (`trailgate init --from`,
+    /// docs/init.md): the body of its `config:` (or of its block at the test's top level),
+    /// every gate of which holds on each run alone; `None` when the kind has nothing to say
+    /// of these runs.
+    fn suggest(_observed: &Observed<'_>) -> Option<Suggested> {
         None
     }
 }

@@ -2,6 +2,7 @@
 //! from a failure with a later successful call of the same tool (docs/graders/errors.md).
 
 pub(crate) mod config;
+mod suggest;
 
 use std::collections::BTreeMap;
 

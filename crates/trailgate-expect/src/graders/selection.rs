@@ -3,6 +3,7 @@
 //! `graders:`, but it is a grader like the others.
 
 pub(crate) mod config;
+mod suggest;
 
 use trailgate_core::{
     CallOutcome, ClassIndex, ClassName, ClassSet, Counts, SelectionMetrics, Selector, ToolId,

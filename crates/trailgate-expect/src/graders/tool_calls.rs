@@ -2,6 +2,7 @@
 //! matched with regular expressions on names, arguments and results (docs/graders/tool-calls.md).
 
 pub(crate) mod config;
+mod suggest;
 
 use std::fmt;
 use std::ops::Range;

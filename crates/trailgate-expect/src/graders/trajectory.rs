@@ -3,6 +3,7 @@
 //! (docs/graders/trajectory.md).
 
 pub(crate) mod config;
+mod suggest;
 
 use std::fmt;
 

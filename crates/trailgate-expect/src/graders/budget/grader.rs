@@ -5,6 +5,7 @@ use trailgate_core::Percent;
 
 use crate::gate::{Gate, Target};
 use crate::graders::contract::{Grader, Verdicts, report_and_recheck};
+use crate::observed::{Observed, Suggested};
 use crate::run::{Detail, TestRun};
 
 use super::{BudgetGrader, BudgetOutcome, RunBudget};
@@ -77,6 +78,10 @@ impl Grader for BudgetGrader {
             metrics.push((super::EFFICIENCY, efficiency));
         }
         metrics
+    }
+
+    fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
+        super::suggest::suggest(observed)
     }
 }
 

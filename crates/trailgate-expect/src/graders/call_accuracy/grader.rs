@@ -6,6 +6,7 @@ use trailgate_trace::Run;
 
 use crate::gate::{Gate, Target};
 use crate::graders::contract::{Grader, LimitWords, Verdicts, report_and_recheck};
+use crate::observed::{Observed, Suggested};
 use crate::run::{Detail, TestRun};
 
 use super::{ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
@@ -100,6 +101,10 @@ impl Grader for CallAccuracyGrader {
             noun: "expected calls",
             key: "expected",
         })
+    }
+
+    fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
+        super::suggest::suggest(observed)
     }
 }
 

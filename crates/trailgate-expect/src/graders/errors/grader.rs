@@ -7,6 +7,7 @@ use trailgate_core::Percent;
 
 use crate::gate::{Gate, Target};
 use crate::graders::contract::{Grader, Verdicts, report_and_recheck};
+use crate::observed::{Observed, Suggested};
 use crate::run::{Detail, TestRun};
 
 use super::{ErrorCounts, ErrorsGrader, ErrorsOutcome, RunErrors};
@@ -75,6 +76,10 @@ impl Grader for ErrorsGrader {
             (super::RATE, run.counts.rate()),
             (super::RECOVERY, run.counts.recovery()),
         ]
+    }
+
+    fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
+        super::suggest::suggest(observed)
     }
 }
 

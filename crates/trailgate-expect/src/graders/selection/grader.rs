@@ -6,6 +6,7 @@ use trailgate_core::{Counts, Percent};
 use crate::gate::{Gate, Target};
 use crate::graders::config::NotInGraders;
 use crate::graders::contract::{Grader, ToolMarks, Verdicts, report_and_recheck};
+use crate::observed::{Observed, Suggested};
 use crate::run::{Detail, TestRun};
 
 use super::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome, select};
@@ -115,6 +116,10 @@ impl Grader for EqualFunctionSets {
             (super::RECALL, m.recall),
             (super::F1, m.f1),
         ]
+    }
+
+    fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
+        super::suggest::suggest(observed)
     }
 }
 

@@ -5,6 +5,7 @@ use trailgate_core::Percent;
 
 use crate::gate::{Gate, Target};
 use crate::graders::contract::{Grader, Unjudged, Verdicts, report_and_recheck};
+use crate::observed::{Observed, Suggested};
 use crate::run::{Detail, TestRun};
 
 use super::{MissingArguments, RunToolCalls, ToolCallsGrader, ToolCallsOutcome, ToolCallsTotals};
@@ -72,6 +73,10 @@ impl Grader for ToolCallsGrader {
             super::PASS_RATE,
             Percent::floor_of(u64::from(run.passed), 1),
         )]
+    }
+
+    fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
+        super::suggest::suggest(observed)
     }
 }
 

@@ -6,6 +6,7 @@ use trailgate_trace::Run;
 
 use crate::gate::{Gate, Target};
 use crate::graders::contract::{Grader, LimitWords, Verdicts, report_and_recheck};
+use crate::observed::{Observed, Suggested};
 use crate::run::{Detail, TestRun};
 
 use super::{RunTrajectory, TrajectoryGrader, TrajectoryOutcome};
@@ -111,6 +112,10 @@ impl Grader for TrajectoryGrader {
             noun: "expected steps",
             key: "expected",
         })
+    }
+
+    fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
+        super::suggest::suggest(observed)
     }
 }
 
