@@ -265,3 +265,35 @@ def test_python_dash_m_runs_the_command(fixtures: Path) -> None:
     )
     assert passing.returncode == 0, passing.stderr
     assert "PASS 1 test" in passing.stdout
+
+
+def test_suggest_writes_a_suite_that_passes_on_its_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    # A folder whose name starts with `-` is a path, not an option.
+    runs = tmp_path / "-runs"
+    runs.mkdir()
+    for index, query in enumerate(["trailgate", "ci gates"]):
+        (runs / f"run-{index}.json").write_text(
+            '{"tool_calls": [{"name": "web_search", "server": "brave", "args": {"q": "%s"}},'
+            ' {"name": "get", "server": "http"}]}' % query,
+            encoding="utf-8",
+        )
+    suite = trailgate.suggest(["-runs"])
+    assert '- name: "-runs"' in suite
+    assert '"q": { "$type": "string" }  # differs between runs, always of type string' in suite
+    assert suite == trailgate.suggest([Path("-runs")]), "the same runs give the same bytes"
+    (tmp_path / "trailgate.yaml").write_text(suite, encoding="utf-8")
+    report = trailgate.check()
+    assert report["passed"] is True
+
+
+def test_suggest_raises_for_runs_without_calls(tmp_path: Path) -> None:
+    (tmp_path / "silent.json").write_text('{"tool_calls": []}', encoding="utf-8")
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.suggest([tmp_path / "silent.json"])
+    assert caught.value.code == 2
+    assert "no tool call was read" in caught.value.diagnostic
+    with pytest.raises(TypeError):
+        trailgate.suggest(tmp_path / "silent.json")  # type: ignore[arg-type]

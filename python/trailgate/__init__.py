@@ -4,7 +4,8 @@ The same engine as the ``trailgate`` command, from Python:
 
 - :func:`check` runs a suite and returns its JSON report as Python data;
 - :func:`score` scores one run's calls against equal-function classes;
-- :func:`read_trace` returns the runs and calls trailgate reads from a trace file.
+- :func:`read_trace` returns the runs and calls trailgate reads from a trace file;
+- :func:`suggest` writes a suite from recorded runs, as ``trailgate init --from`` does.
 
 Errors raise :class:`TrailgateError`, which carries the diagnostic trailgate prints and the
 exit code the command would give. See docs/python.md.
@@ -28,6 +29,7 @@ __all__ = [
     "check",
     "read_trace",
     "score",
+    "suggest",
 ]
 
 #: Every gate passed.
@@ -153,6 +155,33 @@ def read_trace(
     args = ["convert", *_read_args(trace_format, naming, servers, naming_pattern), "--", os.fspath(path)]
     _, stdout = _run(_native.read_trace, args)
     return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+def suggest(
+    paths: Iterable[StrPath],
+    *,
+    trace_format: Optional[str] = None,
+    naming: Optional[str] = None,
+    servers: Iterable[str] = (),
+    naming_pattern: Optional[str] = None,
+) -> str:
+    """Returns the suite ``trailgate init --from PATH... --output -`` writes: one test per
+    path (a trace file, or a folder of them), every gate holding on its runs, every
+    expectation commented with what it was inferred from (docs/init.md).
+
+    Trace paths in the suite are relative to the current folder. Raises
+    :class:`TrailgateError` when a path holds no trace file or no call, or a file cannot be
+    read.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        raise TypeError("`paths` is a list of paths, not one path")
+    paths = [os.fspath(path) for path in paths]
+    if not paths:
+        raise TypeError("`paths` names no path")
+    args = ["init", *[f"--from={path}" for path in paths], "--output=-"]
+    args += _read_args(trace_format, naming, servers, naming_pattern)
+    _, stdout = _run(_native.run_captured, args)
+    return stdout.decode("utf-8")
 
 
 Call = Union[str, Mapping[str, Any]]

@@ -35,8 +35,10 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Run every test of a suite against its recorded traces and report.
     Check(Box<CheckArgs>),
-    /// Write a suite: from recorded runs with `--from`, or a commented starter suite and a
-    /// sample trace into the current folder.
+    /// Write a suite from recorded runs (`--from`), or a starter suite and a sample trace.
+    ///
+    /// Without `--from`: a commented starter suite and a sample trace into the current
+    /// folder.
     ///
     /// With `--from`, each PATH (a trace file, or a folder of them) becomes one test whose
     /// every gate holds on its runs, each expectation commented with what it was inferred
@@ -188,6 +190,14 @@ pub(crate) struct ReadArgs {
 }
 
 impl ReadArgs {
+    /// Whether any of the options was given.
+    pub(crate) fn given(&self) -> bool {
+        self.trace_format.is_some()
+            || self.naming.is_some()
+            || !self.servers.is_empty()
+            || self.naming_pattern.is_some()
+    }
+
     /// The options as `trailgate_run` takes them; the naming scheme is checked there.
     pub(crate) fn options(&self) -> TraceOptions {
         let mut options = TraceOptions::default();

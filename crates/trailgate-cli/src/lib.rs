@@ -34,6 +34,17 @@ where
 {
     let matches = Cli::command().try_get_matches_from(args)?;
     let cli = Cli::from_arg_matches(&matches)?;
+    if let Command::Init(args) = &cli.command
+        && args.from.is_empty()
+        && args.read.given()
+    {
+        return Err(cli::usage_error(
+            &matches,
+            "`--trace-format`, `--naming`, `--servers` and `--naming-pattern` say how \
+             `init --from` reads its runs; give `--from PATH`"
+                .to_owned(),
+        ));
+    }
     let targets =
         cli::report_targets(&matches).map_err(|message| cli::usage_error(&matches, message))?;
     Ok((cli, targets))

@@ -39,10 +39,17 @@ impl Tool {
     /// `server.name` or `name`, or the map form when a part holds a `.`.
     pub(crate) fn member(&self) -> String {
         let dotted = self.name.contains('.')
-            || self.server.as_deref().is_some_and(|server| server.contains('.'));
+            || self
+                .server
+                .as_deref()
+                .is_some_and(|server| server.contains('.'));
         match (&self.server, dotted) {
             (Some(server), true) => {
-                format!("{{ server: {}, tool: {} }}", quote(server), quote(&self.name))
+                format!(
+                    "{{ server: {}, tool: {} }}",
+                    quote(server),
+                    quote(&self.name)
+                )
             }
             (None, true) => format!("{{ tool: {} }}", quote(&self.name)),
             _ => quote(&self.id()),
@@ -274,11 +281,7 @@ impl Suggested {
     /// Adds a gate `target >= value` under `expect:` at `depth`, with what it came from.
     pub(crate) fn gate(&mut self, depth: usize, target: &str, value: u8, why: impl Into<String>) {
         self.line(depth, "expect:");
-        self.noted(
-            depth + 1,
-            format!("- {target}: {{ \">=\": {value} }}"),
-            why,
-        );
+        self.noted(depth + 1, format!("- {target}: {{ \">=\": {value} }}"), why);
     }
 }
 
@@ -297,7 +300,10 @@ pub(crate) fn quote(text: &str) -> String {
             '\t' => quoted.push_str("\\t"),
             c if (c as u32) < 0x20
                 || ('\u{7f}'..='\u{9f}').contains(&c)
-                || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}') =>
+                || matches!(
+                    c,
+                    '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+                ) =>
             {
                 let _ = write!(quoted, "\\u{:04x}", c as u32);
             }

@@ -2,6 +2,8 @@
 //! per set of runs, to which each grader kind adds its part (`graders/<kind>/suggest.rs`,
 //! through [`Grader::suggest`]), every gate holding on each run alone.
 
+use std::fmt::Write as _;
+
 use trailgate_trace::Run;
 
 use crate::graders::config::GraderConfig;
@@ -97,7 +99,10 @@ fn write_test(test: &SuggestTest<'_>, out: &mut String) {
         push(out, 2, &format!("{}:", block.key()), None);
         write_lines(&part.lines, 3, out);
     }
-    let mut graders = parts.iter().filter(|(_, in_graders, _)| *in_graders).peekable();
+    let mut graders = parts
+        .iter()
+        .filter(|(_, in_graders, _)| *in_graders)
+        .peekable();
     if graders.peek().is_some() {
         push(out, 2, "graders:", None);
     }
@@ -113,7 +118,10 @@ fn write_test(test: &SuggestTest<'_>, out: &mut String) {
             out,
             3,
             &format!("k: {k}"),
-            Some(&format!("pass@{k} and pass^{k} over the {} runs", observed.n())),
+            Some(&format!(
+                "pass@{k} and pass^{k} over the {} runs",
+                observed.n()
+            )),
         );
         push(out, 3, "# expect:", None);
         push(
@@ -134,10 +142,10 @@ fn naming_text(naming: &SuggestNaming) -> String {
     let mut text = format!("{{ scheme: {}", quote(&naming.scheme));
     if !naming.servers.is_empty() {
         let servers: Vec<String> = naming.servers.iter().map(|s| quote(s)).collect();
-        text.push_str(&format!(", servers: [{}]", servers.join(", ")));
+        let _ = write!(text, ", servers: [{}]", servers.join(", "));
     }
     if let Some(pattern) = &naming.pattern {
-        text.push_str(&format!(", pattern: {}", quote(pattern)));
+        let _ = write!(text, ", pattern: {}", quote(pattern));
     }
     text.push_str(" }");
     text

@@ -6,7 +6,7 @@ use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 use glob::Pattern;
-use trailgate_expect::{Problem, SuiteError, SuggestNaming, SuggestTest, suggest_suite};
+use trailgate_expect::{Problem, SuggestNaming, SuggestTest, SuiteError, suggest_suite};
 use trailgate_trace::{FileLayout, ReadOptions, Run};
 
 use crate::check::{check, read_parts};
@@ -91,7 +91,7 @@ pub fn init_from(options: &InitOptions) -> Result<Output, Error> {
                  trailgate reads from a file)",
             ));
         }
-        let name = unique(test_name(path), &names);
+        let name = unique(&test_name(path), &names);
         names.push(name.clone());
         inputs.push((name, files, runs));
     }
@@ -104,7 +104,10 @@ pub fn init_from(options: &InitOptions) -> Result<Output, Error> {
         .iter()
         .map(|(name, files, runs)| SuggestTest {
             name: name.clone(),
-            traces: files.iter().map(|file| trace_entry(file, &suite_dir)).collect(),
+            traces: files
+                .iter()
+                .map(|file| trace_entry(file, &suite_dir))
+                .collect(),
             trace_format: options.read.trace_format.clone(),
             naming: naming.clone(),
             runs,
@@ -206,14 +209,14 @@ fn test_name(path: &Path) -> String {
 }
 
 /// `name`, or `name (2)`, `name (3)`, ... when an earlier test took it.
-fn unique(name: String, taken: &[String]) -> String {
-    if !taken.contains(&name) {
-        return name;
+fn unique(name: &str, taken: &[String]) -> String {
+    let mut candidate = name.to_owned();
+    let mut n = 1;
+    while taken.contains(&candidate) {
+        n += 1;
+        candidate = format!("{name} ({n})");
     }
-    (2..)
-        .map(|n| format!("{name} ({n})"))
-        .find(|candidate| !taken.contains(candidate))
-        .unwrap_or(name)
+    candidate
 }
 
 /// A trace file as `traces:` writes it: relative to the suite's folder, with `/`
@@ -235,9 +238,14 @@ fn trace_entry(file: &Path, suite_dir: &Path) -> String {
 /// `path` relative to `base`, both taken from the current folder, compared by their parts
 /// (no link followed).
 fn relative_to(path: &Path, base: &Path) -> PathBuf {
-    let current = std::env::current_dir().unwrap_or_default();
-    let path = normal(&current.join(path));
-    let base = normal(&current.join(base));
+    let absolute =
+        |path: &Path| normal(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
+    let path = absolute(path);
+    let base = absolute(if base.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        base
+    });
     let common = path
         .components()
         .zip(base.components())

@@ -17,14 +17,14 @@ pub(super) fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
         optimal_calls: None,
         gates: Vec::new(),
     };
-    let counted: Vec<RunBudget> = observed
+    let budgets: Vec<RunBudget> = observed
         .runs
         .iter()
         .map(|run| counter.grade_as(run, Detail::Counts))
         .collect();
     let seen = |count: fn(&RunBudget) -> u64| {
-        let low = counted.iter().map(count).min().unwrap_or(0);
-        let high = counted.iter().map(count).max().unwrap_or(0);
+        let low = budgets.iter().map(count).min().unwrap_or(0);
+        let high = budgets.iter().map(count).max().unwrap_or(0);
         (low, high)
     };
     let calls = seen(|run| run.calls);
@@ -34,8 +34,16 @@ pub(super) fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
         return None;
     }
     let mut config = Suggested::default();
-    config.noted(0, format!("max_calls: {}", calls.1), observed.per_run(calls, "call", "calls"));
-    config.noted(0, format!("max_steps: {}", steps.1), observed.per_run(steps, "step", "steps"));
+    config.noted(
+        0,
+        format!("max_calls: {}", calls.1),
+        observed.per_run(calls, "call", "calls"),
+    );
+    config.noted(
+        0,
+        format!("max_steps: {}", steps.1),
+        observed.per_run(steps, "step", "steps"),
+    );
     let repeats = seen(|run| run.repeats);
     config.noted(
         0,

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use trailgate_core::check_pairing_size;
 use trailgate_trace::{Decimal, args_equal};
 
-use crate::observed::{Observed, Suggested, flow, literal, quote};
+use crate::observed::{Observed, Suggested, literal, quote};
 
 /// The expected calls, `args_mode: subset`, gated `call_accuracy.recall >= 100`; nothing
 /// when the runs have no call in common or one is too long to pair.
@@ -93,21 +93,24 @@ fn write_args(config: &mut Suggested, args: &[&Value], runs: usize) {
             format!("the same in {count} of {runs} runs")
         }
     };
-    // A key that starts with `$` would read as an operator: such arguments are written as
-    // one literal object, `{ $eq: {...} }`, holding those every run agrees on.
-    if agreed.iter().any(|(key, _)| key.starts_with('$')) {
-        let object: Map<String, Value> = agreed
-            .into_iter()
-            .filter_map(|(key, agreed)| match agreed {
-                Agreed::Same(value) => Some((key.clone(), value)),
-                Agreed::Typed(_) => None,
-            })
-            .collect();
-        config.noted(
+    // An argument whose name starts with `$` cannot be named in `args:` (`{$schema: ...}`
+    // reads as an operator): it is left out, and a comment says so.
+    let dollar: Vec<String> = agreed
+        .iter()
+        .filter(|(key, _)| key.starts_with('$'))
+        .map(|(key, _)| format!("`{}`", key.escape_debug()))
+        .collect();
+    agreed.retain(|(key, _)| !key.starts_with('$'));
+    if !dollar.is_empty() {
+        config.line(
             2,
-            format!("args: {{ \"$eq\": {} }}", flow(&Value::Object(object))),
-            same(runs),
+            format!(
+                "# left out, a name that starts with `$` reads as an operator: {}",
+                dollar.join(", ")
+            ),
         );
+    }
+    if agreed.is_empty() {
         return;
     }
     config.line(2, "args:");

@@ -9,18 +9,26 @@ pub(super) fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
         return None;
     }
     let mut block = Suggested::default();
-    block.line(0, "# One class per tool every run called. Tools that serve one purpose (one");
-    block.line(0, "# search on two servers) belong in one class: list them as its members.");
+    block.line(
+        0,
+        "# One class per tool every run called. Tools that serve one purpose (one",
+    );
+    block.line(
+        0,
+        "# search on two servers) belong in one class: list them as its members.",
+    );
     block.line(0, "classes:");
     let mut names: Vec<String> = Vec::new();
     for required in &observed.required {
         // Two tools can read the same (`github.repos.list` is `github` + `repos.list` and
         // `github.repos` + `list`); a class name is taken once.
         let id = required.tool.id();
-        let name = (1..)
-            .map(|n| if n == 1 { id.clone() } else { format!("{id} ({n})") })
-            .find(|name| !names.contains(name))
-            .unwrap_or(id);
+        let mut name = id.clone();
+        let mut n = 1;
+        while names.contains(&name) {
+            n += 1;
+            name = format!("{id} ({n})");
+        }
         block.line(1, format!("- name: {}", quote(&name)));
         names.push(name);
         block.line(2, format!("members: [{}]", required.tool.member()));

@@ -1,6 +1,8 @@
 //! The `tool-calls` grader suggested from recorded runs (docs/init.md): the tools every run
 //! completed a call of, with how often, and a `disallowed` example to fill in.
 
+use std::fmt::Write as _;
+
 use crate::observed::{Observed, Required, Suggested, quote};
 
 /// The longest regex written for one tool name; a longer name is left to the class that
@@ -55,10 +57,10 @@ fn entry(required: &Required) -> Option<String> {
     }
     let mut text = format!("{{ name: {}", quote(&format!("^{name}$")));
     if let Some(server) = server {
-        text.push_str(&format!(", server: {}", quote(&format!("^{server}$"))));
+        let _ = write!(text, ", server: {}", quote(&format!("^{server}$")));
     }
     if required.counts.0 >= 2 {
-        text.push_str(&format!(", min_count: {}", required.counts.0));
+        let _ = write!(text, ", min_count: {}", required.counts.0);
     }
     text.push_str(" }");
     Some(text)
