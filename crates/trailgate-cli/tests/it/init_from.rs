@@ -103,20 +103,59 @@ fn runs() -> impl Strategy<Value = Vec<Vec<Value>>> {
     prop::collection::vec(prop::collection::vec(call(), 1..5), 1..4)
 }
 
-/// Writes `runs` under `dir/runs/`: one `.json` file per run, or one `.jsonl` of them all.
-fn write_runs(dir: &Path, runs: &[Vec<Value>], lines: bool) {
+/// How the runs are written.
+#[derive(Debug, Clone, Copy)]
+enum Layout {
+    /// trailgate's call list, one `.json` file per run.
+    Files,
+    /// trailgate's call list, one `.jsonl` file of every run.
+    Lines,
+    /// OpenAI chat messages, one `.json` file per run: each call an assistant message, and a
+    /// tool message with its result when it completed (no server, no status).
+    OpenAiChat,
+}
+
+/// A run as OpenAI chat messages.
+fn openai_chat(calls: &[Value]) -> Value {
+    let mut messages = vec![json!({ "role": "user", "content": "go" })];
+    for (index, call) in calls.iter().enumerate() {
+        let id = format!("call_{index}");
+        messages.push(json!({
+            "role": "assistant",
+            "content": null,
+            "tool_calls": [{
+                "id": id,
+                "type": "function",
+                "function": { "name": call["name"], "arguments": call["args"].to_string() },
+            }],
+        }));
+        if call["completed"] == json!(true) {
+            messages.push(json!({ "role": "tool", "tool_call_id": id, "content": "done" }));
+        }
+    }
+    json!({ "messages": messages })
+}
+
+/// Writes `runs` under `dir/runs/` in `layout`.
+fn write_runs(dir: &Path, runs: &[Vec<Value>], layout: Layout) {
     let folder = dir.join("runs");
     fs::create_dir_all(&folder).unwrap();
-    if lines {
-        let text: String = runs
-            .iter()
-            .map(|calls| json!({ "tool_calls": calls }).to_string() + "\n")
-            .collect();
-        fs::write(folder.join("all.jsonl"), text).unwrap();
-    } else {
-        for (index, calls) in runs.iter().enumerate() {
-            let text = json!({ "tool_calls": calls }).to_string();
-            fs::write(folder.join(format!("run-{index}.json")), text).unwrap();
+    match layout {
+        Layout::Lines => {
+            let text: String = runs
+                .iter()
+                .map(|calls| json!({ "tool_calls": calls }).to_string() + "\n")
+                .collect();
+            fs::write(folder.join("all.jsonl"), text).unwrap();
+        }
+        Layout::Files | Layout::OpenAiChat => {
+            for (index, calls) in runs.iter().enumerate() {
+                let text = match layout {
+                    Layout::OpenAiChat => openai_chat(calls),
+                    _ => json!({ "tool_calls": calls }),
+                };
+                fs::write(folder.join(format!("run-{index}.json")), text.to_string()).unwrap();
+            }
         }
     }
 }
@@ -129,9 +168,12 @@ proptest! {
     /// value, and a gate would fail. Written twice, it is the same bytes, and `check` passes
     /// on it with one thread and with three.
     #[test]
-    fn the_suite_written_from_runs_passes_on_them(runs in runs(), lines in any::<bool>()) {
+    fn the_suite_written_from_runs_passes_on_them(
+        runs in runs(),
+        layout in prop::sample::select(&[Layout::Files, Layout::Lines, Layout::OpenAiChat][..]),
+    ) {
         let dir = folder("property");
-        write_runs(&dir, &runs, lines);
+        write_runs(&dir, &runs, layout);
         let written = trailgate(&dir, &["init", "--from", "runs"]);
         prop_assert_eq!(written.code, 0, "{}", written.stderr);
         let suite = fs::read_to_string(dir.join("trailgate.yaml")).unwrap();
