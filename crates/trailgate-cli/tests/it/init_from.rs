@@ -110,12 +110,12 @@ enum Layout {
     Files,
     /// trailgate's call list, one `.jsonl` file of every run.
     Lines,
-    /// OpenAI chat messages, one `.json` file per run: each call an assistant message, and a
+    /// `openai-chat` messages, one `.json` file per run: each call an assistant message, and a
     /// tool message with its result when it completed (no server, no status).
     OpenAiChat,
 }
 
-/// A run as OpenAI chat messages.
+/// A run as `openai-chat` messages.
 fn openai_chat(calls: &[Value]) -> Value {
     let mut messages = vec![json!({ "role": "user", "content": "go" })];
     for (index, call) in calls.iter().enumerate() {
