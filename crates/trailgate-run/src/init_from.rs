@@ -116,12 +116,12 @@ pub fn init_from(options: &InitOptions) -> Result<Output, Error> {
     let text = suggest_suite(&tests);
     let staged = stage(&text, &suite_dir)?;
     self_check(staged.path())?;
+    let runs: usize = inputs.iter().map(|(_, _, runs)| runs.len()).sum();
     let summary = format!(
-        "{} {} from {} {}",
+        "{} {} from {runs} {}",
         tests.len(),
         if tests.len() == 1 { "test" } else { "tests" },
-        inputs.iter().map(|(_, _, runs)| runs.len()).sum::<usize>(),
-        "runs"
+        if runs == 1 { "run" } else { "runs" },
     );
     if to_stdout {
         return Ok(Output {

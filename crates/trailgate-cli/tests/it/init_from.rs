@@ -20,6 +20,17 @@ fn folder(name: &str) -> PathBuf {
     dir
 }
 
+/// A fresh folder holding `run.json`, one run of one call.
+fn folder_with_a_run(name: &str) -> PathBuf {
+    let dir = folder(name);
+    fs::write(
+        dir.join("run.json"),
+        r#"{"tool_calls": [{"name": "search"}]}"#,
+    )
+    .unwrap();
+    dir
+}
+
 /// Strings that YAML reads otherwise when written plain.
 const AWKWARD: &[&str] = &[
     "search",
@@ -220,12 +231,7 @@ fn a_path_without_calls_or_traces_writes_nothing() {
 
 #[test]
 fn an_existing_output_is_replaced_only_with_force() {
-    let dir = folder("exists");
-    fs::write(
-        dir.join("run.json"),
-        r#"{"tool_calls": [{"name": "search"}]}"#,
-    )
-    .unwrap();
+    let dir = folder_with_a_run("exists");
     fs::write(dir.join("trailgate.yaml"), "mine\n").unwrap();
     let refused = trailgate(&dir, &["init", "--from", "run.json"]);
     assert_eq!(refused.code, 2, "{}", refused.stderr);
@@ -240,7 +246,7 @@ fn an_existing_output_is_replaced_only_with_force() {
     assert!(
         forced
             .stdout
-            .starts_with("wrote trailgate.yaml: 1 test from 1 run")
+            .starts_with("wrote trailgate.yaml: 1 test from 1 run;")
     );
     let suite = fs::read_to_string(dir.join("trailgate.yaml")).unwrap();
     assert!(suite.contains("- name: \"run\""), "{suite}");
@@ -250,12 +256,7 @@ fn an_existing_output_is_replaced_only_with_force() {
 #[cfg(unix)]
 #[test]
 fn a_link_at_the_output_is_not_followed() {
-    let dir = folder("link");
-    fs::write(
-        dir.join("run.json"),
-        r#"{"tool_calls": [{"name": "search"}]}"#,
-    )
-    .unwrap();
+    let dir = folder_with_a_run("link");
     std::os::unix::fs::symlink(dir.join("elsewhere.yaml"), dir.join("trailgate.yaml")).unwrap();
     let refused = trailgate(&dir, &["init", "--from", "run.json"]);
     assert_eq!(refused.code, 2, "{}", refused.stderr);
