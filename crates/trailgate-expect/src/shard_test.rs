@@ -17,6 +17,7 @@ use crate::graders::contract::GraderRecheck;
 use crate::graders::registry;
 use crate::recheck::{Fold, Metrics, Runs, same};
 use crate::reliability::{ReliabilityView, inconclusive_note};
+use crate::stability::Stability;
 use trailgate_core::reliability::Reliability;
 
 /// A run's entry in a test's `sources`: its verdict (docs/reports.md#each-runs-verdict).
@@ -53,6 +54,7 @@ macro_rules! shard_kinds {
             passed: bool,
             runs: usize,
             passed_runs: Option<u64>,
+            stability: Option<String>,
             sources: Runs<SourceFold>,
             metrics: BTreeMap<String, u8>,
             gates: Vec<ShardGate>,
@@ -97,6 +99,8 @@ pub struct KeptTest {
     pub runs: usize,
     /// Its gates, in suite order.
     pub gates: Vec<ShardGate>,
+    /// Its stability, when it has two runs or more.
+    pub stability: Option<Stability>,
 }
 
 impl ShardTest {
@@ -108,6 +112,9 @@ impl ShardTest {
     /// Drops what was only read to be checked.
     pub fn keep(self) -> KeptTest {
         KeptTest {
+            stability: self
+                .passed_runs
+                .and_then(|passed| Stability::of(passed, self.runs as u64)),
             name: self.name,
             agent: self.agent,
             passed: self.passed,
@@ -193,7 +200,26 @@ impl ShardTest {
             .as_ref()
             .map(|reliability| reliability.add_up(self.runs as u64, self.passed_runs, &metrics))
             .transpose()?;
+        self.same_stability()?;
         apply_gates(self, figures.as_ref())
+    }
+
+    /// The stated `stability` is the one its runs' verdicts give (none for one run).
+    fn same_stability(&self) -> Result<(), String> {
+        let stability = self
+            .passed_runs
+            .and_then(|passed| Stability::of(passed, self.runs as u64))
+            .map(Stability::as_str);
+        if self.stability.as_deref() == stability {
+            return Ok(());
+        }
+        Err(format!(
+            "`stability` is {} but {} of {} runs passed on their own give {}",
+            self.stability.as_deref().unwrap_or("missing"),
+            self.passed_runs.unwrap_or(0),
+            self.runs,
+            stability.unwrap_or("none")
+        ))
     }
 
     /// A list of `block` holds `listed` runs: as many as `runs` says.

@@ -13,8 +13,8 @@ use std::io::{self, BufRead, Write};
 
 use serde::{Serialize, Serializer};
 use trailgate_expect::{
-    Baseline, Entries, EntrySink, JsonContext, JsonField, Line, RunOutcome, Section, SuiteOutcome,
-    Test as SuiteTest, TestOutcome,
+    Baseline, Entries, EntrySink, JsonContext, JsonField, Line, RunOutcome, Section, Stability,
+    SuiteOutcome, Test as SuiteTest, TestOutcome,
 };
 use trailgate_trace::{Run, Status};
 
@@ -322,6 +322,9 @@ struct TestData<'a> {
     /// The number of runs (`runs` is the list of them, after these fields).
     run_count: usize,
     passed_runs: usize,
+    /// `stable`, `failing` or `flaky`, with two runs or more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stability: Option<&'static str>,
     metrics: Vec<(&'static str, u8)>,
     /// The gates as the JSON report writes them: a skipped gate (on a baseline that was
     /// not given) has no value and no verdict, and a gate on the baseline its `baseline`.
@@ -633,6 +636,7 @@ fn test_data<'a>(
         passed: test.passed,
         run_count: test.run_count,
         passed_runs: test.passed_runs,
+        stability: test.stability().map(Stability::as_str),
         metrics: test
             .metrics
             .iter()

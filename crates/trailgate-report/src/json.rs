@@ -9,7 +9,7 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use trailgate_expect::{
     Entries, EntrySink, JSON_LISTS, JsonContext, JsonField, JsonPart, RunInfo, RunOutcome, Shard,
-    SuiteOutcome, Test as SuiteTest, TestOutcome,
+    Stability, SuiteOutcome, Test as SuiteTest, TestOutcome,
 };
 
 use crate::layout::{RawJson, write_report};
@@ -75,6 +75,9 @@ struct Test<'a> {
     passed: bool,
     runs: usize,
     passed_runs: usize,
+    /// With two runs or more (docs/reliability.md#flaky-tests-and-quarantine).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stability: Option<&'static str>,
     sources: Listed<'a>,
     metrics: BTreeMap<&'static str, u8>,
     gates: Vec<Gate<'a>>,
@@ -418,6 +421,7 @@ fn test<'a>(
         passed: test.passed,
         runs: test.run_count,
         passed_runs: test.passed_runs,
+        stability: test.stability().map(Stability::as_str),
         sources: Listed {
             reader: &readers[SOURCES],
             count: counts[SOURCES],

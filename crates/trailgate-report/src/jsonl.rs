@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 use trailgate_expect::{
     Block, Entries, EntrySink, JSON_LISTS, JsonContext, JsonField, RunInfo, RunOutcome, Shard,
-    SuiteOutcome, Test as SuiteTest, TestOutcome,
+    Stability, SuiteOutcome, Test as SuiteTest, TestOutcome,
 };
 
 use crate::json::{JSON_VERSION, RunOrigin};
@@ -58,6 +58,8 @@ struct TestLine<'a> {
     passed: bool,
     runs: usize,
     passed_runs: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stability: Option<&'static str>,
     metrics: BTreeMap<&'static str, u8>,
     gates: Vec<crate::json::Gate<'a>>,
 }
@@ -179,6 +181,7 @@ impl<W: Write> JsonLines<W> {
             passed: test.passed,
             runs: test.run_count,
             passed_runs: test.passed_runs,
+            stability: test.stability().map(Stability::as_str),
             metrics: crate::json::metrics(test),
             gates: crate::json::gates(test),
         })?;

@@ -70,6 +70,9 @@ fn test_case(test: &TestOutcome, suite_name: &str) -> TestCase {
             Property::new("runs.passed", test.passed_runs.to_string()),
         ]);
     }
+    if let Some(stability) = test.stability() {
+        case.add_property(Property::new("stability", stability.as_str()));
+    }
     case
 }
 

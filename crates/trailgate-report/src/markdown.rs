@@ -78,8 +78,13 @@ fn render_tests_table(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result
 /// The number of runs; with several, how many passed every gate on their own
 /// (docs/reports.md#each-runs-verdict).
 fn runs_cell(test: &TestOutcome) -> String {
-    if test.run_count > 1 {
-        format!("{} of {} passed", test.passed_runs, test.run_count)
+    if let Some(stability) = test.stability() {
+        format!(
+            "{} of {} passed ({})",
+            test.passed_runs,
+            test.run_count,
+            stability.as_str()
+        )
     } else {
         test.run_count.to_string()
     }

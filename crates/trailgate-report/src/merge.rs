@@ -34,7 +34,8 @@ use self::source::{At, fail, offset_of};
 use crate::escape::escape_terminal;
 use crate::json::{JSON_VERSION, Summary};
 use crate::text::{
-    Painter, TextOptions, inconclusive_line, write_footer, write_gate, write_header, write_skipped,
+    Header, Painter, TextOptions, inconclusive_line, write_footer, write_gate, write_header,
+    write_skipped,
 };
 use crate::transcode::JsonRead;
 
@@ -428,14 +429,13 @@ pub fn render_merged_text<R>(
     for test in &merged.tests {
         writeln!(out)?;
         let view = &test.kept;
-        write_header(
-            &painter,
-            view.passed,
-            &view.name,
-            view.runs,
-            view.agent.as_deref(),
-            out,
-        )?;
+        let header = Header {
+            passed: view.passed,
+            runs: view.runs,
+            stability: view.stability,
+            agent: view.agent.as_deref(),
+        };
+        write_header(&painter, &view.name, &header, out)?;
         writeln!(out, "  gates")?;
         for gate in &view.gates {
             let text = gate.written();

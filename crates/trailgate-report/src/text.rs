@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use trailgate_expect::{Key, Section, SuiteOutcome, TestOutcome};
+use trailgate_expect::{Key, Section, Stability, SuiteOutcome, TestOutcome};
 use unicode_width::UnicodeWidthStr;
 
 use crate::escape::escape_terminal;
@@ -85,36 +85,48 @@ pub(crate) fn write_footer(
     )
 }
 
-/// A test's first line: its verdict, name, number of runs and agent.
+/// What a test's first line says of it besides its name.
+pub(crate) struct Header<'a> {
+    pub(crate) passed: bool,
+    pub(crate) runs: usize,
+    /// With two runs or more (docs/reliability.md#flaky-tests-and-quarantine).
+    pub(crate) stability: Option<Stability>,
+    pub(crate) agent: Option<&'a str>,
+}
+
+/// A test's first line: its verdict, name, number of runs, stability and agent.
 pub(crate) fn write_header(
     painter: &Painter,
-    passed: bool,
     name: &str,
-    runs: usize,
-    agent: Option<&str>,
+    header: &Header<'_>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let agent = agent
+    let runs = header.runs;
+    let stability = header
+        .stability
+        .map(|stability| format!(", {}", stability.as_str()))
+        .unwrap_or_default();
+    let agent = header
+        .agent
         .map(|agent| format!(", agent {}", escape_terminal(agent)))
         .unwrap_or_default();
     writeln!(
         out,
-        "{} {} ({runs} {}{agent})",
-        painter.verdict(passed),
+        "{} {} ({runs} {}{stability}{agent})",
+        painter.verdict(header.passed),
         painter.paint(BOLD, &escape_terminal(name)),
         if runs == 1 { "run" } else { "runs" },
     )
 }
 
 fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io::Result<()> {
-    write_header(
-        painter,
-        test.passed,
-        &test.name,
-        test.run_count,
-        test.agent.as_deref(),
-        out,
-    )?;
+    let header = Header {
+        passed: test.passed,
+        runs: test.run_count,
+        stability: test.stability(),
+        agent: test.agent.as_deref(),
+    };
+    write_header(painter, &test.name, &header, out)?;
     write_listing(test, out)?;
     for section in test.sections() {
         render_section(test, &section, painter, out)?;

@@ -210,11 +210,21 @@ fn shard_report(k: usize) -> serde_json::Value {
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The stability a test of several runs states for its `passed_runs` of `runs`.
+fn stability(test: &serde_json::Value) -> &'static str {
+    match (test["passed_runs"].as_u64(), test["runs"].as_u64()) {
+        (Some(0), _) => "failing",
+        (Some(passed), Some(runs)) if passed == runs => "stable",
+        _ => "flaky",
+    }
+}
+
 /// A run's entry repeated: the test then has two runs.
 fn two_runs(test: &mut serde_json::Value) {
     test["runs"] = 2.into();
     let passed = test["passed_runs"].as_u64().unwrap();
     test["passed_runs"] = (passed * 2).into();
+    test["stability"] = stability(test).into();
     for list in ["sources", "/equal_function_sets/runs", "/tool_calls/runs"] {
         let pointer = if list.starts_with('/') {
             list.to_owned()
@@ -244,6 +254,9 @@ type Edit = fn(&mut Value, &mut Value);
 #[case::a_run_metric_that_its_counts_do_not_give(|one: &mut Value, _: &mut Value| {
     one["tests"][0]["equal_function_sets"]["runs"][0]["precision"] = 0.into();
 }, "equal_function_sets.runs[0].precision")]
+#[case::a_stability_for_one_run(|one: &mut Value, _: &mut Value| {
+    one["tests"][0]["stability"] = "stable".into();
+}, "`stability` is stable but")]
 #[case::a_test_name_twice(|one: &mut Value, two: &mut Value| {
     one["tests"][0]["name"] = two["tests"][0]["name"].clone();
 }, "a suite names each test once")]
@@ -284,6 +297,7 @@ fn write_large_shard(path: &Path, runs: u64) {
         let value = test.pointer_mut(count).unwrap();
         *value = (value.as_u64().unwrap() * runs).into();
     }
+    test["stability"] = stability(test).into();
     let mut entries = Vec::new();
     for (index, list) in ["/sources", "/equal_function_sets/runs", "/tool_calls/runs"]
         .into_iter()
@@ -370,4 +384,30 @@ fn merge_memory_does_not_grow_with_the_shards() {
             &stdout[..2000.min(stdout.len())]
         );
     }
+}
+
+/// A flaky test whose shard report says `stable` is refused by `merge`: its runs' verdicts
+/// (7 of 10 passed on their own) give `flaky`.
+#[test]
+fn merge_refuses_a_stability_the_runs_do_not_give() {
+    let temp = tempfile::tempdir().unwrap();
+    let shards = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/merge-shards-reliability/shards");
+    let one = fs::read_to_string(shards.join("1.json")).unwrap();
+    assert!(one.contains("\"stability\": \"flaky\""));
+    fs::write(
+        temp.path().join("1.json"),
+        one.replace("\"stability\": \"flaky\"", "\"stability\": \"stable\""),
+    )
+    .unwrap();
+    fs::copy(shards.join("2.json"), temp.path().join("2.json")).unwrap();
+    let run = trailgate(temp.path(), &["merge", "1.json", "2.json"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("`stability` is stable but 7 of 10 runs passed on")
+            && run.stderr.contains("give flaky"),
+        "{}",
+        run.stderr
+    );
 }

@@ -39,6 +39,12 @@
     return el("span", { class: "verdict " + (passed ? "pass" : "fail") }, passed ? "PASS" : "FAIL");
   }
 
+  // A test's stability over its runs (two or more): stable, failing or flaky.
+  function stabilityBadge(test) {
+    if (!test.stability) return null;
+    return el("span", { class: "stability " + test.stability, title: test.passed_runs + " of " + test.run_count + " runs passed every gate on their own" }, test.stability);
+  }
+
   // A gate's verdict: a skipped gate (on a baseline that was not given) has none.
   function gateVerdict(gate) {
     return gate.passed === null ? el("span", { class: "verdict skip" }, "SKIPPED") : verdict(gate.passed);
@@ -211,7 +217,7 @@
       DATA.tests.map((test, i) => [
         verdict(test.passed),
         el("a", { href: "#test-" + (i + 1) }, test.name),
-        String(test.run_count),
+        String(test.run_count) + (test.stability ? " (" + test.stability + ")" : ""),
         String(test.passed_runs),
         test.gates.filter((g) => g.passed === false).map((g) => gateText(g) + " (actual " + g.actual + ")").join("; ") || "none",
       ]), [false, false, true, true, false]));
@@ -220,7 +226,7 @@
 
   function testSection(test, index) {
     const section = el("section", { class: "test", id: "test-" + (index + 1), "data-passed": test.passed });
-    section.append(el("h2", {}, verdict(test.passed), " ", test.name, test.agent ? el("span", { class: "muted" }, " (agent " + test.agent + ")") : null));
+    section.append(el("h2", {}, verdict(test.passed), " ", test.name, stabilityBadge(test), test.agent ? el("span", { class: "muted" }, " (agent " + test.agent + ")") : null));
     section.append(el("p", {}, plural(test.run_count, "run", "runs") + "; " + test.passed_runs + " passed every gate on their own."));
     if (test.failures.length > 0) section.append(whyItFailed(test, index));
     section.append(el("h3", {}, "Gates"));

@@ -329,16 +329,19 @@ fn check_properties(runs: &[&[&str]], test: &str, expected: &[(&str, &str)]) {
     ("tool_selection.f1", "50"),
     ("runs", "2"),
     ("runs.passed", "0"),
+    ("stability", "failing"),
 ])]
 #[case::tool_calls(MIXED, "runs the tests", &[
     ("tool_calls.pass_rate", "50"),
     ("runs", "2"),
     ("runs.passed", "1"),
+    ("stability", "flaky"),
 ])]
 #[case::tool_correctness(MIXED, "uses the expected tools", &[
     ("tool_correctness.score", "75"),
     ("runs", "2"),
     ("runs.passed", "1"),
+    ("stability", "flaky"),
 ])]
 #[case::call_accuracy(MIXED, "books with the right arguments", &[
     ("call_accuracy.precision", "12"),
@@ -347,6 +350,7 @@ fn check_properties(runs: &[&[&str]], test: &str, expected: &[(&str, &str)]) {
     ("call_accuracy.arguments", "25"),
     ("runs", "2"),
     ("runs.passed", "0"),
+    ("stability", "failing"),
 ])]
 #[case::passed(CLEAN, "searches", &[
     ("tool_selection.precision", "33"),
