@@ -19,7 +19,10 @@ pub(crate) enum Limited {
 /// Reads one line, with its line break, onto the end of `buffer`, refusing a line whose text (without
 /// the line break) is longer than `limit` bytes. At most `limit` bytes and the line break
 /// are read (the break searched for by `memchr`, many bytes at a time); on refusal the
-/// buffer holds at most the limit.
+/// buffer holds at most the limit. The buffer doubles while the line is short, and once the
+/// line outgrows a [`DOUBLING_SHARE`]th of the limit it is given room for the whole limit at
+/// once ([`grow_line`]), so that a refused line holds the limit and, while it is moved, the
+/// buffer it outgrew: never the chain of doublings up to the limit.
 pub(crate) fn read_line_limited(
     reader: &mut impl BufRead,
     buffer: &mut Vec<u8>,
@@ -45,7 +48,7 @@ pub(crate) fn read_line_limited(
             Some(at) => (at + 1, true),
             None => (window.len(), false),
         };
-        grow_within(buffer, buffer.len() + used, start + cap);
+        grow_line(buffer, buffer.len() + used, start, start + cap);
         buffer.extend_from_slice(window.get(..used).unwrap_or_default());
         reader.consume(used);
         if ended {
@@ -62,10 +65,35 @@ pub(crate) fn read_line_limited(
     Ok(Limited::TooLong)
 }
 
+/// How far a line's buffer grows by doubling: until the line is longer than this share of
+/// its limit (1 MiB of `MAX_LINE_BYTES`' 64 MiB).
+const DOUBLING_SHARE: usize = 64;
+
+/// Makes room in `buffer` for `needed` bytes in all, for a line that starts at `start` and
+/// may end at `ceiling` (the limit and one byte past it): doubling while the line is at most
+/// a [`DOUBLING_SHARE`]th of its limit, as [`grow_within`] does; past that, room for the
+/// whole limit at once. Each growth copies the line into a new buffer while the old one is
+/// still held: doubling up to the limit went from 32 MiB to 64 MiB, and then, for the one
+/// byte past the limit that tells a refused line, copied the whole 64 MiB into a buffer of
+/// 64 MiB and one byte, twice the limit at once (refusing a 150 MB line held 157 MB). Room
+/// the line does not fill is never written, so the system gives it no memory.
+fn grow_line(buffer: &mut Vec<u8>, needed: usize, start: usize, ceiling: usize) {
+    if needed <= buffer.capacity() {
+        return;
+    }
+    if needed - start <= (ceiling - start) / DOUBLING_SHARE {
+        grow_within(buffer, needed, ceiling);
+        return;
+    }
+    let target = ceiling.max(needed);
+    held(buffer.capacity(), target);
+    buffer.reserve_exact(target - buffer.len());
+}
+
 /// Makes room in `buffer` for `needed` bytes in all, doubling its capacity as a `Vec`
-/// does but never past `ceiling` (the limit and one byte): a refused input then holds at
-/// most the limit, where doubling would hold twice as much, and copying the last half
-/// into a buffer of double size three times as much at its peak.
+/// does but never past `ceiling` (the limit and one byte): a refused input then ends with
+/// a buffer of at most the limit, where doubling past it would hold twice as much, and
+/// copying the last half into a buffer of double size three times as much at its peak.
 fn grow_within(buffer: &mut Vec<u8>, needed: usize, ceiling: usize) {
     if needed <= buffer.capacity() {
         return;
@@ -76,7 +104,34 @@ fn grow_within(buffer: &mut Vec<u8>, needed: usize, ceiling: usize) {
         .max(8 << 10)
         .min(ceiling)
         .max(needed);
+    held(buffer.capacity(), target);
     buffer.reserve_exact(target - buffer.len());
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The most bytes a growth of a buffer held on this thread since [`most_held`] began:
+    /// its old room and its new, which coexist while the bytes are copied.
+    static MOST_HELD: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Notes a growth from `old` bytes of room to `new`, for the tests that bound what a
+/// refusal holds; nothing outside them.
+#[inline]
+fn held(old: usize, new: usize) {
+    #[cfg(test)]
+    MOST_HELD.with(|most| most.set(most.get().max(old.saturating_add(new))));
+    #[cfg(not(test))]
+    let _ = (old, new);
+}
+
+/// What `f` returns, and the most bytes a buffer's growth held at once while it ran (its
+/// old room and its new).
+#[cfg(test)]
+pub(crate) fn most_held<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    MOST_HELD.with(|most| most.set(0));
+    let value = f();
+    (value, MOST_HELD.with(std::cell::Cell::get))
 }
 
 /// Reads the whole input into `buffer`, refusing more than `limit` bytes: at most one byte

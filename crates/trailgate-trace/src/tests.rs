@@ -458,6 +458,92 @@ fn a_refused_input_holds_no_more_than_the_limit(#[values(1, 1000, (1 << 20) + 7)
     );
 }
 
+/// `head`, then `length` bytes of `x` with no line break, served 64 KiB at a time as the
+/// command line's reader does, without holding them.
+struct LongLine {
+    head: Vec<u8>,
+    chunk: Vec<u8>,
+    left: usize,
+}
+
+impl LongLine {
+    fn new(head: &str, length: usize) -> Self {
+        Self {
+            head: head.as_bytes().to_vec(),
+            chunk: vec![b'x'; 1 << 16],
+            left: length,
+        }
+    }
+}
+
+impl std::io::Read for LongLine {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        use std::io::BufRead;
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for LongLine {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if !self.head.is_empty() {
+            return Ok(&self.head);
+        }
+        Ok(&self.chunk[..self.left.min(self.chunk.len())])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        if self.head.is_empty() {
+            self.left -= amount;
+        } else {
+            self.head.drain(..amount);
+        }
+    }
+}
+
+/// Every reader of JSON Lines refuses a line past `MAX_LINE_BYTES` holding little more than
+/// the limit: the first line (read to detect the format), a later line of trailgate's own
+/// lines, detected or named (appended to the part of the lines before it), and a later
+/// line of a format read a record at a time (Claude Code). What is measured is the most the
+/// line's buffer held at once while it grew (its old room and its new, which coexist while
+/// the bytes are copied), not the room it ends with, which
+/// `a_refused_input_grows_no_buffer_past_the_limit` checks: that room stayed within the
+/// limit and one byte, while the growth to it, from exactly the limit to the limit and one
+/// byte, held both buffers, twice the limit (128 MiB; refusing a 150 MB line held 157 MB).
+#[rstest]
+#[case::the_first_line("", None, 1)]
+#[case::own_lines("{\"tool_calls\": [{\"name\": \"x\"}]}\n", None, 2)]
+#[case::own_lines_named("{\"tool_calls\": [{\"name\": \"x\"}]}\n", Some("trailgate"), 2)]
+#[case::claude_code(
+    "{\"type\": \"assistant\", \"message\": {\"id\": \"m1\", \"content\": []}}\n",
+    None,
+    2
+)]
+fn every_line_reader_refuses_a_long_line_within_its_limit(
+    #[case] head: &str,
+    #[case] format: Option<&str>,
+    #[case] line: usize,
+) {
+    let options = ReadOptions {
+        format: format.map(str::to_owned),
+        naming: Naming::Default,
+    };
+    let reader = LongLine::new(head, crate::MAX_LINE_BYTES + (8 << 20));
+    let (read, held) =
+        crate::limited::most_held(|| crate::read_trace("t.jsonl", reader, true, &options, |_| {}));
+    assert!(
+        matches!(read, Err(TraceError::LineTooLong { line: at, .. }) if at == line),
+        "{read:?}"
+    );
+    assert!(
+        held <= crate::MAX_LINE_BYTES + crate::MAX_LINE_BYTES / 16,
+        "{held} bytes held at once"
+    );
+}
+
 #[rstest]
 #[case::empty("", Some(""))]
 #[case::under("abc", Some("abc"))]

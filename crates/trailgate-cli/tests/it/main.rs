@@ -7,6 +7,7 @@
 )]
 
 mod baseline;
+mod bounds;
 mod browser;
 mod cli;
 mod cookbook;

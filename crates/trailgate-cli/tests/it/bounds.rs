@@ -1,0 +1,68 @@
+//! Inputs at the scale that once took gigabytes or minutes to grade or to refuse, each run
+//! through the binary as a user would: the answer is the same as on a small input, and the
+//! memory stays within a bound set with the shell's `ulimit -d` (`RLIMIT_DATA`: the heap and
+//! every private mapping), so that an allocation past it fails and `trailgate` aborts. The
+//! limits are bounds, not measurements; the work itself is bounded by counting it, in the
+//! unit tests of each grader (docs/robustness.md#limits).
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+/// `trailgate args` in `dir`, with an empty environment and its data limited to
+/// `limit_kib` KiB: the exit code, standard output and standard error.
+fn trailgate_within(dir: &Path, limit_kib: u64, args: &[&str]) -> (Option<i32>, String, String) {
+    let output = Command::new("sh")
+        .args([
+            "-c",
+            &format!("ulimit -d {limit_kib} && exec \"$0\" \"$@\""),
+            env!("CARGO_BIN_EXE_trailgate"),
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The largest line a JSON Lines trace may hold is `MAX_LINE_BYTES`, 64 MiB; a line of
+/// 150 MB after a first good line (a sparse file: it takes no disk) is refused with its
+/// line number, holding no more than the limit: under a data limit of 100 MiB, where
+/// growing the line's buffer by doubling took twice the limit.
+#[test]
+fn an_over_long_line_is_refused_within_its_limit() {
+    let temp = tempfile::tempdir().unwrap();
+    let path = temp.path().join("t.jsonl");
+    let mut first = br#"{"tool_calls":[{"name":"x"}]}"#.to_vec();
+    first.push(b'\n');
+    fs::write(&path, &first).unwrap();
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(150_000_000)
+        .unwrap();
+    fs::write(
+        temp.path().join("trailgate.yaml"),
+        "tests:\n  - name: t\n    traces: t.jsonl\n    graders:\n      - type: tool-correctness\n        \
+         config:\n          expected_tools: [x]\n",
+    )
+    .unwrap();
+    for threads in ["1", "2"] {
+        let (code, stdout, stderr) = trailgate_within(
+            temp.path(),
+            100 * 1024,
+            &["check", "--threads", threads, "--color", "never"],
+        );
+        assert_eq!(code, Some(2), "{threads} threads: {stdout}{stderr}");
+        assert!(
+            stderr.contains("line 2 of `t.jsonl` is longer than 64 MiB"),
+            "{threads} threads: {stderr}"
+        );
+    }
+}
