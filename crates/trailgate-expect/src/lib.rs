@@ -28,6 +28,7 @@ mod suggest;
 mod suite_file;
 mod test_json;
 mod tool_matcher;
+mod work;
 mod yaml_depth;
 
 pub use crate::error::{Problem, SuiteError, SuiteSource};

@@ -30,6 +30,57 @@ fn trailgate_within(dir: &Path, limit_kib: u64, args: &[&str]) -> (Option<i32>, 
     )
 }
 
+/// The most memory a check of a few hundred kilobytes of trace may take here: the traces
+/// below are read whole, parsed and graded in a few megabytes; a debug build, its threads'
+/// stacks and the allocator's reserves take the rest.
+const CHECK_DATA_LIMIT_KIB: u64 = 128 * 1024;
+
+/// A flow edge over a result that holds its strings at every byte: `search`'s one real
+/// result is 200,000 `a`s, and 600 `book` calls each pass a run of 4 to 603 `a`s (a
+/// 400 KB trace). Each string is found in that result, so every edge holds. Listing every
+/// overlapping hit of every string took a hit for each of 600 strings at each of 200,000
+/// bytes, 120 million, a gigabyte; the search notes each string once.
+#[test]
+fn a_flow_edge_over_a_result_full_of_its_strings_holds_within_memory() {
+    let temp = tempfile::tempdir().unwrap();
+    let strings = 600;
+    let mut calls = Vec::new();
+    // Five results without the strings first, so that the run reads past the few results
+    // searched one string at a time.
+    for n in 0..5 {
+        calls.push(format!(r#"{{"name":"search","result":"nothing {n}"}}"#));
+    }
+    calls.push(format!(
+        r#"{{"name":"search","result":"{}"}}"#,
+        "a".repeat(200_000)
+    ));
+    for n in 0..strings {
+        calls.push(format!(
+            r#"{{"name":"book","args":{{"id":"{}"}}}}"#,
+            "a".repeat(4 + n)
+        ));
+    }
+    let trace = format!(r#"{{"tool_calls":[{}]}}"#, calls.join(","));
+    assert!(trace.len() > 350_000, "{} bytes", trace.len());
+    fs::write(temp.path().join("t.json"), trace).unwrap();
+    fs::write(
+        temp.path().join("trailgate.yaml"),
+        "tests:\n  - name: ids flow\n    traces: t.json\n    graders:\n      - type: dependencies\n        \
+         config:\n          edges:\n            - { feeds: search, into: book, arg: id }\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = trailgate_within(
+        temp.path(),
+        CHECK_DATA_LIMIT_KIB,
+        &["check", "--threads", "1", "--color", "never"],
+    );
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("dependencies: 1 of 1 run held every edge  pass rate 100"),
+        "{stdout}{stderr}"
+    );
+}
+
 /// The largest line a JSON Lines trace may hold is `MAX_LINE_BYTES`, 64 MiB; a line of
 /// 150 MB after a first good line (a sparse file: it takes no disk) is refused with its
 /// line number, holding no more than the limit: under a data limit of 100 MiB, where

@@ -8,21 +8,34 @@
 //! are gathered first; then each `feeds` result is read once, its values looked up by their
 //! equality key and its text searched for every string at once (Aho-Corasick), noting the
 //! first call that produced each; an `into` call holds when that call came before it.
+//! Only the first producer of each string matters, so a search never lists its hits: it
+//! notes the strings that end at each state of the automaton the first time the run enters
+//! it, and a text that holds one string a million times, or strings inside strings at every
+//! byte, costs its length and no more (docs/graders/dependencies.md#config).
 //! When every value asked about is a string that a result holding it holds in its text too
 //! (4 characters or more, none that JSON escapes), results are only searched: a result
 //! read as compact text is searched as it stands, without being parsed.
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind};
+use aho_corasick::Anchored;
+use aho_corasick::automaton::{Automaton, StateID};
+use aho_corasick::nfa::contiguous::NFA;
 use serde_json::Value;
 use trailgate_trace::{Call, ValueRef};
 
 use super::{EdgeFailure, EdgeVerdict, called};
 use crate::matchers::shown;
 use crate::step_matcher::StepMatcher;
+use crate::work;
 
 /// While a run has read at most this many results, or has at most this many texts left to
 /// find, its texts are searched one by one, without an automaton.
 const SEARCHED_ONE_BY_ONE: usize = 4;
+
+/// The most bytes a result's search one text at a time may read (the texts left to find
+/// times the result's length): past it, the automaton is built, which reads the result
+/// once. Searching each text on its own is quicker for a few short texts and results, but
+/// thousands of texts against a long result would read it thousands of times.
+const ONE_BY_ONE_BYTES: usize = 1 << 20;
 
 /// Strings shorter than this (in characters) are produced only by an equal value.
 const MIN_FOUND_CHARS: usize = 4;
@@ -30,6 +43,10 @@ const MIN_FOUND_CHARS: usize = 4;
 /// Keyed by trace text, so hashed with a randomly seeded hash; only looked up, never listed.
 #[allow(clippy::disallowed_types)]
 type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+/// The automaton's states whose strings are noted; only looked up, never listed.
+#[allow(clippy::disallowed_types)]
+type Set<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 
 /// The value an `into` call passes, as looked for.
 struct Wanted<'c> {
@@ -148,12 +165,13 @@ fn number(map: &mut Map<String, usize>, next: &mut usize, item: &str) -> usize {
     *next - 1
 }
 
-/// How a result's text is searched: see [`Found::searcher`].
+/// How a result's text is searched: see [`Found::search`].
 enum Searcher {
     /// Each text on its own, until this many results were read.
     OneByOne { reads: usize },
-    /// All at once.
-    AtOnce(AhoCorasick),
+    /// All at once, by an automaton; and the match states it entered already, whose
+    /// strings are noted.
+    AtOnce(Box<NFA>, Set<StateID>),
     /// Each text on its own: the automaton could not be built.
     Never,
 }
@@ -185,29 +203,27 @@ impl Found {
         }
     }
 
-    /// How the texts are searched in the next result: one by one for the first few results,
-    /// or while few texts are left; then, all at once, by an automaton built for the run.
+    /// Whether the next result, of `length` bytes, is searched one text at a time: for the
+    /// first few results, or while few texts are left, and while that reads the result
+    /// few enough times; otherwise all at once, by an automaton built for the run (once).
     /// Most runs decide an edge within a few results, and build none; a run that reads
     /// many results with many texts builds one, and stays linear in its length.
-    fn searcher(&mut self) -> Option<&AhoCorasick> {
-        if let Searcher::OneByOne { reads } = &mut self.searcher {
-            *reads += 1;
-            if *reads <= SEARCHED_ONE_BY_ONE || self.unfound <= SEARCHED_ONE_BY_ONE {
-                return None;
-            }
-            self.searcher = match AhoCorasick::builder()
-                .kind(Some(AhoCorasickKind::ContiguousNFA))
-                .build(&self.patterns)
-            {
-                Ok(automaton) => Searcher::AtOnce(automaton),
-                // Too many texts for one automaton: each searched on its own.
-                Err(_) => Searcher::Never,
-            };
+    fn one_by_one(&mut self, length: usize) -> bool {
+        let Searcher::OneByOne { reads } = &mut self.searcher else {
+            return matches!(self.searcher, Searcher::Never);
+        };
+        *reads += 1;
+        if (*reads <= SEARCHED_ONE_BY_ONE || self.unfound <= SEARCHED_ONE_BY_ONE)
+            && self.unfound.saturating_mul(length) <= ONE_BY_ONE_BYTES
+        {
+            return true;
         }
-        match &self.searcher {
-            Searcher::AtOnce(automaton) => Some(automaton),
-            Searcher::OneByOne { .. } | Searcher::Never => None,
-        }
+        self.searcher = match NFA::new(&self.patterns) {
+            Ok(automaton) => Searcher::AtOnce(Box::new(automaton), Set::default()),
+            // Too many texts for one automaton: each searched on its own.
+            Err(_) => Searcher::Never,
+        };
+        matches!(self.searcher, Searcher::Never)
     }
 
     /// Reads the result of producer `c`, the next in call order.
@@ -274,23 +290,42 @@ impl Found {
 
     /// Searches `text`, the text of producer `c`'s result, for the texts asked about.
     fn search(&mut self, c: usize, text: &str) {
-        let mut found = Vec::new();
-        match self.searcher() {
-            Some(automaton) => {
-                found.extend(
-                    automaton
-                        .find_overlapping_iter(text)
-                        .map(|hit| hit.pattern().as_usize()),
-                );
+        if self.one_by_one(text.len()) {
+            for index in 0..self.patterns.len() {
+                if self.by_text[index] == usize::MAX {
+                    work::count(text.len());
+                    if text.contains(&self.patterns[index]) {
+                        self.by_text[index] = c;
+                        self.unfound -= 1;
+                    }
+                }
             }
-            None => found.extend((0..self.patterns.len()).filter(|&index| {
-                self.by_text[index] == usize::MAX && text.contains(&self.patterns[index])
-            })),
+            return;
         }
-        for index in found {
-            if self.by_text[index] == usize::MAX {
-                self.by_text[index] = c;
-                self.unfound -= 1;
+        let Searcher::AtOnce(automaton, entered) = &mut self.searcher else {
+            return;
+        };
+        let Ok(mut state) = automaton.start_state(Anchored::No) else {
+            return;
+        };
+        for &byte in text.as_bytes() {
+            if self.unfound == 0 {
+                break;
+            }
+            work::count(1);
+            state = automaton.next_state(Anchored::No, state, byte);
+            // The strings that end here are those of the state, whatever came before
+            // them: noted the first time the run enters it.
+            if !automaton.is_match(state) || !entered.insert(state) {
+                continue;
+            }
+            for at in 0..automaton.match_len(state) {
+                work::count(1);
+                let index = automaton.match_pattern(state, at).as_usize();
+                if self.by_text[index] == usize::MAX {
+                    self.by_text[index] = c;
+                    self.unfound -= 1;
+                }
             }
         }
     }

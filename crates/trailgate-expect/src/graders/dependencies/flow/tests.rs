@@ -266,3 +266,107 @@ proptest! {
         }
     }
 }
+
+/// A string of `a` and `b`, of `min` to `max` characters.
+fn ab(min: usize, max: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(&['a', 'b'][..]), min..=max)
+        .prop_map(|chars| chars.into_iter().collect())
+}
+
+proptest! {
+    /// Strings inside strings, each found at many bytes of many results, in runs that read
+    /// more than a few results with more than a few strings (so that the automaton searches
+    /// them): the verdict, and the failure, are those of asking each pair of calls.
+    #[test]
+    fn strings_inside_strings_are_found_as_pair_by_pair(
+        results in prop::collection::vec(ab(0, 24), 5..=9),
+        asked in prop::collection::vec((ab(4, 7), any::<bool>()), 5..=12),
+    ) {
+        let (feeds, into) = (step("search"), step("get"));
+        let result = |text: &String| made("search", None, Some(json!(text)));
+        let get = |text: &String| made("get", Some(json!(text)), None);
+        // The strings marked early are asked after the first five results, the others
+        // after all of them.
+        let mut calls: Vec<Call> = results[..5].iter().map(result).collect();
+        calls.extend(asked.iter().filter(|(_, early)| *early).map(|(text, _)| get(text)));
+        calls.extend(results[5..].iter().map(result));
+        calls.extend(asked.iter().filter(|(_, early)| !*early).map(|(text, _)| get(text)));
+        prop_assert_eq!(
+            super::verdict(&feeds, &into, "v", &calls),
+            pairwise(&feeds, &into, &calls)
+        );
+    }
+}
+
+/// A result that holds the strings asked about at every byte, strings inside strings
+/// (`aaaa`, `aaaaa`, ... 600 of them in a result of 200,000 `a`s, after five results that
+/// hold none): listing every hit found 120 million, a gigabyte. Each string is noted once,
+/// and the result is read once: the work (bytes of results read, strings noted) is within
+/// the results' length and the strings', plus the few results searched one string at a
+/// time, whether every string is found (and the search stops) or one is not (and it reads
+/// on to the end).
+#[rstest::rstest]
+#[case::every_string_found(false)]
+#[case::one_string_nowhere(true)]
+fn a_result_full_of_strings_is_read_once(#[case] one_nowhere: bool) {
+    let (feeds, into) = (step("search"), step("get"));
+    let (strings, length) = (600, 200_000);
+    let mut calls: Vec<Call> = (0..5)
+        .map(|n| made("search", None, Some(json!(format!("nothing {n}")))))
+        .collect();
+    calls.push(made("search", None, Some(json!("a".repeat(length)))));
+    let mut asked: Vec<String> = (0..strings).map(|n| "a".repeat(4 + n)).collect();
+    if one_nowhere {
+        asked.push("bbbb".to_owned());
+    }
+    calls.extend(
+        asked
+            .iter()
+            .map(|text| made("get", Some(json!(text)), None)),
+    );
+    let (verdict, work) = crate::work::counted(|| super::verdict(&feeds, &into, "v", &calls));
+    match verdict {
+        EdgeVerdict::Held => assert!(!one_nowhere),
+        EdgeVerdict::Failed(failure) => {
+            assert!(one_nowhere);
+            assert_eq!(failure.call.map(|call| call.call), Some(calls.len()));
+        }
+        EdgeVerdict::Vacuous => panic!("the edge applies"),
+    }
+    let results: usize = calls
+        .iter()
+        .filter_map(Call::result_view)
+        .map(|result| result.match_text().len())
+        .sum();
+    let texts: usize = asked.iter().map(String::len).sum();
+    let one_by_one = super::SEARCHED_ONE_BY_ONE * super::ONE_BY_ONE_BYTES;
+    assert!(
+        work <= results + texts + one_by_one,
+        "{work} bytes read and strings noted, for {results} bytes of results and {texts} of strings"
+    );
+}
+
+/// Thousands of strings against long results, the first few of which are searched one
+/// string at a time: each such search reads at most [`super::ONE_BY_ONE_BYTES`] (strings
+/// times length), past which the automaton reads the result once.
+#[test]
+fn many_strings_read_a_long_result_once() {
+    let (feeds, into) = (step("search"), step("get"));
+    let asked: Vec<String> = (0..5_000).map(|n| format!("id-{n:05}")).collect();
+    let result = asked.iter().rev().cloned().collect::<Vec<_>>().join(" ");
+    let mut calls = vec![made("search", None, Some(json!(result)))];
+    calls.extend(
+        asked
+            .iter()
+            .map(|text| made("get", Some(json!(text)), None)),
+    );
+    let (verdict, work) = crate::work::counted(|| super::verdict(&feeds, &into, "v", &calls));
+    assert_eq!(verdict, EdgeVerdict::Held);
+    let texts: usize = asked.iter().map(String::len).sum();
+    // One result of about 40,000 bytes; 5,000 strings one by one read it 5,000 times.
+    assert!(
+        work <= 2 * (result.len() + texts),
+        "{work} for {}",
+        result.len()
+    );
+}
