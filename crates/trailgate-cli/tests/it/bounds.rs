@@ -5,9 +5,12 @@
 //! limits are bounds, not measurements; the work itself is bounded by counting it, in the
 //! unit tests of each grader (docs/robustness.md#limits).
 
+use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 use std::process::Command;
+
+use crate::support::trailgate;
 
 /// `trailgate args` in `dir`, with an empty environment and its data limited to
 /// `limit_kib` KiB: the exit code, standard output and standard error.
@@ -79,6 +82,48 @@ fn a_flow_edge_over_a_result_full_of_its_strings_holds_within_memory() {
         stdout.contains("dependencies: 1 of 1 run held every edge  pass rate 100"),
         "{stdout}{stderr}"
     );
+}
+
+/// Ten parallel groups over 30,000 calls, each call a turn of its own (a 900 KB trace): no
+/// group fits a turn. Each group went over every call for every turn, and the explanation
+/// did again for the first group missed: 29 seconds with the release binary. The calls of
+/// each turn are now found once per run; the verdict and the closest turn are those of
+/// the small run.
+#[test]
+fn parallel_groups_that_fit_no_turn_of_a_long_run_are_explained() {
+    let temp = tempfile::tempdir().unwrap();
+    let groups = 10;
+    let mut expected = String::new();
+    for g in 0..groups {
+        writeln!(expected, "            - parallel: [a{g}, b{g}]").unwrap();
+    }
+    let calls: Vec<String> = (0..30_000)
+        .map(|c| {
+            let g = c / 2 % groups;
+            let tool = if c % 2 == 0 { "a" } else { "b" };
+            format!(r#"{{"name":"{tool}{g}","step":{c}}}"#)
+        })
+        .collect();
+    let trace = format!(r#"{{"tool_calls":[{}]}}"#, calls.join(","));
+    fs::write(temp.path().join("t.json"), trace).unwrap();
+    for mode in ["any_order", "subset"] {
+        fs::write(
+            temp.path().join("trailgate.yaml"),
+            format!(
+                "tests:\n  - name: groups\n    traces: t.json\n    graders:\n      - type: \
+                 trajectory\n        config:\n          mode: {mode}\n          expected:\n{expected}"
+            ),
+        )
+        .unwrap();
+        let run = trailgate(temp.path(), &["check", "--color", "never"]);
+        assert_eq!(run.code, 1, "{mode}: {}{}", run.stdout, run.stderr);
+        let shown = if mode == "subset" {
+            "extra call a0 (call 1)"
+        } else {
+            "missed parallel [a0, b0]; turn 0 has 1 of its 2 steps"
+        };
+        assert!(run.stdout.contains(shown), "{mode}: {}", run.stdout);
+    }
 }
 
 /// The largest line a JSON Lines trace may hold is `MAX_LINE_BYTES`, 64 MiB; a line of

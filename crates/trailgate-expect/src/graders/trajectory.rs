@@ -5,6 +5,8 @@
 pub(crate) mod config;
 mod suggest;
 
+use std::cell::OnceCell;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Deserialize;
@@ -14,6 +16,7 @@ use trailgate_trace::{Call, Run};
 use crate::gate::{Gate, Target};
 use crate::run::{CalledTool, Detail};
 use crate::step_matcher::{StepMatcher, StepMiss};
+use crate::work;
 
 /// `trajectory.match_rate`.
 pub(crate) const MATCH_RATE: Target = Target::new("trajectory.match_rate");
@@ -215,6 +218,34 @@ impl StepCalls {
     }
 }
 
+/// The calls of a run by agent turn (their `step`), in the order of each turn's first call,
+/// each turn's calls in trace order: made once per run, so that a parallel group looks at
+/// the calls of each turn without going over the whole run for each.
+struct Turns(Vec<(u32, Vec<usize>)>);
+
+impl Turns {
+    fn new(calls: &[Call]) -> Self {
+        let mut turns: Vec<(u32, Vec<usize>)> = Vec::new();
+        let mut numbers: BTreeMap<u32, usize> = BTreeMap::new();
+        work::count(calls.len());
+        for (c, call) in calls.iter().enumerate() {
+            // The calls of a turn mostly come together: the last turn is asked first.
+            let turn = match turns.last_mut() {
+                Some((step, in_turn)) if *step == call.step => in_turn,
+                _ => {
+                    let number = *numbers.entry(call.step).or_insert_with(|| {
+                        turns.push((call.step, Vec::new()));
+                        turns.len() - 1
+                    });
+                    &mut turns[number].1
+                }
+            };
+            turn.push(c);
+        }
+        Self(turns)
+    }
+}
+
 fn called(calls: &[Call], index: usize) -> CalledTool {
     let call = &calls[index];
     CalledTool {
@@ -232,11 +263,14 @@ impl TrajectoryGrader {
     /// [`grade`](Self::grade), to the `detail` given: without it, no list of calls.
     pub fn grade_as(&self, run: &Run, detail: Detail) -> RunTrajectory {
         let calls = &run.calls;
+        // The calls by turn, made once, when a parallel group first needs them.
+        let by_turn = OnceCell::new();
+        let turns = || by_turn.get_or_init(|| Turns::new(calls));
         // For each entry, the calls it took (by index), when it found any.
         let (taken, differs) = if self.mode.ordered() {
             self.ordered(calls)
         } else {
-            (self.unordered(calls), None)
+            (self.unordered(calls, turns), None)
         };
         let found = taken.iter().filter(|t| !t.is_empty()).count() as u64;
         let mut covered = vec![false; calls.len()];
@@ -279,7 +313,7 @@ impl TrajectoryGrader {
                 .position(Vec::is_empty)
                 .map(|entry| MissingEntry {
                     entry,
-                    closest: self.closest(entry, calls, &covered),
+                    closest: self.closest(entry, calls, &covered, turns),
                 });
         }
         // In `strict` the first difference says it all: an extra call is one found where
@@ -374,20 +408,17 @@ impl TrajectoryGrader {
     /// fits in. The choice looks ahead no further, so two groups that compete for the calls
     /// of several turns may be placed worse than they could be (docs/graders/trajectory.md).
     /// A group is weighed in at most [`WEIGHED_TURNS`] turns where it fits.
-    fn unordered(&self, calls: &[Call]) -> Vec<Vec<usize>> {
+    ///
+    /// Each group goes over the calls of each turn once (`turns`), and a group that fits no
+    /// turn asks no more: the work is within a small multiple of the calls times the steps,
+    /// per group, however many turns the run has.
+    fn unordered<'t>(&self, calls: &[Call], turns: impl Fn() -> &'t Turns) -> Vec<Vec<usize>> {
         let mut taken = vec![Vec::new(); self.expected.len()];
         let mut claimed = vec![false; calls.len()];
         let singles: Vec<usize> = (0..self.expected.len())
             .filter(|&e| !self.expected[e].parallel)
             .collect();
         let single_step = |e: usize| &self.expected[e].steps()[0];
-        // The turns, in order of their first call.
-        let mut turns: Vec<u32> = Vec::new();
-        for call in calls {
-            if !turns.contains(&call.step) {
-                turns.push(call.step);
-            }
-        }
         for (g, entry) in self.expected.iter().enumerate() {
             if !entry.parallel {
                 continue;
@@ -400,41 +431,52 @@ impl TrajectoryGrader {
                 .chain(singles.iter().map(|&e| single_step(e)))
                 .collect();
             let free: Vec<usize> = (0..calls.len()).filter(|&c| !claimed[c]).collect();
-            let best = maximum_matching(rest.len(), free.len(), |s, c| {
-                rest[s].matches(&calls[free[c]])
-            })
-            .iter()
-            .flatten()
-            .count();
+            work::count(calls.len());
+            // How many calls the rest could match without the group: asked once the group
+            // fits a turn, since a group that fits none needs no comparison.
+            let mut best = None;
             let mut chosen: Option<Vec<usize>> = None;
             let mut weighed = 0;
-            for &turn in &turns {
+            for (turn, in_turn) in &turns().0 {
                 // Each turn weighed costs a matching over the whole run: past a few, the
                 // first turn the group fits in is taken, so that the time stays within a
                 // small multiple of one matching whatever the run.
                 if weighed == WEIGHED_TURNS && chosen.is_some() {
                     break;
                 }
-                let in_turn: Vec<usize> = free
-                    .iter()
-                    .copied()
-                    .filter(|&c| calls[c].step == turn)
-                    .collect();
+                work::count(in_turn.len());
+                let in_turn: Vec<usize> =
+                    in_turn.iter().copied().filter(|&c| !claimed[c]).collect();
+                // Too few calls left in the turn for the group's steps.
+                if in_turn.len() < steps.len() {
+                    continue;
+                }
+                work::count(steps.len() * in_turn.len());
                 let alone = maximum_matching(steps.len(), in_turn.len(), |s, c| {
                     steps[s].matches(&calls[in_turn[c]])
                 });
                 if !alone.iter().all(Option::is_some) {
                     continue;
                 }
+                let best = *best.get_or_insert_with(|| {
+                    work::count(rest.len() * free.len());
+                    maximum_matching(rest.len(), free.len(), |s, c| {
+                        rest[s].matches(&calls[free[c]])
+                    })
+                    .iter()
+                    .flatten()
+                    .count()
+                });
                 // The group's steps first, then the rest, over the free calls: the
                 // augmenting paths keep the group matched, and the matching is the largest
                 // with the group in this turn.
                 weighed += 1;
                 let k = steps.len();
+                work::count((k + rest.len()) * free.len());
                 let joint = maximum_matching(k + rest.len(), free.len(), |l, c| {
                     let call = &calls[free[c]];
                     if l < k {
-                        call.step == turn && steps[l].matches(call)
+                        call.step == *turn && steps[l].matches(call)
                     } else {
                         rest[l - k].matches(call)
                     }
@@ -457,6 +499,7 @@ impl TrajectoryGrader {
             }
         }
         let free: Vec<usize> = (0..calls.len()).filter(|&c| !claimed[c]).collect();
+        work::count(singles.len() * free.len());
         let pairs = maximum_matching(singles.len(), free.len(), |s, c| {
             single_step(singles[s]).matches(&calls[free[c]])
         });
@@ -471,7 +514,13 @@ impl TrajectoryGrader {
     /// What came closest to entry `e`: for a step, the first call of its tool that no other
     /// entry took, with why it is not the step (or else the first such call taken); for a
     /// group, the turn whose calls match the most of its steps.
-    fn closest(&self, e: usize, calls: &[Call], covered: &[bool]) -> Option<Closest> {
+    fn closest<'t>(
+        &self,
+        e: usize,
+        calls: &[Call],
+        covered: &[bool],
+        turns: impl Fn() -> &'t Turns,
+    ) -> Option<Closest> {
         let entry = &self.expected[e];
         match entry.steps.as_slice() {
             [step] if !entry.parallel => {
@@ -489,24 +538,16 @@ impl TrajectoryGrader {
             }
             steps => {
                 let mut best: Option<(u32, usize)> = None;
-                let mut seen: Vec<u32> = Vec::new();
-                for call in calls {
-                    if seen.contains(&call.step) {
-                        continue;
-                    }
-                    seen.push(call.step);
-                    let in_turn: Vec<&Call> = calls
-                        .iter()
-                        .filter(|other| other.step == call.step)
-                        .collect();
+                for (step, in_turn) in &turns().0 {
+                    work::count(steps.len() * in_turn.len());
                     let found = maximum_matching(steps.len(), in_turn.len(), |s, c| {
-                        steps[s].matches(in_turn[c])
+                        steps[s].matches(&calls[in_turn[c]])
                     })
                     .iter()
                     .flatten()
                     .count();
                     if found > 0 && best.is_none_or(|(_, most)| found > most) {
-                        best = Some((call.step, found));
+                        best = Some((*step, found));
                     }
                 }
                 best.map(|(step, found)| Closest::Turn {
@@ -581,3 +622,5 @@ mod explain;
 mod grader;
 pub(crate) mod json;
 pub(crate) mod recheck;
+#[cfg(test)]
+mod tests;
