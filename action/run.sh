@@ -51,6 +51,27 @@ is_bool() {
 is_bool "$annotations" annotations
 is_bool "$summary" summary
 
+args=(check "$suite")
+reports=()
+# `reports` lists the report files in GITHUB_OUTPUT one a line: a path with a line break
+# would end the list early and could write an output of its own (`exit-code=0`), so it
+# stops the step, before anything is installed, run or written.
+add_report() {
+    local path
+    path="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")" || true
+    case "$2$path" in
+    *$'\n'* | *$'\r'*)
+        fail "the \`$1\` report's path has a line break; \`reports\` lists the report files one a line, so name one without"
+        ;;
+    esac
+    args+=(--format "$1" --output "$2")
+    reports+=("$path")
+}
+[ -z "$junit" ] || add_report junit "$junit"
+[ -z "$markdown" ] || add_report markdown "$markdown"
+[ -z "$json" ] || add_report json "$json"
+[ -z "$html" ] || add_report html "$html"
+
 # A folder whose `bin/` goes on PATH for this step and, on a runner, for the later ones.
 use_bin() {
     export PATH="$1:$PATH"
@@ -152,17 +173,6 @@ none) ;;
 *) fail "\`install\` is \`$install\`; write auto, release, cargo, pip or none" ;;
 esac
 command -v trailgate >/dev/null || fail "no \`trailgate\` command on PATH after \`install: $install\`"
-
-args=(check "$suite")
-reports=()
-add_report() {
-    args+=(--format "$1" --output "$2")
-    reports+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")")
-}
-[ -z "$junit" ] || add_report junit "$junit"
-[ -z "$markdown" ] || add_report markdown "$markdown"
-[ -z "$json" ] || add_report json "$json"
-[ -z "$html" ] || add_report html "$html"
 
 if [ -n "$baseline" ]; then
     # A trailgate older than `--baseline` refuses the option (exit 2) rather than ignore it.

@@ -157,6 +157,25 @@ def test_inputs_it_cannot_honour_stop_it_with_exit_2(
     assert message in result.stderr
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        # A newline would end the `reports` list and write an output of its own.
+        "r\nTRAILGATE_REPORTS\nexit-code=0\n.json",
+        "report\r.json",
+    ],
+)
+def test_a_report_path_with_a_line_break_stops_it_before_anything_is_written(
+    tmp_path: Path, fixtures: Path, name: str
+) -> None:
+    result, outputs = run_action(tmp_path, "seed-000-first-run", fixtures, json=name)
+    assert result.returncode == 2
+    assert "the `json` report's path has a line break" in result.stderr
+    assert outputs == {}
+    assert not (tmp_path / "runner" / "path").exists()
+    assert not (tmp_path / "runner" / "summary.md").exists()
+
+
 def test_the_baseline_reaches_check(tmp_path: Path, fixtures: Path) -> None:
     # With the case's `base.json`, its gates on the baseline resolve and one fails.
     result, outputs = run_action(
