@@ -139,6 +139,18 @@ impl<'r> Observed<'r> {
     }
 }
 
+/// `name`, or `name (2)`, `name (3)`, ... when `taken` holds it: names that must differ
+/// (a suite's tests, a test's classes) taken from things that may read the same.
+pub(crate) fn unique_name(name: &str, taken: &[String]) -> String {
+    let mut candidate = name.to_owned();
+    let mut n = 1;
+    while taken.contains(&candidate) {
+        n += 1;
+        candidate = format!("{name} ({n})");
+    }
+    candidate
+}
+
 /// `min to max`, or `n` when they are equal.
 pub(crate) fn range((low, high): (u64, u64)) -> String {
     if low == high {

@@ -112,9 +112,7 @@ impl ShardTest {
     /// Drops what was only read to be checked.
     pub fn keep(self) -> KeptTest {
         KeptTest {
-            stability: self
-                .passed_runs
-                .and_then(|passed| Stability::of(passed, self.runs as u64)),
+            stability: self.runs_stability(),
             name: self.name,
             agent: self.agent,
             passed: self.passed,
@@ -204,12 +202,15 @@ impl ShardTest {
         apply_gates(self, figures.as_ref())
     }
 
+    /// The stability the runs' verdicts give (none for one run).
+    fn runs_stability(&self) -> Option<Stability> {
+        self.passed_runs
+            .and_then(|passed| Stability::of(passed, self.runs as u64))
+    }
+
     /// The stated `stability` is the one its runs' verdicts give (none for one run).
     fn same_stability(&self) -> Result<(), String> {
-        let stability = self
-            .passed_runs
-            .and_then(|passed| Stability::of(passed, self.runs as u64))
-            .map(Stability::as_str);
+        let stability = self.runs_stability().map(Stability::as_str);
         if self.stability.as_deref() == stability {
             return Ok(());
         }

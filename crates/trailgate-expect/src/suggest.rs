@@ -9,12 +9,12 @@ use trailgate_trace::Run;
 use crate::graders::config::GraderConfig;
 use crate::graders::contract::Grader;
 use crate::graders::{Block, registry};
-use crate::observed::{Observed, Suggested, YamlLine, quote};
+use crate::observed::{Observed, Suggested, YamlLine, quote, unique_name};
 
 /// One test of a suggested suite.
 #[derive(Debug, Clone)]
 pub struct SuggestTest<'r> {
-    /// Its name.
+    /// Its name; a name an earlier test of the suite has gets ` (2)`, ` (3)`, ...
     pub name: String,
     /// Its `traces:`, as the suite writes them (paths relative to the suite's folder, with
     /// glob characters escaped).
@@ -72,16 +72,19 @@ pub fn suggest_suite(tests: &[SuggestTest<'_>]) -> String {
          # what may vary, then commit the suite and run `trailgate check` in CI.\n\
          tests:\n",
     );
+    let mut names: Vec<String> = Vec::new();
     for test in tests {
-        write_test(test, &mut out);
+        let name = unique_name(&test.name, &names);
+        write_test(test, &name, &mut out);
+        names.push(name);
     }
     out
 }
 
 /// One test, under `tests:`.
-fn write_test(test: &SuggestTest<'_>, out: &mut String) {
+fn write_test(test: &SuggestTest<'_>, name: &str, out: &mut String) {
     let observed = Observed::new(test.runs);
-    push(out, 1, &format!("- name: {}", quote(&test.name)), None);
+    push(out, 1, &format!("- name: {}", quote(name)), None);
     if !test.traces.is_empty() {
         push(out, 2, "traces:", None);
         for trace in &test.traces {

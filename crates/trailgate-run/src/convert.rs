@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 
 use trailgate_expect::RunSource;
-use trailgate_trace::{FileLayout, ReadOptions, write_run};
+use trailgate_trace::{ReadOptions, write_run};
 
 use crate::check::read_parts;
-use crate::discover::{TraceFile, display};
+use crate::discover::TraceFile;
 use crate::error::Error;
 use crate::options::TraceOptions;
 use crate::output::Output;
@@ -23,12 +23,7 @@ pub fn convert(files: &[PathBuf], options: &TraceOptions) -> Result<Output, Erro
     let mut stdout = Vec::new();
     let mut warnings = Vec::new();
     for path in files {
-        let trace = TraceFile {
-            path: path.clone(),
-            label: display(path),
-            // Any extension but `.jsonl` is read as one JSON document.
-            layout: FileLayout::from_path(path).unwrap_or(FileLayout::Json),
-        };
+        let trace = TraceFile::named(path);
         let mut written = Ok(());
         let warning = read_parts(&trace, &options, |part| {
             for run in part.into_runs() {

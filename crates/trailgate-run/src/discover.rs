@@ -20,6 +20,18 @@ pub(crate) struct TraceFile {
     pub(crate) layout: FileLayout,
 }
 
+impl TraceFile {
+    /// A file named on the command line (`convert`, `init --from`), labelled as given; any
+    /// extension but `.jsonl` is read as one JSON document.
+    pub(crate) fn named(path: &Path) -> Self {
+        Self {
+            path: path.to_path_buf(),
+            label: display(path),
+            layout: FileLayout::from_path(path).unwrap_or(FileLayout::Json),
+        }
+    }
+}
+
 /// Where a test's runs come from, for error messages.
 pub(crate) enum Searched {
     /// The default location: these paths were tried.

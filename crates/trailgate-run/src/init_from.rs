@@ -7,7 +7,7 @@ use std::path::{Component, Path, PathBuf};
 
 use glob::Pattern;
 use trailgate_expect::{Problem, SuggestNaming, SuggestTest, SuiteError, suggest_suite};
-use trailgate_trace::{FileLayout, ReadOptions, Run};
+use trailgate_trace::{ReadOptions, Run};
 
 use crate::check::{check, read_parts};
 use crate::discover::{TraceFile, display, folder_traces};
@@ -76,7 +76,6 @@ pub fn init_from(options: &InitOptions) -> Result<Output, Error> {
         naming: options.read.naming()?,
     };
     let mut inputs = Vec::new();
-    let mut names: Vec<String> = Vec::new();
     for path in &options.paths {
         let files = trace_files(path)?;
         let mut runs = Vec::new();
@@ -91,9 +90,7 @@ pub fn init_from(options: &InitOptions) -> Result<Output, Error> {
                  trailgate reads from a file)",
             ));
         }
-        let name = unique(&test_name(path), &names);
-        names.push(name.clone());
-        inputs.push((name, files, runs));
+        inputs.push((test_name(path), files, runs));
     }
     let naming = options.read.naming.as_ref().map(|scheme| SuggestNaming {
         scheme: scheme.clone(),
@@ -181,11 +178,7 @@ fn trace_files(path: &Path) -> Result<Vec<PathBuf>, Error> {
 
 /// Every run of a trace file.
 fn read_runs(path: &Path, options: &ReadOptions) -> Result<Vec<Run>, Error> {
-    let trace = TraceFile {
-        path: path.to_path_buf(),
-        label: display(path),
-        layout: FileLayout::from_path(path).unwrap_or(FileLayout::Json),
-    };
+    let trace = TraceFile::named(path);
     let mut runs = Vec::new();
     read_parts(&trace, options, |part| {
         for run in part.into_runs() {
@@ -206,17 +199,6 @@ fn test_name(path: &Path) -> String {
     name.map(|name| name.to_string_lossy().into_owned())
         .filter(|name| !name.is_empty() && name != "." && name != "..")
         .unwrap_or_else(|| "runs".to_owned())
-}
-
-/// `name`, or `name (2)`, `name (3)`, ... when an earlier test took it.
-fn unique(name: &str, taken: &[String]) -> String {
-    let mut candidate = name.to_owned();
-    let mut n = 1;
-    while taken.contains(&candidate) {
-        n += 1;
-        candidate = format!("{name} ({n})");
-    }
-    candidate
 }
 
 /// A trace file as `traces:` writes it: relative to the suite's folder, with `/`

@@ -43,8 +43,9 @@ pub struct ToolLimit {
     pub max: u64,
 }
 
-/// A test's `budget` grader, checked.
-#[derive(Debug, Clone)]
+/// A test's `budget` grader, checked. Its default sets no limit and no gate: it only
+/// counts.
+#[derive(Debug, Clone, Default)]
 pub struct BudgetGrader {
     /// `max_calls`.
     pub max_calls: Option<u64>,

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::error::Problem;
 use crate::expect::Expectations;
+use crate::gate::Gate;
 use crate::schema::described;
 use crate::suite_file::{Items, PathSeg, SuiteFile, join};
 use crate::tool_matcher::config::TestClasses;
@@ -103,6 +104,28 @@ macro_rules! config_keys {
 }
 
 pub(crate) use config_keys;
+
+/// The gates of the `expect:` of a config of kind `block` at `path` (the config's), on the
+/// kind's metrics, its default gate when `expect:` is omitted or empty: what most kinds'
+/// `check` writes (a kind whose targets or default depend on its config calls
+/// [`expect::gates`] itself).
+pub(crate) fn block_gates(
+    block: Block,
+    expect: Option<Expectations>,
+    file: &SuiteFile,
+    path: &[PathSeg<'_>],
+    problems: &mut Vec<Problem>,
+) -> Vec<Gate> {
+    crate::expect::gates(
+        file,
+        expect,
+        block.key(),
+        block.targets(),
+        block.default_gate(),
+        &join(path, &[PathSeg::Key("expect")]),
+        problems,
+    )
+}
 
 /// The properties a config type describes in its own JSON Schema.
 pub(crate) fn own_properties<T: JsonSchema>(

@@ -17,8 +17,8 @@ pub(crate) const RATE: Target = Target::new("errors.rate");
 /// `errors.recovery`.
 pub(crate) const RECOVERY: Target = Target::new("errors.recovery");
 
-/// A test's `errors` grader, checked.
-#[derive(Debug, Clone)]
+/// A test's `errors` grader, checked. Its default has no class and no gate: it only counts.
+#[derive(Debug, Clone, Default)]
 pub struct ErrorsGrader {
     /// The members of each equal-function class of the test: a failed call is also
     /// recovered by a later successful call of any member of a class it belongs to.

@@ -15,16 +15,16 @@ use serde::{Deserialize, Serialize};
 use trailgate_core::Percent;
 
 use crate::error::Problem;
-use crate::expect::{self, Expectations};
+use crate::expect::Expectations;
 use crate::gate::{Gate, Target};
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, config_keys};
+use crate::graders::config::{GraderConfig, block_gates, config_keys};
 use crate::graders::contract::{Grader, GraderRecheck, GraderReport, Verdicts};
 use crate::json_part::{Entries, JsonPart};
 use crate::recheck::{Fold, Metrics, Runs, Sum, same, same_percent};
 use crate::run::{Detail, RunInfo, TestRun};
 use crate::section::{ListedRun, Piece, Section};
-use crate::suite_file::{PathSeg, SuiteFile, join};
+use crate::suite_file::{PathSeg, SuiteFile};
 use crate::tool_matcher::config::TestClasses;
 
 /// `toy.share`: the calls of the tool over all calls, rounded down.
@@ -79,16 +79,7 @@ impl GraderConfig for ToyConfig {
         _classes: TestClasses<'_>,
         problems: &mut Vec<Problem>,
     ) -> Option<ToyGrader> {
-        let block = Block::Toy;
-        let gates = expect::gates(
-            file,
-            expect,
-            block.key(),
-            block.targets(),
-            block.default_gate(),
-            &join(path, &[PathSeg::Key("expect")]),
-            problems,
-        );
+        let gates = block_gates(Block::Toy, expect, file, path, problems);
         let Some(tool) = self.tool else {
             problems.push(file.located(
                 Problem::new(

@@ -8,15 +8,7 @@ use super::{BudgetGrader, RunBudget};
 
 /// `max_calls`, `max_steps`, `max_repeats` and `max_errors`, counted by the grader itself.
 pub(super) fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
-    let counter = BudgetGrader {
-        max_calls: None,
-        max_steps: None,
-        max_errors: None,
-        max_repeats: None,
-        per_tool: Vec::new(),
-        optimal_calls: None,
-        gates: Vec::new(),
-    };
+    let counter = BudgetGrader::default();
     let budgets: Vec<RunBudget> = observed
         .runs
         .iter()

@@ -7,9 +7,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::Problem;
-use crate::expect::{self, Expectations};
+use crate::expect::Expectations;
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, config_keys};
+use crate::graders::config::{GraderConfig, block_gates, config_keys};
 use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::ToolMatcher;
@@ -98,15 +98,7 @@ impl GraderConfig for RawConfig {
                 );
             }
         }
-        let gates = expect::gates(
-            file,
-            expect,
-            Block::CallAccuracy.key(),
-            Block::CallAccuracy.targets(),
-            Block::CallAccuracy.default_gate(),
-            &join(path, &[PathSeg::Key("expect")]),
-            problems,
-        );
+        let gates = block_gates(Block::CallAccuracy, expect, file, path, problems);
         if problems.len() > before {
             return None;
         }

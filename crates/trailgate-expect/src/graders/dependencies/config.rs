@@ -7,9 +7,9 @@ use serde::Deserialize;
 use trailgate_core::Member;
 
 use crate::error::Problem;
-use crate::expect::{self, Expectations};
+use crate::expect::Expectations;
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, config_keys};
+use crate::graders::config::{GraderConfig, block_gates, config_keys};
 use crate::step_matcher::config::{RawStep, step_matcher};
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::config::TestClasses;
@@ -80,15 +80,7 @@ impl GraderConfig for RawConfig {
                 edges.push(edge);
             }
         }
-        let gates = expect::gates(
-            file,
-            expect,
-            Block::Dependencies.key(),
-            Block::Dependencies.targets(),
-            Block::Dependencies.default_gate(),
-            &join(path, &[PathSeg::Key("expect")]),
-            problems,
-        );
+        let gates = block_gates(Block::Dependencies, expect, file, path, problems);
         if problems.len() > before {
             return None;
         }

@@ -4,10 +4,10 @@
 use schemars::JsonSchema;
 
 use crate::error::Problem;
-use crate::expect::{self, Expectations};
+use crate::expect::Expectations;
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, config_keys};
-use crate::suite_file::{PathSeg, SuiteFile, join};
+use crate::graders::config::{GraderConfig, block_gates, config_keys};
+use crate::suite_file::{PathSeg, SuiteFile};
 use crate::tool_matcher::config::TestClasses;
 
 use super::ErrorsGrader;
@@ -51,15 +51,7 @@ impl GraderConfig for RawConfig {
             );
             return None;
         }
-        let gates = expect::gates(
-            file,
-            expect,
-            Block::Errors.key(),
-            Block::Errors.targets(),
-            Block::Errors.default_gate(),
-            &join(path, &[PathSeg::Key("expect")]),
-            problems,
-        );
+        let gates = block_gates(Block::Errors, expect, file, path, problems);
         if problems.len() > before {
             return None;
         }

@@ -9,10 +9,7 @@ use super::ErrorsGrader;
 /// The gate on `errors.recovery`; nothing when no call failed.
 pub(super) fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
     // Without classes: a class only lets more calls recover a failure.
-    let counter = ErrorsGrader {
-        classes: Vec::new(),
-        gates: Vec::new(),
-    };
+    let counter = ErrorsGrader::default();
     let lowest = observed
         .runs
         .iter()

@@ -1,7 +1,7 @@
 //! The equal-function-set block suggested from recorded runs (docs/init.md): one class per
 //! tool that every run called, each gated to be called in every run.
 
-use crate::observed::{Observed, Suggested, quote};
+use crate::observed::{Observed, Suggested, quote, unique_name};
 
 /// One class per required tool, named after it, gated `tool_selection.recall >= 100`.
 pub(super) fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
@@ -22,13 +22,7 @@ pub(super) fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
     for required in &observed.required {
         // Two tools can read the same (`github.repos.list` is `github` + `repos.list` and
         // `github.repos` + `list`); a class name is taken once.
-        let id = required.tool.id();
-        let mut name = id.clone();
-        let mut n = 1;
-        while names.contains(&name) {
-            n += 1;
-            name = format!("{id} ({n})");
-        }
+        let name = unique_name(&required.tool.id(), &names);
         block.line(1, format!("- name: {}", quote(&name)));
         names.push(name);
         block.line(2, format!("members: [{}]", required.tool.member()));

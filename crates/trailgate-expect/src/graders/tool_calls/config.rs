@@ -12,9 +12,9 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::error::{Problem, custom};
-use crate::expect::{self, Expectations};
+use crate::expect::Expectations;
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, config_keys};
+use crate::graders::config::{GraderConfig, block_gates, config_keys};
 use crate::graders::contract::Unjudged;
 use crate::matchers::ValueMatcher;
 use crate::schema::described;
@@ -77,15 +77,7 @@ impl GraderConfig for RawConfig {
                 problems,
             );
         }
-        let gates = expect::gates(
-            file,
-            expect,
-            Block::ToolCalls.key(),
-            Block::ToolCalls.targets(),
-            Block::ToolCalls.default_gate(),
-            &join(path, &[PathSeg::Key("expect")]),
-            problems,
-        );
+        let gates = block_gates(Block::ToolCalls, expect, file, path, problems);
         let mut classes_of = |list: MatchList, entries: &Option<Vec<RawToolMatch>>| {
             entry_classes(
                 file,

@@ -10,9 +10,9 @@ use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use crate::error::Problem;
-use crate::expect::{self, Expectations};
+use crate::expect::Expectations;
 use crate::graders::Block;
-use crate::graders::config::{GraderConfig, config_keys};
+use crate::graders::config::{GraderConfig, block_gates, config_keys};
 use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::schema::described;
 use crate::step_matcher::config::{RawStep, step_matcher};
@@ -97,15 +97,7 @@ impl GraderConfig for RawConfig {
                 expected.push(entry);
             }
         }
-        let gates = expect::gates(
-            file,
-            expect,
-            Block::Trajectory.key(),
-            Block::Trajectory.targets(),
-            Block::Trajectory.default_gate(),
-            &join(path, &[PathSeg::Key("expect")]),
-            problems,
-        );
+        let gates = block_gates(Block::Trajectory, expect, file, path, problems);
         if problems.len() > before {
             return None;
         }
