@@ -3,14 +3,18 @@
 //! comparison through a 64-bit float would say it is.
 //!
 //! A number is read as written (sign, digits, decimal point, exponent) and compared digit
-//! by digit, without allocating and without a big-number type: two numbers are equal when
-//! their signs, their significant digits and the position of their decimal point are.
+//! by digit, without a big-number type: two numbers are equal when their signs, their
+//! significant digits and the position of their decimal point are. Every number JSON can
+//! write is read, whatever its exponent: the position of the point is kept exactly
+//! (`decimal/point.rs`), so `1e1000000000000000000` compares above `1000` as it should
+//! (docs/matchers.md#numbers).
+
+mod point;
 
 use std::cmp::Ordering;
+use std::fmt::Write as _;
 
-/// The largest exponent (in magnitude) read: far beyond any number a JSON parser turns
-/// into a float, small enough that the position of the decimal point cannot overflow.
-const MAX_EXPONENT: i64 = 1_000_000_000_000_000;
+use self::point::{Exponent, Point};
 
 /// A number by its exact decimal value, borrowed from its text.
 ///
@@ -25,12 +29,12 @@ pub struct Decimal<'a> {
     /// Where the significant digits start in `int` followed by `frac`, and how many.
     first: usize,
     len: usize,
-    point: i64,
+    point: Point<'a>,
 }
 
 impl<'a> Decimal<'a> {
     /// Reads a number written as JSON writes one (`-12.5e-3`), also with `E`, an exponent
-    /// sign `+`, or leading zeros; `None` for anything else, or an exponent beyond 10¹⁵.
+    /// sign `+`, or leading zeros, whatever the exponent's size; `None` for anything else.
     pub fn parse(text: &'a str) -> Option<Self> {
         let bytes = text.as_bytes();
         let (negative, rest) = match bytes.split_first() {
@@ -53,8 +57,8 @@ impl<'a> Decimal<'a> {
             return None;
         }
         let exponent = match exponent {
-            None => 0,
-            Some(text) => read_exponent(text)?,
+            None => None,
+            Some(text) => Some(Exponent::parse(text)?),
         };
         let digit = |at: usize| {
             if at < int.len() {
@@ -70,11 +74,13 @@ impl<'a> Decimal<'a> {
             .find(|&at| digit(at) != b'0')
             .map_or(first, |at| at + 1);
         let point = if first == total {
-            0
+            Point::Small(0)
         } else {
+            // Where the first significant digit is, before the exponent: a count of bytes
+            // of the text, which 64 bits hold.
             let before = i64::try_from(int.len()).ok()?;
             let zeros = i64::try_from(first).ok()?;
-            before.checked_sub(zeros)?.checked_add(exponent)?
+            Point::new(before.checked_sub(zeros)?, exponent)
         };
         Some(Self {
             negative,
@@ -99,7 +105,7 @@ impl<'a> Decimal<'a> {
     /// Whether the number has no fractional part, by its exact value: `1.0` and `1e2` are
     /// integers, `1.5` and `1e-1` are not.
     pub fn is_integer(&self) -> bool {
-        self.is_zero() || i64::try_from(self.len).is_ok_and(|len| len <= self.point)
+        self.is_zero() || i64::try_from(self.len).is_ok_and(|len| Point::Small(len) <= self.point)
     }
 
     /// The significant digits, as ASCII bytes.
@@ -112,9 +118,16 @@ impl<'a> Decimal<'a> {
             .copied()
     }
 
-    /// The power of ten of the decimal point: the value is `±0.digits × 10^point`.
-    pub fn point(&self) -> i64 {
-        self.point
+    /// The power of ten of the decimal point: the value is `±0.digits × 10^point`; `None`
+    /// when it does not fit in 64 bits (an exponent such as `1e1000000000000000000`).
+    pub fn point(&self) -> Option<i64> {
+        self.point.small()
+    }
+
+    /// Writes the power of ten of the decimal point, exactly, as a decimal integer.
+    pub(crate) fn write_point(&self, out: &mut String) {
+        // Writing to a `String` cannot fail.
+        let _ = write!(out, "{}", self.point);
     }
 
     /// How the absolute values compare.
@@ -130,29 +143,6 @@ impl<'a> Decimal<'a> {
             .cmp(&other.point)
             .then_with(|| self.digits().cmp(other.digits()))
     }
-}
-
-/// Reads an exponent (`+5`, `-12`, `7`); `None` past [`MAX_EXPONENT`].
-fn read_exponent(text: &[u8]) -> Option<i64> {
-    let (negative, digits) = match text.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        Some((b'+', rest)) => (false, rest),
-        _ => (false, text),
-    };
-    if digits.is_empty() {
-        return None;
-    }
-    let mut value = 0_i64;
-    for &byte in digits {
-        if !byte.is_ascii_digit() {
-            return None;
-        }
-        value = value * 10 + i64::from(byte - b'0');
-        if value > MAX_EXPONENT {
-            return None;
-        }
-    }
-    Some(if negative { -value } else { value })
 }
 
 impl PartialEq for Decimal<'_> {

@@ -486,10 +486,9 @@ fn equality_key(value: &Value) -> String {
 /// A number written by its exact value ([`Decimal`]), so that equal numbers get one text:
 /// an integer of at most 18 digits plainly (`-120`, and `0` for any zero), as canonical
 /// JSON writes it; any other value as `±0.<significant digits>e<point>`, which no plain
-/// integer looks like. Text [`Decimal`] does not read (an exponent beyond 10¹⁵) is
-/// written as it is: such numbers are equal only when their texts are.
+/// integer looks like, the point exactly whatever its size (`0.1e1000000000000000001`).
+/// Text [`Decimal`] does not read, which is no JSON number, is written as it is.
 fn number_key(text: &str, out: &mut String) {
-    use std::fmt::Write as _;
     let Some(decimal) = Decimal::parse(text) else {
         out.push_str(text);
         return;
@@ -502,17 +501,19 @@ fn number_key(text: &str, out: &mut String) {
         out.push('-');
     }
     let digits = decimal.digits().count();
-    let point = decimal.point();
-    if decimal.is_integer() && point <= 18 {
-        out.extend(decimal.digits().map(char::from));
-        // `point` is at most 18 and at least the digits' count here.
-        let zeros = usize::try_from(point).unwrap_or(0).saturating_sub(digits);
-        out.extend(std::iter::repeat_n('0', zeros));
-    } else {
-        out.push_str("0.");
-        out.extend(decimal.digits().map(char::from));
-        // Writing to a `String` cannot fail.
-        let _ = write!(out, "e{point}");
+    match decimal.point() {
+        Some(point) if decimal.is_integer() && point <= 18 => {
+            out.extend(decimal.digits().map(char::from));
+            // `point` is at most 18 and at least the digits' count here.
+            let zeros = usize::try_from(point).unwrap_or(0).saturating_sub(digits);
+            out.extend(std::iter::repeat_n('0', zeros));
+        }
+        _ => {
+            out.push_str("0.");
+            out.extend(decimal.digits().map(char::from));
+            out.push('e');
+            decimal.write_point(out);
+        }
     }
 }
 

@@ -93,3 +93,49 @@ fn a_number_too_large_for_a_float_does_not_refuse_the_file(
     assert!(exit == 0 || exit == 1, "{name}: exit {exit}\n{stdout}");
     assert!(stdout.contains("pays"), "{stdout}");
 }
+
+/// Issue 40: `1e1000000000000000000`, whose exponent is past 64 bits, was never compared
+/// (`$gt: 1000` let it through, `$not: {$gte: 1}` matched it). Every comparison is exact,
+/// whatever the exponent, in every trace format.
+#[rstest]
+#[case::gt_catches_it("{ $gt: 1000 }", "1e1000000000000000000", 0)]
+#[case::not_gte_does_not_match("{ $not: { $gte: 1 } }", "1e1000000000000000000", 1)]
+#[case::lt_below_every_number("{ $lt: -1000 }", "-1e1000000000000000000", 0)]
+#[case::gt_zero_tiny("{ $gt: 0 }", "1e-1000000000000000000", 0)]
+#[case::number_type("{ $type: number }", "1e1000000000000000000", 0)]
+#[case::integer_type("{ $type: integer }", "1e1000000000000000000", 0)]
+#[case::not_an_integer("{ $type: integer }", "1e-1000000000000000000", 1)]
+fn numbers_past_the_exponent_limit_compare_exactly(
+    #[case] expected: &str,
+    #[case] in_trace: &str,
+    #[case] code: i32,
+) {
+    for (name, trace) in traces(in_trace) {
+        let (exit, stdout) = run(name, &trace, expected, "text");
+        assert_eq!(
+            exit, code,
+            "{name}: {expected} against {in_trace}\n{stdout}"
+        );
+    }
+}
+
+/// The issue's own suite: a `disallowed` entry that a payment past the exponent limit
+/// breaks, which let the run pass (exit 0) before.
+#[test]
+fn a_disallowed_call_past_the_exponent_limit_fails_the_gate() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let suite = "tests:\n  - name: pays\n    traces: own.json\n    graders:\n      - type: tool-calls\n        config:\n          disallowed:\n            - name: \"^pay$\"\n              args: { amount: { $gt: 1000 } }\n          expect:\n            - tool_calls.pass_rate: { \">=\": 100 }\n";
+    fs::write(dir.path().join("trailgate.yaml"), suite).expect("the suite is written");
+    for amount in [
+        "1e1000000000000000000",
+        "1E+1000000000000000000",
+        "0.5e99999999999999999999999999999999999999",
+    ] {
+        let trace =
+            format!(r#"{{"tool_calls": [{{"name": "pay", "args": {{"amount": {amount}}}}}]}}"#);
+        fs::write(dir.path().join("own.json"), trace).expect("the trace is written");
+        let run = trailgate(dir.path(), &["check", "trailgate.yaml"]);
+        assert_eq!(run.code, 1, "{amount}: {}", run.stdout);
+        assert!(run.stdout.contains("broken disallowed"), "{}", run.stdout);
+    }
+}

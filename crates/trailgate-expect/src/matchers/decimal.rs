@@ -6,7 +6,8 @@ use std::cmp::Ordering;
 use trailgate_trace::Decimal;
 
 /// `value - within` and `value + within`, as decimal text; `None` when the two are too far
-/// apart in scale to be written out (more than [`MAX_SCALE_GAP`] places).
+/// apart in scale to be written out (more than [`MAX_SCALE_GAP`] places), or one's decimal
+/// point is past 64 bits.
 pub(super) fn near_bounds(value: &Decimal<'_>, within: &Decimal<'_>) -> Option<(String, String)> {
     let value = Digits::of(value)?;
     let within = Digits::of(within)?;
@@ -33,7 +34,7 @@ impl Digits {
         let count = i64::try_from(figures.len()).ok()?;
         Some(Self {
             negative: number.is_negative(),
-            exponent: number.point().checked_sub(count)?,
+            exponent: number.point()?.checked_sub(count)?,
             figures,
         })
     }

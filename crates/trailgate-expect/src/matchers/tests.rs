@@ -226,6 +226,18 @@ fn operators(
     true
 )]
 #[case::gte_beyond_u64("{$gte: 18446744073709551615}", "18446744073709551616", true)]
+// Exponents past 64 bits (issue 40): compared, never left out.
+#[case::gt_exponent_past_64_bits("{$gt: 1000}", "1e1000000000000000000", true)]
+#[case::not_gte_exponent_past_64_bits("{$not: {$gte: 1}}", "1e1000000000000000000", false)]
+#[case::lt_negative_past_64_bits("{$lt: -1000}", "-1e1000000000000000000", true)]
+#[case::gt_tiny_past_64_bits("{$gt: 0}", "1e-1000000000000000000", true)]
+#[case::lt_tiny_past_64_bits("{$lt: 1e-300}", "1e-1000000000000000000", true)]
+#[case::near_tiny_past_64_bits("{$near: {value: 0, within: 1}}", "1e-1000000000000000000", true)]
+#[case::near_huge_past_64_bits("{$near: {value: 0, within: 1}}", "1e1000000000000000000", false)]
+#[case::literal_past_64_bits("0", "1e-1000000000000000000", false)]
+#[case::type_number_past_64_bits("{$type: number}", "1e1000000000000000000", true)]
+#[case::type_integer_past_64_bits("{$type: integer}", "1.5e1000000000000000000", true)]
+#[case::type_integer_tiny_past_64_bits("{$type: integer}", "1e-1000000000000000000", false)]
 fn numbers_by_their_text(#[case] yaml: &str, #[case] json: &str, #[case] expected: bool) {
     check_views(yaml, json, Exact, expected, false);
 }

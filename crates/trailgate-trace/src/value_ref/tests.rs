@@ -16,6 +16,13 @@ fn kept(text: &str) -> LazyValue {
     kept
 }
 
+/// The value as the reader keeps it: as text, or parsed when it holds a number too long to
+/// be surely within a float's range (`1e1000000000000000000`).
+fn read(text: &str) -> LazyValue {
+    let raw: Box<RawValue> = serde_json::from_str(text).unwrap();
+    LazyValue::from_text(&raw).unwrap()
+}
+
 /// Every question asked of the text view gets the parse's answer.
 #[track_caller]
 fn check_against_parse(text: &str, keys: &[&str], others: &[Value]) {
@@ -267,7 +274,7 @@ fn check_equality_key(a: &str, b: &str) {
         serde_json::from_str(a).unwrap(),
         serde_json::from_str(b).unwrap(),
     );
-    let (kept_a, kept_b) = (kept(a), kept(b));
+    let (kept_a, kept_b) = (read(a), read(b));
     let key_a = kept_a.view().equality_key();
     let key_b = kept_b.view().equality_key();
     assert_eq!(
@@ -299,6 +306,13 @@ fn check_equality_key(a: &str, b: &str) {
 #[case::escapes(r#""\u0061""#, r#""a""#)]
 #[case::key_twice(r#"{"a": 1, "a": 2}"#, r#"{"a":2}"#)]
 #[case::string_is_not_a_number(r#""1""#, "1")]
+#[case::exponent_past_64_bits("1e1000000000000000000", "10e999999999999999999")]
+#[case::exponents_past_64_bits_differ("1e1000000000000000000", "1e1000000000000000001")]
+#[case::negative_exponent_past_64_bits("-1e-1000000000000000000", "-0.1e-999999999999999999")]
+#[case::exponent_past_64_bits_in_an_object(
+    r#"{"a": 1e1000000000000000000}"#,
+    r#"{"a":1.0e+1000000000000000000}"#
+)]
 fn equality_keys_are_equal_exactly_for_equal_arguments(#[case] a: &str, #[case] b: &str) {
     check_equality_key(a, b);
     check_equality_key(b, a);
@@ -310,4 +324,21 @@ proptest! {
         check_equality_key(&a, &b);
         check_equality_key(&a, &a);
     }
+
+    /// Numbers whose exponents are past 64 bits, spelled several ways, share a key exactly
+    /// when they are equal.
+    #[test]
+    fn equality_keys_agree_at_any_exponent(
+        a in (huge_mantissa(), 999_999_999_999_999_998_i128..1_000_000_000_000_000_002, any::<bool>()),
+        b in (huge_mantissa(), 999_999_999_999_999_998_i128..1_000_000_000_000_000_002, any::<bool>()),
+    ) {
+        let text = |(mantissa, exponent, below): &(&str, i128, bool)| {
+            format!("{mantissa}e{}{exponent}", if *below { "-" } else { "" })
+        };
+        check_equality_key(&text(&a), &text(&b));
+    }
+}
+
+fn huge_mantissa() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec!["1", "10", "0.1", "1.0", "-1", "2", "0", "100"])
 }
