@@ -101,9 +101,10 @@ pub const SHOWN_CHARS: usize = 80;
 enum Node {
     /// A literal `null`, boolean, number or string.
     Scalar(Value),
-    /// A literal integer beyond 64 bits, which a JSON value of this build cannot hold: its
-    /// decimal text.
-    BigInteger(String),
+    /// A literal number that the YAML reader's number types do not hold: an integer beyond
+    /// 64 bits, or a number past a float's range (`1e400`): its decimal text, as JSON
+    /// writes it.
+    BigNumber(String),
     /// A literal array: elements match position by position.
     Array(Vec<ValueMatcher>),
     /// A literal object, sorted by key, each key once.
@@ -388,7 +389,7 @@ impl ValueMatcher {
             Node::AnyOf(parts) => parts.iter().any(|part| part.matches_value(actual, mode)),
             Node::AllOf(parts) => parts.iter().all(|part| part.matches_value(actual, mode)),
             Node::Not(inner) => !inner.matches_value(actual, mode),
-            Node::BigInteger(text) => compare_number(actual, text) == Some(Ordering::Equal),
+            Node::BigNumber(text) => compare_number(actual, text) == Some(Ordering::Equal),
             Node::Compare(comparison, bound) => {
                 compare_number(actual, bound).is_some_and(|order| comparison.holds(order))
             }
@@ -515,7 +516,7 @@ impl ValueMatcher {
         };
         match &self.node {
             Node::Scalar(value) => out.push_str(&json_text(value)),
-            Node::BigInteger(text) => out.push_str(text),
+            Node::BigNumber(text) => out.push_str(text),
             Node::Array(items) => list(out, items),
             Node::Object(entries) => {
                 out.push('{');
@@ -582,7 +583,7 @@ impl ValueMatcher {
         }
         if !matches!(
             self.node,
-            Node::Scalar(_) | Node::BigInteger(_) | Node::Array(_)
+            Node::Scalar(_) | Node::BigNumber(_) | Node::Array(_)
         ) {
             out.push('}');
         }

@@ -11,10 +11,12 @@
 //! fills for every node of the same shape (see [`SuiteFile::span`]).
 
 mod decode;
+mod floats;
 mod locate;
 mod node_budget;
 mod recover;
 mod shapes;
+mod written_numbers;
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::sync::Arc;
@@ -33,6 +35,7 @@ use self::locate::{LOCATED, Locate};
 use self::node_budget::{EXPANSION, NodeBudget};
 pub(crate) use self::recover::Items;
 use self::shapes::{Found, Positions, shape_of, walk_shape};
+pub(crate) use self::written_numbers::{AmbiguousFloat, float_as_written, plain_number};
 
 /// A suite file's text, named for diagnostics.
 #[derive(Debug, Clone)]
@@ -97,7 +100,7 @@ impl SuiteFile {
     /// Reads the whole text as one `T`; a mistake is an error holding the one problem the
     /// reader met, placed where it met it.
     pub(crate) fn read<T: DeserializeOwned>(&self) -> Result<T, SuiteError> {
-        serde_yaml::from_str(self.text())
+        written_numbers::reading(&self.source, || serde_yaml::from_str(self.text()))
             .map_err(|error| self.error(vec![self.yaml_problem(&error, None)]))
     }
 
@@ -110,8 +113,9 @@ impl SuiteFile {
         &self,
         kind_keys: KindKeys,
     ) -> (Option<T>, Vec<Problem>) {
-        let (value, errors) =
-            recover::recovering(MAX_PROBLEMS, || serde_yaml::from_str(self.text()));
+        let (value, errors) = written_numbers::reading(&self.source, || {
+            recover::recovering(MAX_PROBLEMS, || serde_yaml::from_str(self.text()))
+        });
         let problems = errors
             .iter()
             .map(|error| self.yaml_problem(error, Some(kind_keys)))
@@ -539,5 +543,6 @@ pub(crate) fn expands_past(text: &str, limit: usize) -> bool {
 #[cfg(test)]
 pub(crate) fn read_fragment<T: DeserializeOwned>(text: &str) -> Result<T, Problem> {
     let file = SuiteFile::new("fragment.yaml", text.to_owned());
-    serde_yaml::from_str(text).map_err(|error| file.yaml_problem(&error, None))
+    written_numbers::reading(&file.source, || serde_yaml::from_str(file.text()))
+        .map_err(|error| file.yaml_problem(&error, None))
 }

@@ -105,6 +105,14 @@ fn a_number_too_large_for_a_float_does_not_refuse_the_file(
 #[case::number_type("{ $type: number }", "1e1000000000000000000", 0)]
 #[case::integer_type("{ $type: integer }", "1e1000000000000000000", 0)]
 #[case::not_an_integer("{ $type: integer }", "1e-1000000000000000000", 1)]
+#[case::equal_by_value("10e999999999999999999", "1e1000000000000000000", 0)]
+#[case::one_apart("1e1000000000000000001", "1e1000000000000000000", 1)]
+// Numbers the suite writes past what a float holds (issue 40, also): read as written.
+#[case::suite_past_a_float("{ $gte: 1e400 }", "1e401", 0)]
+#[case::suite_past_a_float_below("{ $gte: 1e400 }", "9e399", 1)]
+#[case::suite_below_a_float("{ $gt: 1e-400 }", "1e-401", 1)]
+#[case::suite_literal_past_a_float("1e400", "10e399", 0)]
+#[case::suite_literal_below_a_float("1e-400", "0", 1)]
 fn numbers_past_the_exponent_limit_compare_exactly(
     #[case] expected: &str,
     #[case] in_trace: &str,
@@ -137,5 +145,24 @@ fn a_disallowed_call_past_the_exponent_limit_fails_the_gate() {
         let run = trailgate(dir.path(), &["check", "trailgate.yaml"]);
         assert_eq!(run.code, 1, "{amount}: {}", run.stdout);
         assert!(run.stdout.contains("broken disallowed"), "{}", run.stdout);
+    }
+}
+
+/// In `tool-calls`, a plain string is a regex, but a number written past a float's range
+/// is a number.
+#[test]
+fn a_tool_calls_number_past_a_float_is_a_number() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let suite = "tests:\n  - name: pays\n    traces: own.json\n    graders:\n      - type: tool-calls\n        config:\n          required:\n            - name: \"^pay$\"\n              args: { amount: 1e400, fee: 1e-400 }\n          expect:\n            - tool_calls.pass_rate: { \">=\": 100 }\n";
+    fs::write(dir.path().join("trailgate.yaml"), suite).expect("the suite is written");
+    for (args, code) in [
+        (r#"{"amount": 10e399, "fee": 0.1e-399}"#, 0),
+        (r#"{"amount": "1e400", "fee": 1e-400}"#, 1),
+        (r#"{"amount": 1e400, "fee": 0}"#, 1),
+    ] {
+        let trace = format!(r#"{{"tool_calls": [{{"name": "pay", "args": {args}}}]}}"#);
+        fs::write(dir.path().join("own.json"), trace).expect("the trace is written");
+        let run = trailgate(dir.path(), &["check", "trailgate.yaml"]);
+        assert_eq!(run.code, code, "{args}: {}{}", run.stdout, run.stderr);
     }
 }

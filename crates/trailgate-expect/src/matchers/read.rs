@@ -11,6 +11,7 @@ use serde_json::{Number, Value};
 use self::operands::operator_value;
 use super::{Node, OPERATORS, ValueMatcher};
 use crate::error::{custom, suggest};
+use crate::suite_file::{AmbiguousFloat, float_as_written, plain_number};
 
 const INVALID: &str = "trailgate::suite::invalid_matcher";
 
@@ -58,18 +59,26 @@ impl<'de> Visitor<'de> for MatcherSeed {
     }
 
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<ValueMatcher, E> {
+        // `1e-400` is read as the float 0: the number written is taken instead.
+        if let Some(number) = float_as_written_in_suite(value)? {
+            return Ok(ValueMatcher::of(Node::BigNumber(number)));
+        }
         Ok(ValueMatcher::literal(Value::Number(finite(value)?)))
     }
 
     fn visit_i128<E: de::Error>(self, value: i128) -> Result<ValueMatcher, E> {
-        Ok(ValueMatcher::of(Node::BigInteger(value.to_string())))
+        Ok(ValueMatcher::of(Node::BigNumber(value.to_string())))
     }
 
     fn visit_u128<E: de::Error>(self, value: u128) -> Result<ValueMatcher, E> {
-        Ok(ValueMatcher::of(Node::BigInteger(value.to_string())))
+        Ok(ValueMatcher::of(Node::BigNumber(value.to_string())))
     }
 
     fn visit_str<E: de::Error>(self, value: &str) -> Result<ValueMatcher, E> {
+        // `1e400` written plain is a number, which the YAML reader hands over as a string.
+        if let Some(number) = plain_number(value) {
+            return Ok(ValueMatcher::of(Node::BigNumber(number)));
+        }
         Ok(ValueMatcher::literal(Value::String(value.to_owned())))
     }
 
@@ -142,6 +151,26 @@ impl<'de> Visitor<'de> for MatcherSeed {
         }
         Ok(ValueMatcher::of(Node::Object(entries)))
     }
+}
+
+/// The number the suite writes where the YAML reader read the float `value`, as JSON text,
+/// when the float does not hold it (`1e-400`, `0.10000000000000000001`); `None` when the
+/// float is the number written. Two numbers of the suite that read as the same float are
+/// refused: which one this is cannot be told.
+pub(super) fn float_as_written_in_suite<E: de::Error>(value: f64) -> Result<Option<String>, E> {
+    float_as_written(value).map_err(|AmbiguousFloat { texts: (a, b) }| {
+        invalid(
+            &format!(
+                "`{a}` and `{b}` in this suite are one float to the YAML reader, and which of \
+                 them this is cannot be told"
+            ),
+            "one of two numbers",
+            "the YAML reader rounds a number with a fraction or an exponent to the nearest \
+             float (15 significant digits; below 1e-308 fewer, below 5e-324 none, so 1e-400 \
+             is 0): write the two so that they differ as floats, or write a whole number \
+             without a fraction (`0`, not `0.0`)",
+        )
+    })
 }
 
 fn finite<E: de::Error>(value: f64) -> Result<Number, E> {

@@ -238,8 +238,80 @@ fn operators(
 #[case::type_number_past_64_bits("{$type: number}", "1e1000000000000000000", true)]
 #[case::type_integer_past_64_bits("{$type: integer}", "1.5e1000000000000000000", true)]
 #[case::type_integer_tiny_past_64_bits("{$type: integer}", "1e-1000000000000000000", false)]
+// Numbers the suite writes past what YAML's number types hold (issue 40): read as written.
+#[case::suite_gte_past_a_float("{$gte: 1e400}", "1e401", true)]
+#[case::suite_gte_past_a_float_below("{$gte: 1e400}", "9.99e399", false)]
+#[case::suite_gte_past_a_float_capital_and_plus("{$gte: +1E+400}", "1e400", true)]
+#[case::suite_lt_below_a_float("{$lt: -1e400}", "-1e401", true)]
+#[case::suite_gt_exponent_past_64_bits(
+    "{$gt: 1e1000000000000000000}",
+    "1e1000000000000000001",
+    true
+)]
+#[case::suite_gt_exponent_past_64_bits_below("{$gt: 1e1000000000000000000}", "1e400", false)]
+#[case::suite_near_past_a_float("{$near: {value: 1e400, within: 1e399}}", "1.05e400", true)]
+#[case::suite_literal_past_a_float("1e400", "10e399", true)]
+#[case::suite_literal_past_a_float_not_a_string("1e400", r#""1e400""#, false)]
+#[case::suite_literal_in_a_list("[1e400, x]", r#"[1e400, "x"]"#, true)]
+#[case::suite_literal_with_an_anchor("&a 1e400", "1e400", true)]
+#[case::suite_quoted_is_a_string("'1e400'", r#""1e400""#, true)]
+#[case::suite_double_quoted_is_a_string(r#""1e400""#, "1e400", false)]
+#[case::suite_tagged_string("!!str 1e400", r#""1e400""#, true)]
+#[case::suite_tagged_string_after_an_anchor("{a: !!str &x 1e400}", r#"{"a": "1e400"}"#, true)]
+#[case::suite_tagged_string_in_a_flow_list("[!!str 1e400]", r#"["1e400"]"#, true)]
+#[case::suite_tagged_string_on_the_line_before("a: !!str\n  1e400\n", r#"{"a": "1e400"}"#, true)]
+#[case::suite_number_after_a_comment("a: # big\n  1e400\n", r#"{"a": 1e400}"#, true)]
+// Numbers the suite writes that a float does not hold: read as written, not as the float.
+#[case::suite_below_a_float("{$gt: 1e-400}", "1e-401", false)]
+#[case::suite_below_a_float_above("{$gt: 1e-400}", "1e-399", true)]
+#[case::suite_below_a_float_not_zero("{$gt: 1e-400}", "0", false)]
+#[case::suite_exponent_limit_below("{$gt: 1e-1000000000000000000}", "0", false)]
+#[case::suite_more_digits_than_a_float("0.10000000000000000001", "0.1", false)]
+#[case::suite_more_digits_than_a_float_equal(
+    "0.10000000000000000001",
+    "1.0000000000000000001e-1",
+    true
+)]
+#[case::suite_seventeen_digits("9007199254740993.0", "9007199254740993", true)]
+#[case::suite_seventeen_digits_not_rounded("9007199254740993.0", "9007199254740992", false)]
+#[case::suite_bound_more_digits("{$gt: 0.10000000000000000001}", "0.100000000000000000011", true)]
+#[case::suite_bound_more_digits_below(
+    "{$gt: 0.10000000000000000001}",
+    "0.1000000000000000000099",
+    false
+)]
+#[case::suite_subnormal("{$lt: 1.5e-320}", "1.4e-320", true)]
+#[case::suite_subnormal_not_rounded("{$lt: 1.23456789e-320}", "1.23456788e-320", true)]
+#[case::suite_near_more_digits(
+    "{$near: {value: 0.10000000000000000001, within: 0}}",
+    "0.10000000000000000001",
+    true
+)]
+#[case::suite_tagged_float("!!float 1e-400", "1e-400", true)]
+#[case::suite_fraction_without_a_leading_digit(
+    ".10000000000000000001",
+    "0.10000000000000000001",
+    true
+)]
+#[case::suite_same_number_twice("{a: 1e-400, b: 10e-401}", r#"{"a": 1e-400, "b": 1e-400}"#, true)]
+#[case::suite_leading_zero_digits_are_a_string(
+    "01234567890123456789012345678901234567890",
+    r#""01234567890123456789012345678901234567890""#,
+    true
+)]
 fn numbers_by_their_text(#[case] yaml: &str, #[case] json: &str, #[case] expected: bool) {
     check_views(yaml, json, Exact, expected, false);
+}
+
+/// An integer a suite writes past a float's range, 310 digits, is read digit for digit.
+#[test]
+fn suite_integers_past_a_float_are_read_exactly() {
+    let big = format!("1{}1", "0".repeat(308));
+    let next = format!("1{}2", "0".repeat(308));
+    check_views(&big, &format!("{big}.0"), Exact, true, false);
+    check_views(&big, &next, Exact, false, false);
+    check_views(&format!("{{$lt: {next}}}"), &big, Exact, true, false);
+    check_views(&format!("-{big}"), &format!("-{big}"), Exact, true, false);
 }
 
 #[rstest]
@@ -531,6 +603,27 @@ fn check_problem(yaml: &str, code: &str, message: &str, at: (usize, usize), help
     "`$gte` takes a number, not a string",
     (1, 30),
     "without quotes"
+)]
+#[case::quoted_past_a_float(
+    "n: {$gte: \"1e400\"}\n",
+    "trailgate::suite::invalid_matcher",
+    "`$gte` takes a number, not a string",
+    (1, 11),
+    "without quotes"
+)]
+#[case::tagged_string_past_a_float(
+    "n:\n  $gte: !!str 1e400\n",
+    "trailgate::suite::invalid_matcher",
+    "`$gte` takes a number, not a string",
+    (2, 9),
+    "without quotes"
+)]
+#[case::two_numbers_one_float(
+    "a: 0.0\nb: 1e-400\n",
+    "trailgate::suite::invalid_matcher",
+    "`1e-400` and `0.0` in this suite are one float to the YAML reader, and which of them this is cannot be told",
+    (1, 4),
+    "write the two so that they differ as floats"
 )]
 #[case::infinite(
     "n: {$gte: .inf}\n",

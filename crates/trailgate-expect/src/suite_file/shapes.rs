@@ -139,7 +139,7 @@ pub(super) fn walk_shape<'de, D: Deserializer<'de>>(
 /// The byte offsets of `positions`, 1-based lines and columns in ascending order, counted
 /// as the YAML reader counts them: a column is a character, and a line ends at `\r\n`,
 /// `\r`, `\n`, U+0085, U+2028 or U+2029.
-fn offsets_at(text: &str, positions: &[Position]) -> Vec<usize> {
+pub(super) fn offsets_at(text: &str, positions: &[Position]) -> Vec<usize> {
     let mut offsets = Vec::with_capacity(positions.len());
     let mut wanted = positions.iter().peekable();
     let (mut line, mut column) = (1, 1);
@@ -178,6 +178,11 @@ fn marked_position(message: &str) -> Option<Position> {
     if !(unread || message.contains(LOCATED)) {
         return None;
     }
+    marked_at(message)
+}
+
+/// The 1-based line and column the YAML reader ends an error's message with.
+pub(super) fn marked_at(message: &str) -> Option<Position> {
     let Some((_, position)) = message.rsplit_once(" at line ") else {
         // The reader leaves out the position of the first character.
         return Some((1, 1));
@@ -187,7 +192,7 @@ fn marked_position(message: &str) -> Option<Position> {
 }
 
 /// A 1-based line and column, as the YAML reader counts them.
-type Position = (usize, usize);
+pub(super) type Position = (usize, usize);
 
 /// A walk of the document along a shape, and what it found.
 struct ShapeWalk<'s> {

@@ -18,7 +18,7 @@ use crate::graders::config::{GraderConfig, block_gates, config_keys};
 use crate::graders::contract::Unjudged;
 use crate::matchers::ValueMatcher;
 use crate::schema::described;
-use crate::suite_file::{PathSeg, SuiteFile, join};
+use crate::suite_file::{PathSeg, SuiteFile, join, plain_number};
 use crate::tool_matcher::config::{PatternValue, TestClasses, compile, resolve_class};
 use crate::tool_matcher::{ClassTools, Pattern};
 
@@ -427,6 +427,11 @@ impl<'de> Deserialize<'de> for ValueTestValue {
                 f.write_str("a regular expression, or a value matcher such as `{$gte: 1}`")
             }
             fn visit_str<E: de::Error>(self, text: &str) -> Result<ValueTestValue, E> {
+                // A number written plain past a float's range (`1e400`) comes as a string,
+                // and is a number: the value matcher reads it.
+                if plain_number(text).is_some() {
+                    return matcher(de::value::StrDeserializer::new(text));
+                }
                 compile(text).map(|pattern| ValueTestValue(ValueTest::Regex(pattern)))
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ValueTestValue, A::Error> {
@@ -446,12 +451,23 @@ impl<'de> Deserialize<'de> for ValueTestValue {
             fn visit_u64<E: de::Error>(self, value: u64) -> Result<ValueTestValue, E> {
                 Ok(literal(Value::from(value)))
             }
+            // The value matcher reads numbers as the suite writes them (docs/matchers.md#numbers).
             fn visit_f64<E: de::Error>(self, value: f64) -> Result<ValueTestValue, E> {
-                Ok(literal(Value::from(value)))
+                matcher(de::value::F64Deserializer::new(value))
+            }
+            fn visit_u128<E: de::Error>(self, value: u128) -> Result<ValueTestValue, E> {
+                matcher(de::value::U128Deserializer::new(value))
+            }
+            fn visit_i128<E: de::Error>(self, value: i128) -> Result<ValueTestValue, E> {
+                matcher(de::value::I128Deserializer::new(value))
             }
             fn visit_unit<E: de::Error>(self) -> Result<ValueTestValue, E> {
                 Ok(literal(Value::Null))
             }
+        }
+        fn matcher<'de, D: Deserializer<'de>>(value: D) -> Result<ValueTestValue, D::Error> {
+            ValueMatcher::deserialize(value)
+                .map(|matcher| ValueTestValue(ValueTest::Matcher(matcher)))
         }
         fn literal(value: Value) -> ValueTestValue {
             ValueTestValue(ValueTest::Matcher(ValueMatcher::literal(value)))

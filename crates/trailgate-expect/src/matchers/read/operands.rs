@@ -12,10 +12,11 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::Value;
 use trailgate_trace::{Decimal, compile_regex};
 
-use super::{MatcherSeed, finite, invalid};
+use super::{MatcherSeed, finite, float_as_written_in_suite, invalid};
 use crate::error::{custom, suggest};
 use crate::matchers::decimal::near_bounds;
 use crate::matchers::{Comparison, CompiledSchema, JsonType, Node, ValueMatcher};
+use crate::suite_file::plain_number;
 
 /// Reads the value of `operator` and compiles it.
 pub(super) fn operator_value<'de, A: MapAccess<'de>>(
@@ -337,18 +338,25 @@ impl<'de> Visitor<'de> for NumberSeed {
         Ok(value.to_string())
     }
 
-    /// The shortest decimal that reads back as the same float: what was written, for
-    /// any number of up to 17 significant digits.
+    /// The number written, which the YAML reader read as this float.
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<String, E> {
-        finite(value).map(|number| number.to_string())
+        match float_as_written_in_suite(value)? {
+            Some(number) => Ok(number),
+            // The float's shortest decimal: the number written.
+            None => finite(value).map(|number| number.to_string()),
+        }
+    }
+
+    /// A number written plain past a float's range (`1e400`), which the YAML reader hands
+    /// over as a string, exactly as written; a string is refused.
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<String, E> {
+        plain_number(text).ok_or_else(|| self.refuse(&de::Unexpected::Str(text)))
     }
 
     refuse_others! {
         visit_bool(v: bool) => de::Unexpected::Bool(v);
         visit_unit() => de::Unexpected::Unit;
     }
-
-    refuse_str!();
 
     refuse_seq!('de);
 
