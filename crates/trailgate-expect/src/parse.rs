@@ -12,7 +12,7 @@ use schemars::{JsonSchema, json_schema};
 use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use trailgate_trace::{Naming, NamingError};
+use trailgate_trace::{Decimal, Naming, NamingError};
 
 use crate::error::{Problem, SuiteError, custom, suggest};
 use crate::gate::Target;
@@ -22,7 +22,7 @@ use crate::graders::config::RawGrader;
 use crate::model::{Suite, Test, TracePattern};
 use crate::reliability::RawReliability;
 use crate::schema::described;
-use crate::suite_file::{Items, PathSeg, SuiteFile, at_most, join};
+use crate::suite_file::{Items, PathSeg, SuiteFile, at_most, join, plain_number};
 use crate::tool_matcher::config::TestClasses;
 use crate::yaml_depth::MAX_YAML_DEPTH;
 
@@ -314,18 +314,46 @@ impl<'de> Deserialize<'de> for RunCount {
                 Ok(RunCount(value))
             }
             fn visit_u128<E: de::Error>(self, value: u128) -> Result<RunCount, E> {
-                Err(custom(
-                    "trailgate::suite::out_of_range",
-                    &format!("`runs` is {value}, more than trailgate can count"),
-                    "too large",
-                    "`runs` is the number of recorded runs the test expects",
-                ))
+                Err(runs_too_large(&value.to_string()))
+            }
+            /// A plain integer past 128 bits, which the YAML reader hands over as a string.
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<RunCount, E> {
+                match plain_number(text) {
+                    Some(number)
+                        if !number.starts_with('-')
+                            && Decimal::parse(&number).is_some_and(|n| n.is_integer()) =>
+                    {
+                        Err(runs_too_large(&number))
+                    }
+                    _ => Err(E::invalid_type(de::Unexpected::Str(text), &self)),
+                }
             }
             fn visit_i64<E: de::Error>(self, value: i64) -> Result<RunCount, E> {
                 u64::try_from(value)
                     .map_err(|_| E::invalid_value(de::Unexpected::Signed(value), &self))
                     .and_then(|v| self.visit_u64(v))
             }
+            fn visit_i128<E: de::Error>(self, value: i128) -> Result<RunCount, E> {
+                match u128::try_from(value) {
+                    Ok(value) => self.visit_u128(value),
+                    Err(_) => Err(E::invalid_value(
+                        de::Unexpected::Other(&format!("integer `{value}`")),
+                        &self,
+                    )),
+                }
+            }
+        }
+        /// `runs` past what 64 bits hold.
+        fn runs_too_large<E: de::Error>(value: &str) -> E {
+            custom(
+                "trailgate::suite::out_of_range",
+                &format!(
+                    "`runs` is {value}, more than trailgate can count (at most {})",
+                    u64::MAX
+                ),
+                "too large",
+                "`runs` is the number of recorded runs the test expects",
+            )
         }
         deserializer.deserialize_any(RunsVisitor)
     }

@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 use trailgate_core::Percent;
 use trailgate_core::reliability::{self as stats, Confidence, Reliability, ReliabilityError};
+use trailgate_trace::Decimal;
 
 use crate::error::{Problem, custom};
 use crate::expect::{self, Expectations};
@@ -21,7 +22,7 @@ use crate::json_part::JsonPart;
 use crate::recheck::{Metrics, same, same_percent};
 use crate::schema::described;
 use crate::section::{Line, Piece, Section};
-use crate::suite_file::{PathSeg, SuiteFile, join};
+use crate::suite_file::{PathSeg, SuiteFile, join, plain_number};
 
 /// The block's key in a test.
 const KEY: &str = "reliability";
@@ -363,16 +364,64 @@ impl<'de> Deserialize<'de> for RawK {
             }
             fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawK, E> {
                 u64::try_from(value)
-                    .map_err(|_| {
-                        custom(
-                            "trailgate::suite::out_of_range",
-                            &format!("`k` is {value}"),
-                            "must be at least 1",
-                            "k is how many runs pass@k and pass^k draw: write 1 (the default) or more",
-                        )
-                    })
+                    .map_err(|_| below_one(&value.to_string()))
                     .and_then(|v| self.visit_u64(v))
             }
+            fn visit_u128<E: de::Error>(self, value: u128) -> Result<RawK, E> {
+                Err(too_large(&value.to_string()))
+            }
+            fn visit_i128<E: de::Error>(self, value: i128) -> Result<RawK, E> {
+                Err(if value < 0 {
+                    below_one(&value.to_string())
+                } else {
+                    too_large(&value.to_string())
+                })
+            }
+            /// An integer the YAML reader read as a float, past 128 bits: too large; any
+            /// other float is no integer.
+            fn visit_f64<E: de::Error>(self, value: f64) -> Result<RawK, E> {
+                // 2^64: no float at or past it is a `u64`.
+                const PAST_U64: f64 = 18_446_744_073_709_551_616.0;
+                if value.is_finite() && value.fract() == 0.0 && value.abs() >= PAST_U64 {
+                    let written = format!("{value:e}");
+                    return Err(if value < 0.0 {
+                        below_one(&written)
+                    } else {
+                        too_large(&written)
+                    });
+                }
+                Err(E::invalid_type(de::Unexpected::Float(value), &self))
+            }
+            /// A plain number past a float's range, which the YAML reader hands over as a
+            /// string.
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<RawK, E> {
+                match plain_number(text) {
+                    Some(number) if number.starts_with('-') => Err(below_one(&number)),
+                    Some(number) if Decimal::parse(&number).is_some_and(|n| n.is_integer()) => {
+                        Err(too_large(&number))
+                    }
+                    _ => Err(E::invalid_type(de::Unexpected::Str(text), &self)),
+                }
+            }
+        }
+        /// `k` below 1.
+        fn below_one<E: de::Error>(value: &str) -> E {
+            custom(
+                "trailgate::suite::out_of_range",
+                &format!("`k` is {value}"),
+                "must be at least 1",
+                "k is how many runs pass@k and pass^k draw: write 1 (the default) or more",
+            )
+        }
+        /// `k` past what 64 bits hold.
+        fn too_large<E: de::Error>(value: &str) -> E {
+            custom(
+                "trailgate::suite::out_of_range",
+                &format!("`k` is {value}, more than the largest k, {}", u64::MAX),
+                "too large",
+                "k is how many runs pass@k and pass^k draw: at least 1 and at most the number \
+                 of runs",
+            )
         }
         deserializer.deserialize_any(KVisitor)
     }
