@@ -25,7 +25,7 @@ use trailgate_expect::{Problem, SuiteError};
 
 use self::read::{GateRead, ReadError, ReportRead, TestRead, read_report};
 use crate::json::JSON_VERSION;
-use crate::merge::source::{At, fail, offset_of};
+use crate::merge::source::{At, fail, json_message, offset_of};
 
 pub use self::baseline::read_baseline;
 pub use self::json::{DIFF_JSON_VERSION, render_diff_json};
@@ -430,17 +430,22 @@ fn read_checked<R: Read + Seek>(
         Ok(read) => read,
         Err(ReadError::Io(error)) => return Err(unreadable(&file.name, &error, reader)),
         Err(ReadError::Json(error)) => {
+            let offset =
+                offset_of(&mut file.reader, 0, u64::MAX, error.line(), error.column()).ok();
+            let said = json_message(&mut file.reader, &error, offset);
             let message = if matches!(error.classify(), Category::Syntax | Category::Eof) {
-                format!("`{}` is not valid JSON: {error}", file.name)
+                format!("`{}` is not valid JSON: {said}", file.name)
             } else {
-                format!("`{}` is not a trailgate JSON report: {error}", file.name)
+                format!("`{}` is not a trailgate JSON report: {said}", file.name)
             };
             let code = reader.code("trailgate::diff::json", "trailgate::baseline::json");
             let problem = Problem::new(code, message, "here").with_help(help);
-            let at = offset_of(&mut file.reader, 0, u64::MAX, error.line(), error.column())
-                .ok()
-                .map(At::Character);
-            return Err(fail(&file.name, &mut file.reader, problem, at));
+            return Err(fail(
+                &file.name,
+                &mut file.reader,
+                problem,
+                offset.map(At::Character),
+            ));
         }
         Err(ReadError::Version(version, at)) => {
             let against = base.map_or_else(String::new, |base| {

@@ -30,7 +30,7 @@ use trailgate_expect::{KeptTest as Kept, Problem, Shard, SuiteError};
 use self::read::{
     BUFFER_BYTES, ReadError, ShardHeader, ShardRead, inconsistent_test, read_shard, read_test,
 };
-use self::source::{At, fail, offset_of};
+use self::source::{At, fail, json_message, offset_of};
 use crate::escape::escape_terminal;
 use crate::json::{JSON_VERSION, Summary};
 use crate::text::{
@@ -214,16 +214,21 @@ fn check_shard<R: Read + Seek>(
         Ok(read) => read,
         Err(ReadError::Io(error)) => return Err(cannot_read(&file.name, &error)),
         Err(ReadError::Json(error)) => {
+            let offset =
+                offset_of(&mut file.reader, 0, u64::MAX, error.line(), error.column()).ok();
+            let message = json_message(&mut file.reader, &error, offset);
             let problem = Problem::new(
                 "trailgate::merge::json",
-                format!("`{}` is not a trailgate JSON report: {error}", file.name),
+                format!("`{}` is not a trailgate JSON report: {message}", file.name),
                 "here",
             )
             .with_help("pass the files that `trailgate check --shard K/N --format json` wrote");
-            let at = offset_of(&mut file.reader, 0, u64::MAX, error.line(), error.column())
-                .ok()
-                .map(At::Character);
-            return Err(fail(&file.name, &mut file.reader, problem, at));
+            return Err(fail(
+                &file.name,
+                &mut file.reader,
+                problem,
+                offset.map(At::Character),
+            ));
         }
     };
     let mut refuse =
@@ -340,18 +345,22 @@ fn recheck<R: Read + Seek>(
         Err(ReadError::Io(error)) => return Err(cannot_read(&file.name, &error)),
         Err(ReadError::Json(error)) => {
             // The error's line and column count from the test's first byte.
+            let offset = offset_of(&mut file.reader, start, end, error.line(), error.column()).ok();
+            let message = json_message(&mut file.reader, &error, offset);
             let problem = Problem::new(
                 "trailgate::merge::json",
                 format!(
-                    "a test in `{}` is not a trailgate test report: {error}",
+                    "a test in `{}` is not a trailgate test report: {message}",
                     file.name
                 ),
                 "here",
             );
-            let at = offset_of(&mut file.reader, start, end, error.line(), error.column())
-                .ok()
-                .map(At::Character);
-            return Err(fail(&file.name, &mut file.reader, problem, at));
+            return Err(fail(
+                &file.name,
+                &mut file.reader,
+                problem,
+                offset.map(At::Character),
+            ));
         }
     };
     if let Err(message) = view.add_up() {

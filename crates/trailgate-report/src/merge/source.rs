@@ -89,6 +89,70 @@ pub(crate) fn offset_of<R: Read + Seek>(
     Ok((offset + column.saturating_sub(1) as u64).min(to))
 }
 
+/// The most bytes of a number read back for [`json_message`]; a longer number keeps
+/// `serde_json`'s words.
+const NUMBER_BYTES: u64 = 4096;
+
+/// `serde_json`'s message for `error`, found at `at` in the file, with a number that does not
+/// fit the type it was read into named as the file writes it.
+///
+/// `serde_json` reads an integer past 64 bits into a float and names that float in its
+/// message (`invalid type: floating point `1.8446744073709552e+19`, expected u64` for
+/// 18446744073709551616), which is another number. The error's place is just past the
+/// number, so the number as written is read back from the file and named instead:
+/// ``invalid value: integer `18446744073709551616`, expected u64``.
+pub(crate) fn json_message<R: Read + Seek>(
+    reader: &mut R,
+    error: &serde_json::Error,
+    at: Option<u64>,
+) -> String {
+    const FLOAT: &str = "invalid type: floating point `";
+    let message = error.to_string();
+    let Some(start) = message.find(FLOAT) else {
+        return message;
+    };
+    let rest = &message[start + FLOAT.len()..];
+    let Some(end) = rest.find('`') else {
+        return message;
+    };
+    let Some(written) = at.and_then(|at| number_before(reader, at).ok().flatten()) else {
+        return message;
+    };
+    let integer = written
+        .strip_prefix('-')
+        .unwrap_or(&written)
+        .bytes()
+        .all(|byte| byte.is_ascii_digit());
+    let named = if integer {
+        format!("invalid value: integer `{written}`")
+    } else {
+        format!("invalid type: floating point `{written}`")
+    };
+    format!("{}{named}{}", &message[..start], &rest[end + 1..])
+}
+
+/// The JSON number that ends just before `at` in the file, as written; `None` when the text
+/// there is no number, or one longer than [`NUMBER_BYTES`].
+fn number_before<R: Read + Seek>(reader: &mut R, at: u64) -> io::Result<Option<String>> {
+    let from = at.saturating_sub(NUMBER_BYTES);
+    reader.seek(SeekFrom::Start(from))?;
+    let mut bytes = Vec::new();
+    reader.take(at - from).read_to_end(&mut bytes)?;
+    let length = bytes
+        .iter()
+        .rev()
+        .take_while(|byte| matches!(byte, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+        .count();
+    if length == bytes.len() && from > 0 {
+        return Ok(None);
+    }
+    let number = &bytes[bytes.len() - length..];
+    let number_start = number.strip_prefix(b"-").unwrap_or(number).first();
+    Ok(number_start
+        .is_some_and(u8::is_ascii_digit)
+        .then(|| String::from_utf8_lossy(number).into_owned()))
+}
+
 /// Where an offset is: its 1-based line, where that line starts and where the one before it
 /// starts.
 struct Place {
