@@ -18,13 +18,13 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use regex::Regex;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use trailgate_trace::{Decimal, LazyValue, ValueRef};
 
 use crate::section::Piece;
+use crate::tool_matcher::Pattern;
 
 /// An expected value: a literal, or an operator (`$eq`, `$regex`, `$contains`,
 /// `$icontains`, `$any_of`, `$all_of`, `$not`, `$gte`, `$gt`, `$lte`, `$lt`, `$near`,
@@ -111,7 +111,9 @@ enum Node {
     Object(Vec<(String, ValueMatcher)>),
     /// `$eq`: its value read as a literal, `$` keys and all.
     Eq(Box<ValueMatcher>),
-    Regex(Regex),
+    /// Searched as a tool-name pattern is, its compiled regex shared by every `$regex` of
+    /// the suite written the same (`reading.rs`).
+    Regex(Pattern),
     Contains(Box<ValueMatcher>),
     IContains {
         written: String,
@@ -381,7 +383,7 @@ impl ValueMatcher {
             }
             Node::Object(entries) => object_matches(entries, actual, mode),
             Node::Eq(inner) => inner.matches_value(actual, mode),
-            Node::Regex(regex) => actual.as_str().is_some_and(|text| regex.is_match(&text)),
+            Node::Regex(pattern) => actual.as_str().is_some_and(|text| pattern.is_match(&text)),
             Node::Contains(inner) => contains(inner, actual, mode),
             Node::IContains { lower, .. } => actual
                 .as_str()

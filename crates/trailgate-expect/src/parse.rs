@@ -20,6 +20,7 @@ use crate::graders;
 use crate::graders::TopLevelBlock;
 use crate::graders::config::RawGrader;
 use crate::model::{Suite, Test, TracePattern};
+use crate::reading::RegexRefusal;
 use crate::reliability::RawReliability;
 use crate::schema::described;
 use crate::suite_file::{Items, PathSeg, SuiteFile, at_most, join, plain_number};
@@ -29,6 +30,11 @@ use crate::yaml_depth::MAX_YAML_DEPTH;
 impl SuiteFile {
     /// Parses and checks the suite, reporting every problem found.
     pub fn parse(&self) -> Result<Suite, SuiteError> {
+        crate::reading::within(|| self.parse_within())
+    }
+
+    /// [`SuiteFile::parse`], with the suite's reading open (`reading.rs`).
+    fn parse_within(&self) -> Result<Suite, SuiteError> {
         self.start();
         let text = self.text();
         if text.lines().all(|line| {
@@ -171,14 +177,9 @@ impl SuiteFile {
             }
             valid
         });
-        let naming = raw.naming.and_then(|naming| {
-            Naming::from_parts(&naming.scheme, naming.servers, naming.pattern.as_deref())
-                .map_err(|error| {
-                    let (problem, at) = naming_problem(&naming.scheme, &error);
-                    problems.push(self.located(problem, &join(&path, at)));
-                })
-                .ok()
-        });
+        let naming = raw
+            .naming
+            .and_then(|naming| self.check_naming(naming, &path, problems));
         let top_level_written = raw.top_level.is_some();
         let top_level = raw.top_level.and_then(|block| {
             block.check(
@@ -221,6 +222,40 @@ impl SuiteFile {
             reliability,
             index,
         }
+    }
+}
+
+impl SuiteFile {
+    /// The `naming:` of the test at `path`, built; `None` with a problem when it does not
+    /// build. A `regex` scheme's pattern is the suite's one compiled regex for that text
+    /// (`reading.rs`).
+    fn check_naming(
+        &self,
+        naming: RawNaming,
+        path: &[PathSeg<'_>],
+        problems: &mut Vec<Problem>,
+    ) -> Option<Naming> {
+        let pattern = naming.pattern.as_deref();
+        let shared = pattern
+            .filter(|_| naming.scheme == "regex")
+            .map(crate::reading::naming_regex);
+        if let (Some(Err(RegexRefusal::SuiteTotal)), Some(pattern)) = (&shared, pattern) {
+            let problem = crate::reading::regex_total_problem(pattern);
+            let at = [PathSeg::Key("naming"), PathSeg::Key("pattern")];
+            problems.push(self.located(problem, &join(path, &at)));
+            return None;
+        }
+        let compile = |text: &str| match shared {
+            Some(Ok(regex)) => Ok(regex),
+            Some(Err(RegexRefusal::Invalid(error))) => Err(error),
+            _ => trailgate_trace::compile_regex(text),
+        };
+        Naming::from_parts_with(&naming.scheme, naming.servers, pattern, compile)
+            .map_err(|error| {
+                let (problem, at) = naming_problem(&naming.scheme, &error);
+                problems.push(self.located(problem, &join(path, at)));
+            })
+            .ok()
     }
 }
 

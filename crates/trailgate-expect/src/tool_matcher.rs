@@ -6,15 +6,19 @@
 pub(crate) mod config;
 
 use std::fmt;
+use std::sync::Arc;
 
-use regex::Regex;
+use regex_automata::meta;
 use trailgate_core::{Member, ToolRef};
+
+use crate::reading::RegexRefusal;
 
 /// A regular expression with the text it was written as. It is searched, unanchored.
 #[derive(Debug, Clone)]
 pub struct Pattern {
     text: String,
-    regex: Regex,
+    /// Shared by every pattern of a suite written the same (`reading.rs`).
+    regex: Arc<meta::Regex>,
     /// The only texts it matches, when it is written `^name$` or `^(name|other|...)$` with
     /// names of ASCII letters, digits, `_` and `-`: the anchored tool names that suites are
     /// advised to write, compared as strings rather than searched.
@@ -25,11 +29,24 @@ impl Pattern {
     /// Compiles `text` with the `regex` crate (linear time; `(?i)` and friends work),
     /// within [`MAX_REGEX_BYTES`](trailgate_trace::MAX_REGEX_BYTES) of compiled program.
     pub fn new(text: &str) -> Result<Self, regex::Error> {
-        Ok(Self {
+        Ok(Self::of(
+            text,
+            Arc::new(trailgate_trace::compile_meta_regex(text)?),
+        ))
+    }
+
+    /// A pattern of the suite being read: compiled once for the suite, and counted in its
+    /// total ([`crate::reading::regex`]).
+    pub(crate) fn read(text: &str) -> Result<Self, RegexRefusal> {
+        Ok(Self::of(text, crate::reading::regex(text)?))
+    }
+
+    fn of(text: &str, regex: Arc<meta::Regex>) -> Self {
+        Self {
             text: text.to_owned(),
-            regex: trailgate_trace::compile_regex(text)?,
+            regex,
             exact: exact_texts(text),
-        })
+        }
     }
 
     /// The pattern as written.

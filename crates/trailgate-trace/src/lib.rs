@@ -35,7 +35,7 @@ pub use crate::limited::read_text_limited;
 pub use crate::model::{Call, FileLayout, Run, Status};
 pub use crate::naming::{
     MAX_REGEX_BYTES, MAX_REGEX_PATTERN_BYTES, Naming, NamingError, REGEX_DFA_CACHE_BYTES,
-    compile_regex,
+    compile_meta_regex, compile_regex,
 };
 pub use crate::patch::patch_files;
 pub use crate::read::{

@@ -4,6 +4,8 @@
 use std::fmt;
 
 use regex::{Regex, RegexBuilder};
+use regex_automata::util::syntax;
+use regex_automata::{MatchKind, meta};
 
 /// The most memory one regular expression of a suite or of `--naming-pattern` may compile
 /// to: 4 MiB, less than half the `regex` crate's default of 10 MiB.
@@ -27,6 +29,39 @@ pub const MAX_REGEX_PATTERN_BYTES: usize = 64 << 10;
 /// Compiles a pattern of a suite or of the command line within [`MAX_REGEX_BYTES`]; a
 /// pattern longer than [`MAX_REGEX_PATTERN_BYTES`] is refused unread.
 pub fn compile_regex(pattern: &str) -> Result<Regex, regex::Error> {
+    refuse_long(pattern)?;
+    RegexBuilder::new(pattern)
+        .size_limit(MAX_REGEX_BYTES)
+        .dfa_size_limit(REGEX_DFA_CACHE_BYTES)
+        .build()
+}
+
+/// Compiles a pattern as [`compile_regex`] does, into the `regex` crate's own engine (the
+/// `meta::Regex` a `Regex` wraps, built with the same settings), which also tells the memory
+/// it holds ([`meta::Regex::memory_usage`]): for the regexes that only search (`is_match`)
+/// and are counted in a suite's total.
+pub fn compile_meta_regex(pattern: &str) -> Result<meta::Regex, regex::Error> {
+    refuse_long(pattern)?;
+    meta::Builder::new()
+        .configure(
+            meta::Config::new()
+                .match_kind(MatchKind::LeftmostFirst)
+                .utf8_empty(true)
+                .nfa_size_limit(Some(MAX_REGEX_BYTES))
+                .hybrid_cache_capacity(REGEX_DFA_CACHE_BYTES),
+        )
+        .syntax(syntax::Config::new().utf8(true))
+        .build(pattern)
+        // As `regex` turns its engine's errors into its own.
+        .map_err(|error| match (error.size_limit(), error.syntax_error()) {
+            (Some(limit), _) => regex::Error::CompiledTooBig(limit),
+            (None, Some(syntax)) => regex::Error::Syntax(syntax.to_string()),
+            (None, None) => regex::Error::Syntax(error.to_string()),
+        })
+}
+
+/// Refuses a pattern longer than [`MAX_REGEX_PATTERN_BYTES`].
+fn refuse_long(pattern: &str) -> Result<(), regex::Error> {
     if pattern.len() > MAX_REGEX_PATTERN_BYTES {
         return Err(regex::Error::Syntax(format!(
             "the pattern is {} bytes long, longer than {} KiB, the limit for one pattern",
@@ -34,10 +69,7 @@ pub fn compile_regex(pattern: &str) -> Result<Regex, regex::Error> {
             MAX_REGEX_PATTERN_BYTES >> 10
         )));
     }
-    RegexBuilder::new(pattern)
-        .size_limit(MAX_REGEX_BYTES)
-        .dfa_size_limit(REGEX_DFA_CACHE_BYTES)
-        .build()
+    Ok(())
 }
 
 /// How to split a tool name into server and tool.
@@ -98,6 +130,18 @@ impl Naming {
         servers: Vec<String>,
         pattern: Option<&str>,
     ) -> Result<Self, NamingError> {
+        Self::from_parts_with(name, servers, pattern, compile_regex)
+    }
+
+    /// [`Naming::from_parts`], with the pattern of a `regex` scheme compiled by `compile`
+    /// instead of [`compile_regex`]: a suite's reader gives the regex it compiled once for
+    /// every place the suite writes that pattern.
+    pub fn from_parts_with(
+        name: &str,
+        servers: Vec<String>,
+        pattern: Option<&str>,
+        compile: impl FnOnce(&str) -> Result<Regex, regex::Error>,
+    ) -> Result<Self, NamingError> {
         Ok(match name {
             "default" => Self::Default,
             "none" => Self::None,
@@ -106,7 +150,7 @@ impl Naming {
             "dash" => Self::Dash { servers },
             "regex" => {
                 let pattern = pattern.ok_or(NamingError::MissingPattern)?;
-                let regex = compile_regex(pattern).map_err(|error| match error {
+                let regex = compile(pattern).map_err(|error| match error {
                     regex::Error::CompiledTooBig(limit) => NamingError::TooBig { limit },
                     other => NamingError::Pattern(other.to_string()),
                 })?;

@@ -25,4 +25,5 @@ mod safe_output;
 mod selection;
 mod shard;
 mod silent_zero;
+mod suite_limits;
 mod support;

@@ -36,6 +36,7 @@ pub(super) fn decode_custom(text: &str) -> Problem {
 const KNOWN_CODES: &[&str] = &[
     "trailgate::suite::invalid_regex",
     "trailgate::suite::regex_too_big",
+    "trailgate::suite::regexes_too_big",
     "trailgate::suite::empty",
     "trailgate::suite::invalid_value",
     "trailgate::suite::invalid_member",

@@ -11,6 +11,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use trailgate_core::{ClassSet, Member, MemberError};
 
 use crate::error::{Problem, custom, suggest};
+use crate::reading::{RegexRefusal, total_problem};
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join};
 
@@ -198,7 +199,11 @@ impl<'de> Deserialize<'de> for PatternValue {
 }
 
 pub(crate) fn compile<E: de::Error>(text: &str) -> Result<Pattern, E> {
-    Pattern::new(text).map_err(|error| {
+    Pattern::read(text).map_err(|refusal| {
+        let error = match refusal {
+            RegexRefusal::Invalid(error) => error,
+            RegexRefusal::SuiteTotal => return total_problem(text),
+        };
         if let regex::Error::CompiledTooBig(limit) = error {
             return custom(
                 "trailgate::suite::regex_too_big",

@@ -5,18 +5,19 @@
 use std::fmt;
 use std::sync::Arc;
 
-use regex::Regex;
 use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
-use trailgate_trace::{Decimal, compile_regex};
+use trailgate_trace::Decimal;
 
 use super::{MatcherSeed, finite, float_as_written_in_suite, invalid};
 use crate::error::{custom, suggest};
 use crate::matchers::decimal::near_bounds;
 use crate::matchers::{Comparison, CompiledSchema, JsonType, Node, ValueMatcher};
+use crate::reading::{RegexRefusal, total_problem};
 use crate::suite_file::plain_number;
+use crate::tool_matcher::Pattern;
 
 /// Reads the value of `operator` and compiles it.
 pub(super) fn operator_value<'de, A: MapAccess<'de>>(
@@ -128,7 +129,7 @@ trait Refuse {
 
 /// `$regex`: a string, compiled as the other regexes of a suite are.
 struct RegexSeed;
-seed_by_any!(RegexSeed, Regex);
+seed_by_any!(RegexSeed, Pattern);
 
 impl Refuse for RegexSeed {
     fn refuse<E: de::Error>(&self, found: &de::Unexpected<'_>) -> E {
@@ -141,14 +142,17 @@ impl Refuse for RegexSeed {
 }
 
 impl<'de> Visitor<'de> for RegexSeed {
-    type Value = Regex;
+    type Value = Pattern;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a regex")
     }
 
-    fn visit_str<E: de::Error>(self, pattern: &str) -> Result<Regex, E> {
-        compile_regex(pattern).map_err(|error| regex_problem(pattern, &error))
+    fn visit_str<E: de::Error>(self, pattern: &str) -> Result<Pattern, E> {
+        Pattern::read(pattern).map_err(|refusal| match refusal {
+            RegexRefusal::Invalid(error) => regex_problem(pattern, &error),
+            RegexRefusal::SuiteTotal => total_problem(pattern),
+        })
     }
 
     refuse_others! {
