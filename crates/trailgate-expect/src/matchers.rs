@@ -23,6 +23,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use trailgate_trace::{Decimal, LazyValue, ValueRef};
 
+use crate::reading::CompiledSchema;
 use crate::section::Piece;
 use crate::tool_matcher::Pattern;
 
@@ -213,18 +214,6 @@ impl JsonType {
             Self::Null => actual.to_value().is_null(),
             Self::Array => actual.to_value().is_array(),
         }
-    }
-}
-
-/// A `$schema`, as written and compiled.
-struct CompiledSchema {
-    written: Value,
-    validator: jsonschema::Validator,
-}
-
-impl fmt::Debug for CompiledSchema {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.written, f)
     }
 }
 

@@ -1,6 +1,7 @@
 //! What one reading of a suite shares among the values it reads, and the limits on the whole
 //! (docs/robustness.md#limits): each distinct regex is compiled once however often the suite
-//! writes it, and all of them together hold at most [`MAX_SUITE_REGEX_BYTES`].
+//! writes it, and all of them together hold at most [`MAX_SUITE_REGEX_BYTES`]; each distinct
+//! `$schema` is compiled once, and its patterns are compiled once for the suite.
 //!
 //! A YAML alias (`*name`) stands for a copy of its anchor without costing the text of one,
 //! so a few kilobytes of suite could ask for hundreds of compiled regexes. The values of a
@@ -11,7 +12,8 @@
 //! fragment read by a unit test) each regex is compiled on its own and nothing is counted.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::sync::Arc;
 
 use regex::Regex;
@@ -33,6 +35,19 @@ use crate::error::{Problem, custom};
 /// a suite of a thousand distinct ones stays within the limit.
 pub const MAX_SUITE_REGEX_BYTES: usize = 128 << 20;
 
+/// A `$schema`, as written and compiled: one for every place of the suite that writes the
+/// same schema ([`schema`]).
+pub(crate) struct CompiledSchema {
+    pub(crate) written: serde_json::Value,
+    pub(crate) validator: jsonschema::Validator,
+}
+
+impl fmt::Debug for CompiledSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.written, f)
+    }
+}
+
 thread_local! {
     /// The reading under way on this thread, if any ([`within`]).
     static READING: RefCell<Option<Reading>> = const { RefCell::new(None) };
@@ -46,8 +61,15 @@ struct Reading {
     /// Every `naming` regex compiled so far, by its pattern: a `Regex`, for its groups; a
     /// clone shares the compiled program.
     naming: BTreeMap<String, Regex>,
+    /// The `$schema` patterns checked so far, as the `regex` crate reads them; the
+    /// `jsonschema` crate compiles its own copy, once for the suite (`pattern_cache`).
+    schema_patterns: BTreeSet<String>,
     /// The memory all of them hold.
     regex_bytes: usize,
+    /// The `jsonschema` crate's compiled patterns, shared by every `$schema` of the suite.
+    pattern_cache: jsonschema::PatternCache,
+    /// Every `$schema` compiled so far, by its JSON text.
+    schemas: BTreeMap<String, Arc<CompiledSchema>>,
 }
 
 /// Runs `read` with a reading of a suite open on this thread, and closes it however `read`
@@ -73,7 +95,10 @@ pub(crate) fn within_limit<T>(regex_limit: usize, read: impl FnOnce() -> T) -> T
             regex_limit,
             regexes: BTreeMap::new(),
             naming: BTreeMap::new(),
+            schema_patterns: BTreeSet::new(),
             regex_bytes: 0,
+            pattern_cache: jsonschema::PatternCache::new(),
+            schemas: BTreeMap::new(),
         });
         true
     });
@@ -133,6 +158,63 @@ pub(crate) fn naming_regex(pattern: &str) -> Result<Regex, RegexRefusal> {
     })
 }
 
+/// Checks a `$schema` pattern, translated to the `regex` crate's dialect, as [`regex`]
+/// compiles a pattern, and counts it in the suite's total when it is new. The compiled
+/// regex is not kept: the `jsonschema` crate compiles its own, once for the suite
+/// ([`schema_pattern_cache`]).
+pub(crate) fn schema_pattern(translated: &str) -> Result<(), RegexRefusal> {
+    READING.with_borrow_mut(|reading| {
+        if let Some(reading) = reading
+            && reading.schema_patterns.contains(translated)
+        {
+            return Ok(());
+        }
+        let measured = compile_meta_regex(translated).map_err(RegexRefusal::Invalid)?;
+        if let Some(reading) = reading {
+            reading.charge(measured.memory_usage())?;
+            reading.schema_patterns.insert(translated.to_owned());
+        }
+        Ok(())
+    })
+}
+
+/// The cache of compiled patterns every `$schema` of the suite shares; a new one outside a
+/// reading.
+pub(crate) fn schema_pattern_cache() -> jsonschema::PatternCache {
+    READING.with_borrow(|reading| {
+        reading
+            .as_ref()
+            .map_or_else(jsonschema::PatternCache::new, |reading| {
+                reading.pattern_cache.clone()
+            })
+    })
+}
+
+/// The `$schema` written as `written`, compiled by `compile`: the reading's one compiled
+/// schema for that JSON text when it was compiled before.
+pub(crate) fn schema<E>(
+    written: serde_json::Value,
+    compile: impl FnOnce(serde_json::Value) -> Result<Arc<CompiledSchema>, E>,
+) -> Result<Arc<CompiledSchema>, E> {
+    let text = written.to_string();
+    let known = READING.with_borrow(|reading| {
+        reading
+            .as_ref()
+            .and_then(|reading| reading.schemas.get(&text).cloned())
+    });
+    if let Some(schema) = known {
+        return Ok(schema);
+    }
+    // Compiled outside the borrow: the compiler asks for the pattern cache.
+    let schema = compile(written)?;
+    READING.with_borrow_mut(|reading| {
+        if let Some(reading) = reading {
+            reading.schemas.insert(text, Arc::clone(&schema));
+        }
+    });
+    Ok(schema)
+}
+
 impl Reading {
     /// Adds `bytes` of compiled regex to the suite's total.
     fn charge(&mut self, bytes: usize) -> Result<(), RegexRefusal> {
@@ -152,11 +234,17 @@ pub(crate) fn regex_totals() -> (usize, usize) {
     READING.with_borrow(|reading| {
         reading.as_ref().map_or((0, 0), |reading| {
             (
-                reading.regexes.len() + reading.naming.len(),
+                reading.regexes.len() + reading.naming.len() + reading.schema_patterns.len(),
                 reading.regex_bytes,
             )
         })
     })
+}
+
+/// How many `$schema`s the open reading compiled: for the tests of the limit.
+#[cfg(test)]
+pub(crate) fn compiled_schemas() -> usize {
+    READING.with_borrow(|reading| reading.as_ref().map_or(0, |reading| reading.schemas.len()))
 }
 
 /// The problem of `pattern`, a regex past the suite's total.

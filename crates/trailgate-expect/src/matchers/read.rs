@@ -270,4 +270,5 @@ impl Visitor<'_> for SecondKey {
     }
 }
 
+mod json_schema;
 mod operands;

@@ -181,6 +181,34 @@ fn check(yaml: &str, json: &str, mode: ArgsMode, expected: bool) {
 // $schema.
 #[case::schema_valid("{$schema: {type: string, maxLength: 3}}", r#""abc""#, Exact, true)]
 #[case::schema_invalid("{$schema: {type: string, maxLength: 3}}", r#""abcd""#, Exact, false)]
+// A schema's patterns are JSON Schema's (ECMA-262: `\d` is an ASCII digit), searched by the
+// linear `regex` engine.
+#[case::schema_pattern(
+    "{$schema: {type: string, pattern: '^\\d{3}$'}}",
+    r#""123""#,
+    Exact,
+    true
+)]
+#[case::schema_pattern_fails("{$schema: {pattern: '^\\d{3}$'}}", r#""١٢٣""#, Exact, false)]
+#[case::schema_pattern_properties(
+    "{$schema: {patternProperties: {'^x-': {type: integer}}}}",
+    r#"{"x-a": 1, "b": "s"}"#,
+    Exact,
+    true
+)]
+#[case::schema_pattern_properties_fail(
+    "{$schema: {patternProperties: {'^x-': {type: integer}}}}",
+    r#"{"x-a": "s"}"#,
+    Exact,
+    false
+)]
+// A `pattern` key inside data (`const`) is data, not a regex.
+#[case::schema_pattern_in_const(
+    "{$schema: {const: {pattern: '(a)\\1'}}}",
+    r#"{"pattern": "(a)\\1"}"#,
+    Exact,
+    true
+)]
 #[case::schema_object(
     "{$schema: {type: object, required: [id]}}",
     r#"{"id": 1}"#,
@@ -596,6 +624,50 @@ fn check_problem(yaml: &str, code: &str, message: &str, at: (usize, usize), help
     "",
     (1, 14),
     "without remote references"
+)]
+#[case::schema_pattern_back_reference(
+    "s: {$schema: {pattern: '(\\w+)\\s\\1'}}\n",
+    "trailgate::suite::invalid_regex",
+    "invalid `$schema` pattern `(\\w+)\\s\\1`: backreferences are not supported",
+    (1, 24),
+    "linear in the text"
+)]
+#[case::schema_pattern_look_ahead_in_a_key(
+    "s:\n  $schema:\n    patternProperties:\n      '^(?!x-)': {type: string}\n",
+    "trailgate::suite::invalid_regex",
+    "invalid `$schema` pattern `^(?!x-)`: look-around, including look-ahead and look-behind, is not supported",
+    (4, 7),
+    "no back-references"
+)]
+#[case::schema_pattern_nested(
+    "s: {$schema: {type: object, properties: {id: {items: [{pattern: '(?<=a)b'}]}}}}\n",
+    "trailgate::suite::invalid_regex",
+    "invalid `$schema` pattern `(?<=a)b`: look-around, including look-ahead and look-behind, is not supported",
+    (1, 65),
+    "no back-references"
+)]
+#[case::schema_pattern_in_defs(
+    "s: {$schema: {$defs: {d: {pattern: '(ab'}}}}\n",
+    "trailgate::suite::invalid_regex",
+    "invalid `$schema` pattern `(ab`: unclosed group",
+    (1, 36),
+    "no back-references"
+)]
+#[case::schema_pattern_too_big(
+    "s: {$schema: {pattern: '.{5000}'}}\n",
+    "trailgate::suite::regex_too_big",
+    "`$schema` pattern `.{5000}` compiles to more than 4 MiB, the limit for one regex",
+    (1, 24),
+    "ASCII class"
+)]
+// A pattern where the reader does not look for one (reached by a `$ref` into an unknown
+// keyword) still meets the linear engine, which refuses it with the schema.
+#[case::schema_pattern_behind_a_reference(
+    "s: {$schema: {$ref: '#/x', x: {pattern: '(a)\\1'}}}\n",
+    "trailgate::suite::invalid_schema",
+    "",
+    (1, 14),
+    "draft 2020-12"
 )]
 #[case::nested_mistake(
     "a: {$any_of: [{b: [1, {$gte: x}]}]}\n",

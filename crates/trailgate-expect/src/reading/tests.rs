@@ -147,3 +147,43 @@ fn a_naming_pattern_past_the_total_is_placed_at_the_pattern() {
     );
     assert_eq!(read(&text, both), Ok((2, both)));
 }
+
+#[test]
+fn a_schema_and_its_patterns_are_compiled_once_for_the_suite() {
+    // 100 aliases of one `$schema`, and another schema with the same pattern under
+    // `patternProperties`: one compiled schema each, one pattern counted, by the memory
+    // of its translation into the `regex` crate's dialect.
+    let aliases = vec!["*s"; 99].join(", ");
+    let pattern = r"^\d{3}-\w+$";
+    let text = suite(
+        &format!(
+            "{{a: {{$any_of: [&s {{$schema: {{type: string, pattern: '{pattern}'}}}}, {aliases}]}}, \
+             b: {{$schema: {{patternProperties: {{'{pattern}': {{type: integer}}}}}}}}}}"
+        ),
+        &[],
+    );
+    let translated = jsonschema_regex::to_rust_regex(pattern).unwrap();
+    assert_ne!(
+        translated, pattern,
+        "ECMA-262's `\\d` and `\\w` are ASCII classes"
+    );
+    let expected = (1, memory_of(&[&translated]));
+    within(|| {
+        assert_eq!(read(&text, super::MAX_SUITE_REGEX_BYTES), Ok(expected));
+        assert_eq!(super::compiled_schemas(), 2);
+    });
+}
+
+#[test]
+fn schema_patterns_count_in_the_suites_total() {
+    let one = memory_of(&["[a-z]{1000}0"]);
+    let text = suite(
+        "{a: {$regex: '[a-z]{1000}0'}, b: {$schema: {items: {pattern: '[a-z]{1000}1'}}}}",
+        &[],
+    );
+    assert_eq!(
+        read(&text, one * 3 / 2),
+        Err(("trailgate::suite::regexes_too_big", 8))
+    );
+    assert_eq!(read(&text, one * 5 / 2).map(|(count, _)| count), Ok(2));
+}

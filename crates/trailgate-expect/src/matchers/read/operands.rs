@@ -5,17 +5,17 @@
 use std::fmt;
 use std::sync::Arc;
 
-use serde::Deserialize;
-use serde::de::value::MapAccessDeserializer;
+use jsonschema::PatternOptions;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
-use trailgate_trace::Decimal;
+use trailgate_trace::{Decimal, MAX_REGEX_BYTES, REGEX_DFA_CACHE_BYTES};
 
+use super::json_schema::Part;
 use super::{MatcherSeed, finite, float_as_written_in_suite, invalid};
 use crate::error::{custom, suggest};
 use crate::matchers::decimal::near_bounds;
-use crate::matchers::{Comparison, CompiledSchema, JsonType, Node, ValueMatcher};
-use crate::reading::{RegexRefusal, total_problem};
+use crate::matchers::{Comparison, JsonType, Node, ValueMatcher};
+use crate::reading::{CompiledSchema, RegexRefusal, total_problem};
 use crate::suite_file::plain_number;
 use crate::tool_matcher::Pattern;
 
@@ -150,7 +150,7 @@ impl<'de> Visitor<'de> for RegexSeed {
 
     fn visit_str<E: de::Error>(self, pattern: &str) -> Result<Pattern, E> {
         Pattern::read(pattern).map_err(|refusal| match refusal {
-            RegexRefusal::Invalid(error) => regex_problem(pattern, &error),
+            RegexRefusal::Invalid(error) => regex_problem(pattern, &error, "regex", REGEX_HELP),
             RegexRefusal::SuiteTotal => total_problem(pattern),
         })
     }
@@ -178,7 +178,7 @@ fn cut(text: &str) -> String {
 }
 
 /// A pattern as a message quotes it: whole when short, its start otherwise.
-fn quoted(text: &str) -> String {
+pub(super) fn quoted(text: &str) -> String {
     const SHOWN: usize = 40;
     match text.char_indices().nth(SHOWN) {
         Some((end, _)) => format!("`{}...` ({} bytes)", &text[..end], text.len()),
@@ -186,12 +186,23 @@ fn quoted(text: &str) -> String {
     }
 }
 
-fn regex_problem<E: de::Error>(pattern: &str, error: &regex::Error) -> E {
+/// How a `$regex` is written.
+const REGEX_HELP: &str = "patterns use the Rust `regex` dialect: no look-around or \
+    back-references; escape `(`, `[`, `.` and `\\` with `\\` to match them literally";
+
+/// The problem of a pattern the `regex` crate refused; `what` the pattern is (`regex`), and
+/// how to write one when it does not compile.
+pub(super) fn regex_problem<E: de::Error>(
+    pattern: &str,
+    error: &regex::Error,
+    what: &str,
+    help: &str,
+) -> E {
     if let regex::Error::CompiledTooBig(limit) = error {
         return custom(
             "trailgate::suite::regex_too_big",
             &format!(
-                "regex {} compiles to more than {} MiB, the limit for one regex",
+                "{what} {} compiles to more than {} MiB, the limit for one regex",
                 quoted(pattern),
                 limit >> 20
             ),
@@ -209,10 +220,9 @@ fn regex_problem<E: de::Error>(pattern: &str, error: &regex::Error) -> E {
         .to_owned();
     custom(
         "trailgate::suite::invalid_regex",
-        &format!("invalid regex {}: {reason}", quoted(pattern)),
+        &format!("invalid {what} {}: {reason}", quoted(pattern)),
         "invalid regex",
-        "patterns use the Rust `regex` dialect: no look-around or back-references; escape \
-         `(`, `[`, `.` and `\\` with `\\` to match them literally",
+        help,
     )
 }
 
@@ -568,10 +578,25 @@ impl Refuse for SchemaSeed {
     }
 }
 
-/// Compiles a schema; remote references are off (the crate is built without them), so a
-/// `$ref` to a URL or a file is an error here rather than a download.
+/// Compiles a schema, once for the suite ([`crate::reading::schema`]); remote references
+/// are off (the crate is built without them), so a `$ref` to a URL or a file is an error
+/// here rather than a download. Its patterns are searched by the linear `regex` engine
+/// within the limits of every suite regex (`json_schema.rs` has checked each), never by the
+/// crate's default, `fancy-regex`, which backtracks: `(\w+)\s\1` took 54 s over one call's
+/// 649 strings (docs/matchers.md).
 fn compile_schema<E: de::Error>(written: Value) -> Result<Arc<CompiledSchema>, E> {
-    match jsonschema::draft202012::new(&written) {
+    crate::reading::schema(written, build_schema)
+}
+
+fn build_schema<E: de::Error>(written: Value) -> Result<Arc<CompiledSchema>, E> {
+    let patterns = PatternOptions::regex()
+        .size_limit(MAX_REGEX_BYTES)
+        .dfa_size_limit(REGEX_DFA_CACHE_BYTES);
+    let built = jsonschema::draft202012::options()
+        .with_pattern_options(patterns)
+        .with_pattern_cache(crate::reading::schema_pattern_cache())
+        .build(&written);
+    match built {
         Ok(validator) => Ok(Arc::new(CompiledSchema { written, validator })),
         Err(error) => {
             let reason = error.to_string();
@@ -595,8 +620,7 @@ impl<'de> Visitor<'de> for SchemaSeed {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        let written = Value::deserialize(MapAccessDeserializer::new(map))?;
-        compile_schema(written)
+        compile_schema(Part::Schema.visit_map(map)?)
     }
 
     fn visit_bool<E: de::Error>(self, value: bool) -> Result<Self::Value, E> {
