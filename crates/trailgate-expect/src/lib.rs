@@ -70,7 +70,7 @@ pub use crate::json_part::{Entries, EntrySink, JsonField, JsonPart};
 pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
 pub use crate::model::{Shard, ShardError, Suite, Test, TracePattern, slug};
 pub use crate::parse::{run_count_problems, suite_schema};
-pub use crate::reading::MAX_SUITE_REGEX_BYTES;
+pub use crate::reading::{MAX_MATCHER_NODES, MAX_SUITE_REGEX_BYTES};
 pub use crate::reliability::{ReliabilityBlock, ReliabilityOutcome};
 pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource, TestRun};
 pub use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone};

@@ -278,6 +278,37 @@ impl ValueMatcher {
         }
     }
 
+    /// The nodes this matcher adds to its suite's count (`MAX_MATCHER_NODES`,
+    /// docs/robustness.md#limits): none for a literal, which the matcher it is a part of
+    /// counts as one (it is compared in one pass over the value); otherwise one, one for
+    /// each of its parts that is a literal, and the nodes of a `$schema`. Its other parts
+    /// counted themselves when they were read.
+    pub(crate) fn own_nodes(&self) -> usize {
+        if self.literal.is_some() {
+            return 0;
+        }
+        let literals = |parts: &[Self]| parts.iter().filter(|part| part.literal.is_some()).count();
+        1 + match &self.node {
+            Node::Array(parts) | Node::AnyOf(parts) | Node::AllOf(parts) => literals(parts),
+            Node::Object(entries) => entries
+                .iter()
+                .filter(|(_, part)| part.literal.is_some())
+                .count(),
+            Node::Eq(part) | Node::Contains(part) | Node::Not(part) => {
+                usize::from(part.literal.is_some())
+            }
+            Node::Schema(schema) => schema.nodes,
+            Node::Scalar(_)
+            | Node::BigNumber(_)
+            | Node::Regex(_)
+            | Node::IContains { .. }
+            | Node::Compare(..)
+            | Node::Near { .. }
+            | Node::Type(_)
+            | Node::Present(_) => 0,
+        }
+    }
+
     /// The value, when no operator appears at any depth: a grader then compares it as a
     /// plain value ([`ValueRef::equals`]), as fast as before the language existed.
     pub fn as_literal(&self) -> Option<&Value> {

@@ -30,7 +30,8 @@ use crate::yaml_depth::MAX_YAML_DEPTH;
 impl SuiteFile {
     /// Parses and checks the suite, reporting every problem found.
     pub fn parse(&self) -> Result<Suite, SuiteError> {
-        crate::reading::within(|| self.parse_within())
+        let limits = crate::reading::Limits::of_suite(self.text().len());
+        crate::reading::within(limits, || self.parse_within())
     }
 
     /// [`SuiteFile::parse`], with the suite's reading open (`reading.rs`).

@@ -1,13 +1,17 @@
 //! What one reading of a suite shares among the values it reads, and the limits on the whole
 //! (docs/robustness.md#limits): each distinct regex is compiled once however often the suite
 //! writes it, and all of them together hold at most [`MAX_SUITE_REGEX_BYTES`]; each distinct
-//! `$schema` is compiled once, and its patterns are compiled once for the suite.
+//! `$schema` is compiled once, and its patterns are compiled once for the suite; and the
+//! value matchers, counted once their YAML aliases are expanded, hold at most
+//! [`MAX_MATCHER_NODES`] nodes, or one per byte of a larger suite.
 //!
 //! A YAML alias (`*name`) stands for a copy of its anchor without costing the text of one,
-//! so a few kilobytes of suite could ask for hundreds of compiled regexes. The values of a
+//! so a few kilobytes of suite could ask for hundreds of compiled regexes, or for tens of
+//! thousands of matcher nodes that every value is then matched against. The values of a
 //! suite read themselves with serde, one `Deserialize` each, which has no place for shared
 //! state; so [`within`] opens a reading on the thread for the whole of
-//! [`SuiteFile::parse`](crate::SuiteFile::parse), which the readers of regexes reach, as
+//! [`SuiteFile::parse`](crate::SuiteFile::parse), which the readers of regexes and matchers
+//! reach, as
 //! `suite_file/recover.rs` does for the items a reading skips. Outside a reading (a
 //! fragment read by a unit test) each regex is compiled on its own and nothing is counted.
 
@@ -40,11 +44,46 @@ pub const MAX_SUITE_REGEX_BYTES: usize = 128 << 20;
 pub(crate) struct CompiledSchema {
     pub(crate) written: serde_json::Value,
     pub(crate) validator: jsonschema::Validator,
+    /// The nodes of `written`, each counted as a matcher node ([`MAX_MATCHER_NODES`]).
+    pub(crate) nodes: usize,
 }
 
 impl fmt::Debug for CompiledSchema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&self.written, f)
+    }
+}
+
+/// The most value-matcher nodes a suite may hold once its YAML aliases are expanded: 4,096,
+/// or one per byte of a larger suite file. A suite holds fewer matcher nodes than YAML
+/// nodes, and no more YAML nodes than bytes without aliases
+/// (`no_document_without_aliases_has_more_nodes_than_bytes`), so only aliases can pass the
+/// limit.
+///
+/// A matcher is matched against a value node by node, so the work of one match is at most
+/// its nodes times the value's size: 40,000 aliased `$contains` in one `$any_of`, from
+/// 2.2 KB of suite, took 30 s against one array of 10,000 strings. Counted: each operator
+/// (`{$gte: 1}`), each array or object with an operator inside, each part of those that is a
+/// plain value (compared in one pass over the value it meets, so it counts one however large
+/// it is), and each node of a `$schema`. A suite without operators counts none.
+pub const MAX_MATCHER_NODES: usize = 4_096;
+
+/// The limits of one reading.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// The memory of the suite's distinct regexes: [`MAX_SUITE_REGEX_BYTES`].
+    pub(crate) regex_bytes: usize,
+    /// The matcher nodes: [`MAX_MATCHER_NODES`], or one per byte of a larger suite.
+    pub(crate) matcher_nodes: usize,
+}
+
+impl Limits {
+    /// The limits of a suite of `bytes` bytes.
+    pub(crate) fn of_suite(bytes: usize) -> Self {
+        Self {
+            regex_bytes: MAX_SUITE_REGEX_BYTES,
+            matcher_nodes: MAX_MATCHER_NODES.max(bytes),
+        }
     }
 }
 
@@ -54,8 +93,7 @@ thread_local! {
 }
 
 struct Reading {
-    /// [`MAX_SUITE_REGEX_BYTES`], or a smaller limit for a test.
-    regex_limit: usize,
+    limits: Limits,
     /// Every searching regex compiled so far, by its pattern.
     regexes: BTreeMap<String, Arc<meta::Regex>>,
     /// Every `naming` regex compiled so far, by its pattern: a `Regex`, for its groups; a
@@ -70,16 +108,18 @@ struct Reading {
     pattern_cache: jsonschema::PatternCache,
     /// Every `$schema` compiled so far, by its JSON text.
     schemas: BTreeMap<String, Arc<CompiledSchema>>,
+    /// The matcher nodes counted by the current reading of the document ([`read_again`]).
+    matcher_nodes: usize,
+    /// Whether a reading passed the matcher limit: the suite is refused for it, and the
+    /// readings that read on past that error (for the suite's other problems) count no
+    /// more, so that the limit is reported once.
+    matcher_limit_met: bool,
 }
 
-/// Runs `read` with a reading of a suite open on this thread, and closes it however `read`
-/// ends; inside a reading already open (a test that looks at its totals), `read` shares it.
-pub(crate) fn within<T>(read: impl FnOnce() -> T) -> T {
-    within_limit(MAX_SUITE_REGEX_BYTES, read)
-}
-
-/// [`within`], with `regex_limit` for the suite's regexes.
-pub(crate) fn within_limit<T>(regex_limit: usize, read: impl FnOnce() -> T) -> T {
+/// Runs `read` with a reading of a suite open on this thread, within `limits`, and closes it
+/// however `read` ends; inside a reading already open (a test that looks at its totals),
+/// `read` shares it.
+pub(crate) fn within<T>(limits: Limits, read: impl FnOnce() -> T) -> T {
     /// Ends the reading it opened.
     struct Close;
     impl Drop for Close {
@@ -92,19 +132,59 @@ pub(crate) fn within_limit<T>(regex_limit: usize, read: impl FnOnce() -> T) -> T
             return false;
         }
         *reading = Some(Reading {
-            regex_limit,
+            limits,
             regexes: BTreeMap::new(),
             naming: BTreeMap::new(),
             schema_patterns: BTreeSet::new(),
             regex_bytes: 0,
             pattern_cache: jsonschema::PatternCache::new(),
             schemas: BTreeMap::new(),
+            matcher_nodes: 0,
+            matcher_limit_met: false,
         });
         true
     });
     // Made only when opened: a `Close` dropped unused would end the reading at once.
     let _close = if opened { Some(Close) } else { None };
     read()
+}
+
+/// Starts one more reading of the document (`suite_file/recover.rs` reads on past an error by
+/// reading again): the matchers it builds are counted anew.
+pub(crate) fn read_again() {
+    READING.with_borrow_mut(|reading| {
+        if let Some(reading) = reading {
+            reading.matcher_nodes = 0;
+        }
+    });
+}
+
+/// Counts `nodes` more value-matcher nodes in the open reading.
+pub(crate) fn count_matcher_nodes(nodes: usize) {
+    READING.with_borrow_mut(|reading| {
+        if let Some(reading) = reading {
+            reading.matcher_nodes = reading.matcher_nodes.saturating_add(nodes);
+        }
+    });
+}
+
+/// The limit on matcher nodes when the open reading has counted past it, the first time it
+/// is asked after that; `None` otherwise.
+pub(crate) fn matcher_limit_passed() -> Option<usize> {
+    READING.with_borrow_mut(|reading| {
+        let reading = reading.as_mut()?;
+        if reading.matcher_limit_met || reading.matcher_nodes <= reading.limits.matcher_nodes {
+            return None;
+        }
+        reading.matcher_limit_met = true;
+        Some(reading.limits.matcher_nodes)
+    })
+}
+
+/// The matcher nodes the open reading has counted: for the tests of the limit.
+#[cfg(test)]
+pub(crate) fn matcher_nodes() -> usize {
+    READING.with_borrow(|reading| reading.as_ref().map_or(0, |reading| reading.matcher_nodes))
 }
 
 /// Why a regex of the suite is refused.
@@ -219,7 +299,7 @@ impl Reading {
     /// Adds `bytes` of compiled regex to the suite's total.
     fn charge(&mut self, bytes: usize) -> Result<(), RegexRefusal> {
         let total = self.regex_bytes.saturating_add(bytes);
-        if total > self.regex_limit {
+        if total > self.limits.regex_bytes {
             return Err(RegexRefusal::SuiteTotal);
         }
         self.regex_bytes = total;

@@ -114,7 +114,10 @@ impl SuiteFile {
         kind_keys: KindKeys,
     ) -> (Option<T>, Vec<Problem>) {
         let (value, errors) = written_numbers::reading(&self.source, || {
-            recover::recovering(MAX_PROBLEMS, || serde_yaml::from_str(self.text()))
+            recover::recovering(MAX_PROBLEMS, || {
+                crate::reading::read_again();
+                serde_yaml::from_str(self.text())
+            })
         });
         let problems = errors
             .iter()

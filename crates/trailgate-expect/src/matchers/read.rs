@@ -11,6 +11,7 @@ use serde_json::{Number, Value};
 use self::operands::operator_value;
 use super::{Node, OPERATORS, ValueMatcher};
 use crate::error::{custom, suggest};
+use crate::reading::{MAX_MATCHER_NODES, count_matcher_nodes, matcher_limit_passed};
 use crate::suite_file::{AmbiguousFloat, float_as_written, plain_number};
 
 const INVALID: &str = "trailgate::suite::invalid_matcher";
@@ -21,7 +22,11 @@ fn invalid<E: de::Error>(message: &str, label: &str, help: &str) -> E {
 
 impl<'de> Deserialize<'de> for ValueMatcher {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        MatcherSeed { literal: false }.deserialize(deserializer)
+        MatcherSeed {
+            literal: false,
+            outermost: true,
+        }
+        .deserialize(deserializer)
     }
 }
 
@@ -29,6 +34,19 @@ impl<'de> Deserialize<'de> for ValueMatcher {
 #[derive(Clone, Copy)]
 struct MatcherSeed {
     literal: bool,
+    /// Whether the matcher is a whole one (an `args:`, a `result:`), not a part of another:
+    /// the suite's count of matcher nodes is checked once it is read ([`counted`]).
+    outermost: bool,
+}
+
+impl MatcherSeed {
+    /// Reads a part of a matcher.
+    fn part(literal: bool) -> Self {
+        Self {
+            literal,
+            outermost: false,
+        }
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for MatcherSeed {
@@ -96,10 +114,10 @@ impl<'de> Visitor<'de> for MatcherSeed {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ValueMatcher, A::Error> {
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(self)? {
+        while let Some(item) = seq.next_element_seed(Self::part(self.literal))? {
             items.push(item);
         }
-        Ok(ValueMatcher::of(Node::Array(items)))
+        counted(ValueMatcher::of(Node::Array(items)), self.outermost)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ValueMatcher, A::Error> {
@@ -122,11 +140,12 @@ impl<'de> Visitor<'de> for MatcherSeed {
                         "an operator is a map with exactly one key",
                     ));
                 }
-                return Ok(ValueMatcher::of(node));
+                return counted(ValueMatcher::of(node), self.outermost);
             }
             Key::Name(name) => name,
         };
-        entries.push((key, map.next_value_seed(self)?));
+        let part = Self::part(self.literal);
+        entries.push((key, map.next_value_seed(part)?));
         let rest = KeySeed {
             literal: self.literal,
             operator_allowed: false,
@@ -139,7 +158,7 @@ impl<'de> Visitor<'de> for MatcherSeed {
                     "an operator is a map with exactly one key",
                 ));
             };
-            entries.push((key, map.next_value_seed(self)?));
+            entries.push((key, map.next_value_seed(part)?));
         }
         entries.sort_by(|(a, _), (b, _)| a.cmp(b));
         if let Some(pair) = entries.windows(2).find(|pair| pair[0].0 == pair[1].0) {
@@ -149,7 +168,7 @@ impl<'de> Visitor<'de> for MatcherSeed {
                 "write each key once",
             ));
         }
-        Ok(ValueMatcher::of(Node::Object(entries)))
+        counted(ValueMatcher::of(Node::Object(entries)), self.outermost)
     }
 }
 
@@ -171,6 +190,30 @@ pub(super) fn float_as_written_in_suite<E: de::Error>(value: f64) -> Result<Opti
              without a fraction (`0`, not `0.0`)",
         )
     })
+}
+
+/// `matcher`, just read, counted in the suite's reading ([`ValueMatcher::own_nodes`]); a
+/// whole matcher (`outermost`) that takes the suite past its limit is refused, at its place:
+/// the nodes that pass it are often in a copy an alias made, whose place is the anchor's.
+fn counted<E: de::Error>(matcher: ValueMatcher, outermost: bool) -> Result<ValueMatcher, E> {
+    count_matcher_nodes(matcher.own_nodes());
+    if let Some(limit) = outermost.then(matcher_limit_passed).flatten() {
+        return Err(custom(
+            "trailgate::suite::matchers_too_large",
+            &format!(
+                "the suite's value matchers hold more than {limit} nodes once its YAML aliases \
+                 are expanded"
+            ),
+            "this matcher passes the limit",
+            &format!(
+                "an alias (`*name`) of a matcher is a copy of it, matched on its own against \
+                 every value it meets: write the matcher once (`$any_of` of plain values, one \
+                 `$regex` with alternatives) or alias it fewer times; the limit is \
+                 {MAX_MATCHER_NODES} matcher nodes, or one per byte of a larger suite"
+            ),
+        ));
+    }
+    Ok(matcher)
 }
 
 fn finite<E: de::Error>(value: f64) -> Result<Number, E> {

@@ -37,6 +37,7 @@ const KNOWN_CODES: &[&str] = &[
     "trailgate::suite::invalid_regex",
     "trailgate::suite::regex_too_big",
     "trailgate::suite::regexes_too_big",
+    "trailgate::suite::matchers_too_large",
     "trailgate::suite::empty",
     "trailgate::suite::invalid_value",
     "trailgate::suite::invalid_member",

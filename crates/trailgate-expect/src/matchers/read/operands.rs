@@ -24,11 +24,9 @@ pub(super) fn operator_value<'de, A: MapAccess<'de>>(
     operator: &'static str,
     map: &mut A,
 ) -> Result<Node, A::Error> {
-    let matcher = MatcherSeed { literal: false };
+    let matcher = MatcherSeed::part(false);
     Ok(match operator {
-        "$eq" => Node::Eq(Box::new(
-            map.next_value_seed(MatcherSeed { literal: true })?,
-        )),
+        "$eq" => Node::Eq(Box::new(map.next_value_seed(MatcherSeed::part(true))?)),
         "$regex" => Node::Regex(map.next_value_seed(RegexSeed)?),
         "$contains" => Node::Contains(Box::new(map.next_value_seed(matcher)?)),
         "$icontains" => {
@@ -291,7 +289,7 @@ impl<'de> Visitor<'de> for ListSeed {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut parts = Vec::new();
-        while let Some(part) = seq.next_element_seed(MatcherSeed { literal: false })? {
+        while let Some(part) = seq.next_element_seed(MatcherSeed::part(false))? {
             parts.push(part);
         }
         Ok(parts)
@@ -597,7 +595,11 @@ fn build_schema<E: de::Error>(written: Value) -> Result<Arc<CompiledSchema>, E> 
         .with_pattern_cache(crate::reading::schema_pattern_cache())
         .build(&written);
     match built {
-        Ok(validator) => Ok(Arc::new(CompiledSchema { written, validator })),
+        Ok(validator) => Ok(Arc::new(CompiledSchema {
+            nodes: json_nodes(&written),
+            written,
+            validator,
+        })),
         Err(error) => {
             let reason = error.to_string();
             let reason = reason.lines().next().unwrap_or_default();
@@ -609,6 +611,16 @@ fn build_schema<E: de::Error>(written: Value) -> Result<Arc<CompiledSchema>, E> 
                  `$ref` within the schema (`#/$defs/...`)",
             ))
         }
+    }
+}
+
+/// The nodes of a JSON value: itself and every array element and object member, at every
+/// depth.
+fn json_nodes(value: &Value) -> usize {
+    1 + match value {
+        Value::Array(items) => items.iter().map(json_nodes).sum(),
+        Value::Object(members) => members.values().map(json_nodes).sum(),
+        _ => 0,
     }
 }
 
