@@ -11,9 +11,9 @@
 //! suite read themselves with serde, one `Deserialize` each, which has no place for shared
 //! state; so [`within`] opens a reading on the thread for the whole of
 //! [`SuiteFile::parse`](crate::SuiteFile::parse), which the readers of regexes and matchers
-//! reach, as
-//! `suite_file/recover.rs` does for the items a reading skips. Outside a reading (a
-//! fragment read by a unit test) each regex is compiled on its own and nothing is counted.
+//! reach, as `suite_file/recover.rs` does for the items a reading skips. Outside a reading
+//! (a fragment read by a unit test) each regex is compiled on its own and nothing is
+//! counted.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,11 +32,12 @@ use crate::error::{Problem, custom};
 /// `memory_usage`: the programs it searches with, forward and reverse, and their tables).
 ///
 /// Each distinct pattern is compiled once, whatever number of times it is written or
-/// aliased, so repeats cost nothing; but each compiled pattern may hold up to
-/// [`MAX_REGEX_BYTES`] of program and more around it, and distinct patterns such as
-/// `\w{64}a`, `\w{64}b` hold 3.6 MB each: 300 of them took 1.3 GB, from a 7 KB suite. A
-/// tool-name pattern holds kilobytes (`^mcp__\w+__\w+$`, with its Unicode classes, 114 KB):
-/// a suite of a thousand distinct ones stays within the limit.
+/// aliased, so repeats cost nothing (300 aliases of `{$regex: '\w{64}'}` held 1.2 GB when
+/// each compiled its own); but each compiled pattern may hold up to [`MAX_REGEX_BYTES`] of
+/// program and more around it, and distinct patterns such as `\w{64}a`, `\w{64}b` hold
+/// 3.6 MB each: the limit holds 37 of them. A tool-name pattern holds kilobytes
+/// (`^mcp__\w+__\w+$`, with its Unicode classes, 114 KB): a suite of a thousand distinct
+/// ones stays within the limit.
 pub const MAX_SUITE_REGEX_BYTES: usize = 128 << 20;
 
 /// A `$schema`, as written and compiled: one for every place of the suite that writes the
@@ -62,7 +63,7 @@ impl fmt::Debug for CompiledSchema {
 ///
 /// A matcher is matched against a value node by node, so the work of one match is at most
 /// its nodes times the value's size: 40,000 aliased `$contains` in one `$any_of`, from
-/// 2.2 KB of suite, took 30 s against one array of 10,000 strings. Counted: each operator
+/// 2 KB of suite, took 20 s against one array of 10,000 strings. Counted: each operator
 /// (`{$gte: 1}`), each array or object with an operator inside, each part of those that is a
 /// plain value (compared in one pass over the value it meets, so it counts one however large
 /// it is), and each node of a `$schema`. A suite without operators counts none.
