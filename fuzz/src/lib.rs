@@ -6,8 +6,10 @@
 use std::io::Cursor;
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
-use trailgate_expect::SuiteFile;
-use trailgate_trace::{Naming, ReadOptions, parse_accuracy_input, read_trace, write_run};
+use trailgate_expect::{ArgsMode, SuiteFile};
+use trailgate_trace::{
+    Naming, ReadOptions, ValueRef, parse_accuracy_input, parse_run, read_trace, write_run,
+};
 
 /// Reads `data` as a trace file, once as a `.json` document and once as `.jsonl` lines;
 /// `format` forces a format (as `trace_format:` does), `None` detects it. Every run read is
@@ -41,6 +43,77 @@ pub fn suite(data: &[u8]) {
     }
 }
 
+/// Reads the text before the input's first NUL byte as one value matcher in YAML, as a
+/// grader's `args` holds one (`SuiteFile::parse_matcher`: the suite's checks of the text,
+/// then the matcher's reader, which compiles regexes and schemas), or renders its
+/// diagnostic. A matcher that compiles is matched against the JSON value after the NUL byte
+/// (without one, `null`), in both `args_mode`s, and explained, on the value as the trace
+/// reader keeps it (the text of a call's argument and of its result) and as parsed. The two
+/// must agree, as `ValueRef` promises: a disagreement panics, a wrong answer found.
+pub fn matcher(data: &[u8]) {
+    let (yaml, json) = match data.iter().position(|&byte| byte == 0) {
+        Some(at) => (&data[..at], &data[at + 1..]),
+        None => (data, &b"null"[..]),
+    };
+    let Ok(yaml) = std::str::from_utf8(yaml) else {
+        return;
+    };
+    let matcher = match SuiteFile::new("matcher.yaml", yaml.to_owned()).parse_matcher() {
+        Ok(matcher) => matcher,
+        Err(error) => {
+            render(&error);
+            return;
+        }
+    };
+    // One JSON value and nothing else, so that it is the whole argument in the trace below.
+    let Some((json, value)) = std::str::from_utf8(json)
+        .ok()
+        .and_then(|json| Some((json, serde_json::from_str::<serde_json::Value>(json).ok()?)))
+    else {
+        return;
+    };
+    let parsed = ValueRef::parsed(&value);
+    let trace = format!(
+        r#"{{"tool_calls": [{{"name": "f", "args": {{"v": {json}}}, "result": {json}}}]}}"#
+    );
+    for mode in [ArgsMode::Exact, ArgsMode::Subset] {
+        let expected = matcher.matches(Some(parsed), mode);
+        let _ = matcher.explain(Some(parsed), mode);
+        let _ = matcher.matches(None, mode);
+        let _ = matcher.explain(None, mode);
+        // Read anew for each mode, so that each reads the text, not a parse left by the
+        // mode before. A value nested near the parser's limit is refused inside the
+        // trace: it is matched parsed only.
+        let Ok(run) = parse_run("trace.json", &trace, 1) else {
+            continue;
+        };
+        let Some(call) = run.calls.first() else {
+            continue;
+        };
+        // The argument through the index of its call's members, the result read whole
+        // (`null` is no result).
+        let views = [
+            ("argument", call.args_view().get("v")),
+            ("result", call.result_view()),
+        ];
+        for (place, text) in views {
+            let Some(text) = text else {
+                continue;
+            };
+            assert_eq!(
+                matcher.matches(Some(text), mode),
+                expected,
+                "{matcher} against {json}: the {place}'s text and the parse disagree ({mode:?})"
+            );
+            assert_eq!(
+                matcher.explain(Some(text), mode).is_none(),
+                expected,
+                "{matcher} against {json}: explain and matches disagree on the {place} ({mode:?})"
+            );
+        }
+    }
+}
+
 /// Parses `data` as the `accuracy` command's input and renders its result, as the command
 /// does.
 pub fn accuracy(data: &[u8]) {
@@ -51,7 +124,8 @@ pub fn accuracy(data: &[u8]) {
         Ok(input) => {
             // As `trailgate accuracy` does: an input past the pairing limits is refused,
             // not scored.
-            if trailgate_core::check_pairing_size(input.expected.len(), input.actual.len()).is_ok() {
+            if trailgate_core::check_pairing_size(input.expected.len(), input.actual.len()).is_ok()
+            {
                 let mut out = Vec::new();
                 let _ = trailgate_report::render_seed_accuracy(&input, &mut out);
             }

@@ -11,6 +11,8 @@
 //!   reports) in path order, joined by a NUL byte, which the target splits on;
 //! - `diff`: for each fixture whose name holds `diff`, the reports its `args` names, the
 //!   first and second joined by a NUL byte, which the target splits on;
+//! - `matcher`: [`MATCHER_SEEDS`], each a value matcher in YAML and a JSON value joined by
+//!   a NUL byte, which the target splits on;
 //! - `format_<name>`: the trace files of the fixtures named `format-<name>-*` (or
 //!   `bad-format-<name>-*`), and for `format_trailgate` those of the fixtures that name no
 //!   format, which are in trailgate's own format.
@@ -27,7 +29,39 @@ use crate::{read_dir, say};
 /// The largest seed kept, in bytes.
 const MAX_SEED: u64 = 64 * 1024;
 
-/// Rewrites `fuzz/seeds/` under `root` from `fixtures/`.
+/// The `matcher` target's seeds: a value matcher as a suite writes one under `args`, and a
+/// value it is matched against (some match, some do not): every operator, literals at
+/// depth, a key written twice in the value, numbers beyond 64 bits.
+const MATCHER_SEEDS: &[(&str, &str)] = &[
+    ("hello", r#""hello""#),
+    (
+        "{q: {$regex: \"^rust \\\\d+\"}, page: 1}",
+        r#"{"q": "rust 2024", "page": 1.0}"#,
+    ),
+    ("{$eq: {$gt: 1}}", r#"{"$gt": 1}"#),
+    ("{$contains: urgent}", r#"["x", "very urgent"]"#),
+    ("{$icontains: ÉTÉ}", r#""un été chaud""#),
+    ("{$any_of: [fast, {$type: integer}]}", "1e2"),
+    ("{$all_of: [{$gte: 1}, {$lt: 10}]}", "10"),
+    ("{$not: {$present: true}}", "null"),
+    (
+        "{a: {$present: false}, b: [1, {c: x}]}",
+        r#"{"b": [1, {"c": "x"}], "b": 2}"#,
+    ),
+    ("{$near: {value: 0.3, within: 0.05}}", "0.3500001"),
+    (
+        "{$lte: 123456789012345678901234567890}",
+        "123456789012345678901234567890.5",
+    ),
+    (
+        "{$schema: {type: object, required: [id], properties: {id: {type: integer}}}}",
+        r#"{"id": 7, "tags": ["\u00e9"]}"#,
+    ),
+    ("[1, {$regex: \"\\\\.env$\"}]", r#"[1, "prod.env"]"#),
+];
+
+/// Rewrites `fuzz/seeds/` under `root` from `fixtures/`, and the `matcher` target's from
+/// [`MATCHER_SEEDS`].
 pub(crate) fn build(root: &Path) -> Result<(), String> {
     let targets = targets(&root.join("fuzz/Cargo.toml"))?;
     let formats: Vec<String> = targets
@@ -110,6 +144,12 @@ pub(crate) fn build(root: &Path) -> Result<(), String> {
                     target_seeds.insert(hash_name(&content), content.clone());
                 }
             }
+        }
+    }
+    if let Some(target_seeds) = seeds.get_mut("matcher") {
+        for (yaml, json) in MATCHER_SEEDS {
+            let seed = [yaml.as_bytes(), &[0], json.as_bytes()].concat();
+            target_seeds.insert(hash_name(&seed), seed);
         }
     }
     for (target, files) in &seeds {

@@ -19,6 +19,7 @@ use crate::gate::Target;
 use crate::graders;
 use crate::graders::TopLevelBlock;
 use crate::graders::config::RawGrader;
+use crate::matchers::ValueMatcher;
 use crate::model::{Suite, Test, TracePattern};
 use crate::reading::RegexRefusal;
 use crate::reliability::RawReliability;
@@ -47,6 +48,41 @@ impl SuiteFile {
                     .with_help("a suite starts with `tests:`, a list of tests; see docs/suite.md"),
             ]));
         }
+        self.check_text()?;
+        // Every shape error, each read past by skipping the test or grader it is in; then
+        // the rules across nodes, for what could be read.
+        let (raw, mut problems) = self.read_on::<RawSuite>(graders::config::keys_of_kind);
+        let read_cleanly = problems.is_empty();
+        let suite = raw.map(|raw| self.check(raw, &mut problems));
+        match suite {
+            Some(suite) if problems.is_empty() => Ok(suite),
+            _ => {
+                if !read_cleanly {
+                    // Shape errors and the rules' problems, in the order of the file.
+                    problems.sort_by_key(|p| p.span.map_or(usize::MAX, |s| s.offset()));
+                }
+                Err(self.error(at_most(problems)))
+            }
+        }
+    }
+
+    /// Reads the whole text as one value matcher (docs/matchers.md), as a grader's `args`
+    /// holds one, after the checks a suite's text gets first ([`SuiteFile::parse`]): for
+    /// tools that embed the matcher language, and its fuzz target. A mistake is an error
+    /// holding the one problem met, placed in the text.
+    pub fn parse_matcher(&self) -> Result<ValueMatcher, SuiteError> {
+        let limits = crate::reading::Limits::of_suite(self.text().len());
+        crate::reading::within(limits, || {
+            self.start();
+            self.check_text()?;
+            self.read()
+        })
+    }
+
+    /// The checks of a suite's text before it is read: characters YAML refuses, nesting
+    /// too deep for the YAML reader's time, syntax, and aliases that expand it too far.
+    fn check_text(&self) -> Result<(), SuiteError> {
+        let text = self.text();
         if let Some((offset, c)) = crate::yaml_depth::unprintable(text) {
             return Err(self.error(vec![
                 Problem::new(
@@ -84,21 +120,7 @@ impl SuiteFile {
         // it is, before a half-read document could be mistaken for a wrong shape.
         self.read::<IgnoredAny>()?;
         self.check_expansion()?;
-        // Every shape error, each read past by skipping the test or grader it is in; then
-        // the rules across nodes, for what could be read.
-        let (raw, mut problems) = self.read_on::<RawSuite>(graders::config::keys_of_kind);
-        let read_cleanly = problems.is_empty();
-        let suite = raw.map(|raw| self.check(raw, &mut problems));
-        match suite {
-            Some(suite) if problems.is_empty() => Ok(suite),
-            _ => {
-                if !read_cleanly {
-                    // Shape errors and the rules' problems, in the order of the file.
-                    problems.sort_by_key(|p| p.span.map_or(usize::MAX, |s| s.offset()));
-                }
-                Err(self.error(at_most(problems)))
-            }
-        }
+        Ok(())
     }
 
     fn check(&self, raw: RawSuite, problems: &mut Vec<Problem>) -> Suite {

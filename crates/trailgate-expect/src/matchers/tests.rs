@@ -1067,3 +1067,27 @@ fn a_literal_that_reads_as_a_regex_gets_the_regex_form(
     };
     assert_eq!(mismatch.regex_hint().as_deref(), hint);
 }
+
+/// `SuiteFile::parse_matcher` reads one matcher alone, after the checks a suite's text gets
+/// first: a matcher that compiles, a mistake placed in the text, and text refused before
+/// the YAML reader sees it (nesting too deep, a character YAML does not allow).
+#[rstest]
+#[case::a_matcher("{$all_of: [{$gte: 1}, {$lt: 10}]}", None)]
+#[case::unknown_operator("{$gtee: 1}", Some(("trailgate::suite::unknown_operator", 1)))]
+#[case::too_deep(&"[".repeat(200), Some(("trailgate::suite::too_deep", 128)))]
+#[case::unprintable("a\u{1b}", Some(("trailgate::suite::unprintable", 1)))]
+fn a_matcher_is_read_alone(#[case] yaml: &str, #[case] refused: Option<(&str, usize)>) {
+    let read = crate::SuiteFile::new("matcher.yaml", yaml.to_owned()).parse_matcher();
+    match (read, refused) {
+        (Ok(matcher), None) => {
+            let value = json!(5);
+            assert!(matcher.matches(Some(ValueRef::parsed(&value)), Exact));
+        }
+        (Err(error), Some((code, offset))) => {
+            let problem = error.problems().next().unwrap();
+            assert_eq!(problem.code, code);
+            assert_eq!(problem.span.map(|span| span.offset()), Some(offset));
+        }
+        (read, _) => panic!("{yaml}: {:?}", read.map(|matcher| matcher.to_string())),
+    }
+}
