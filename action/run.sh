@@ -14,6 +14,7 @@
 #   TRAILGATE_HTML         a file for the HTML report, or empty (the default)
 #   TRAILGATE_BASELINE     a baseline JSON report for gates on the baseline (`--baseline`),
 #                          or empty
+#   TRAILGATE_XFAIL        a file naming the tests expected to fail (`--xfail`), or empty
 #   TRAILGATE_ARGS         more arguments for `trailgate check`, split at spaces
 #   TRAILGATE_INSTALL      auto (the default: release when the action runs at the tag of its
 #                          own version, `uses: OWNER/trailgate@v0.1.0`, else cargo), release
@@ -35,6 +36,7 @@ markdown="${TRAILGATE_MARKDOWN:-}"
 json="${TRAILGATE_JSON-trailgate-report.json}"
 html="${TRAILGATE_HTML:-}"
 baseline="${TRAILGATE_BASELINE:-}"
+xfail="${TRAILGATE_XFAIL:-}"
 install="${TRAILGATE_INSTALL:-auto}"
 package="${TRAILGATE_PACKAGE:-}"
 scratch="${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
@@ -177,6 +179,9 @@ command -v trailgate >/dev/null || fail "no \`trailgate\` command on PATH after 
 if [ -n "$baseline" ]; then
     # A trailgate older than `--baseline` refuses the option (exit 2) rather than ignore it.
     args+=(--baseline "$baseline")
+fi
+if [ -n "$xfail" ]; then
+    args+=(--xfail "$xfail")
 fi
 
 step_summary="${GITHUB_STEP_SUMMARY:-}"

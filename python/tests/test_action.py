@@ -192,6 +192,20 @@ def test_the_baseline_reaches_check(tmp_path: Path, fixtures: Path) -> None:
     assert outputs["exit-code"] == "1"
 
 
+def test_the_xfail_list_reaches_check(tmp_path: Path, fixtures: Path) -> None:
+    # The case's list quarantines its one failing test: the step passes, the test is XFAIL.
+    result, outputs = run_action(
+        tmp_path, "xfail-quarantined", fixtures, xfail="quarantine.txt", json="report.json"
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(
+        (tmp_path / "xfail-quarantined" / "report.json").read_text(encoding="utf-8")
+    )
+    assert report["summary"]["xfailed"] == 1
+    assert report["tests"][1]["xfail"] == "listed in quarantine.txt:1"
+    assert outputs["exit-code"] == "0"
+
+
 def test_install_pip_installs_the_package_into_its_own_environment(tmp_path: Path, fixtures: Path) -> None:
     # `.ci/run` names the wheel it built; pip installs it without the network.
     wheel = os.environ.get("TRAILGATE_WHEEL")
@@ -358,6 +372,7 @@ def test_the_action_passes_every_input_to_the_script() -> None:
         "json",
         "html",
         "baseline",
+        "xfail",
         "args",
         "install",
         "package",

@@ -84,6 +84,18 @@ def test_check_compares_gates_on_the_baseline_with_a_report(fixtures: Path) -> N
     assert "trailgate::baseline::json" in caught.value.diagnostic
 
 
+def test_check_marks_the_tests_an_xfail_list_names(fixtures: Path) -> None:
+    case = fixtures / "xfail-quarantined"
+    unmarked = trailgate.check(case / "trailgate.yaml")
+    assert unmarked["passed"] is False
+    marked = trailgate.check(case / "trailgate.yaml", xfail=case / "quarantine.txt")
+    assert marked["passed"] is True
+    receipt = marked["tests"][1]
+    assert (receipt["passed"], receipt["verdict"]) == (False, "xfail")
+    assert receipt["xfail"].endswith("quarantine.txt:1")
+    assert marked["summary"] == {"tests": 2, "passed": 1, "failed": 0, "xfailed": 1, "xpassed": 0}
+
+
 def test_check_selects_tests_by_name_and_pattern(fixtures: Path) -> None:
     suite = fixtures / "expect-operators" / "trailgate.yaml"
     named = trailgate.check(suite, tests=["f1 in band", "f1 above 80"])

@@ -102,6 +102,7 @@ def check(
     servers: Iterable[str] = (),
     naming_pattern: Optional[str] = None,
     baseline: Optional[StrPath] = None,
+    xfail: Optional[StrPath] = None,
 ) -> dict[str, Any]:
     """Runs every test of ``suite`` and returns its JSON report as Python data.
 
@@ -110,7 +111,8 @@ def check(
     and ``select`` is a substring or regex of their names (``-k``); the report and its sums
     then cover those alone. The other keyword arguments are the command line's options of
     the same names; ``baseline`` is the JSON report (a path) that gates written
-    ``baseline - N`` compare with (``--baseline``). Raises :class:`TrailgateError` when the suite, a trace or an option is
+    ``baseline - N`` compare with (``--baseline``); ``xfail`` a file naming the tests
+    expected to fail, one a line (``--xfail``, docs/reliability.md#expected-failures). Raises :class:`TrailgateError` when the suite, a trace or an option is
     invalid, or when nothing is selected.
     """
     # Every value is joined to its option with `=`, and the suite's path comes after `--`,
@@ -130,6 +132,8 @@ def check(
         args.append(f"--threads={threads}")
     if baseline is not None:
         args.append(f"--baseline={os.fspath(baseline)}")
+    if xfail is not None:
+        args.append(f"--xfail={os.fspath(xfail)}")
     args += _read_args(trace_format, naming, servers, naming_pattern)
     args += ["--", os.fspath(suite)]
     _, stdout = _run(_native.check, args)

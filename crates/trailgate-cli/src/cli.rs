@@ -361,6 +361,15 @@ pub(crate) struct CheckArgs {
     /// or the metric, the gate is skipped with the reason: it neither passes nor fails.
     #[arg(long, value_name = "FILE")]
     pub(crate) baseline: Option<PathBuf>,
+
+    /// A file naming the tests expected to fail, one a line
+    /// (docs/reliability.md#expected-failures)
+    ///
+    /// A listed test that fails is XFAIL, not a failure; one that passes is XPASS, which
+    /// fails the check until its line is removed. Blank lines and lines starting with `#`
+    /// are ignored; a name that is no test of the suite is an error.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) xfail: Option<PathBuf>,
 }
 
 fn parse_pattern(text: &str) -> Result<NamePattern, String> {
@@ -384,6 +393,7 @@ impl CheckArgs {
         options.step_summary.clone_from(&self.step_summary);
         options.color = color;
         options.baseline.clone_from(&self.baseline);
+        options.xfail.clone_from(&self.xfail);
         options
     }
 }

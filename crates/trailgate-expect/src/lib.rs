@@ -29,6 +29,7 @@ mod suggest;
 mod suite_file;
 mod test_json;
 mod tool_matcher;
+mod verdict;
 mod work;
 mod yaml_depth;
 
@@ -81,6 +82,7 @@ pub use crate::suggest::{SuggestNaming, SuggestTest, suggest_suite};
 pub use crate::suite_file::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile};
 pub use crate::test_json::JsonContext;
 pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
+pub use crate::verdict::{Tally, Verdict};
 pub use crate::yaml_depth::MAX_YAML_DEPTH;
 
 #[cfg(test)]

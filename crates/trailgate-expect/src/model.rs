@@ -33,6 +33,9 @@ pub struct Test {
     pub graders: Graders,
     /// Its `reliability:` block, when it has one: figures over its runs' verdicts.
     pub reliability: Option<ReliabilityBlock>,
+    /// Why the test is expected to fail, when it is marked so: its `xfail:` reason, or the
+    /// line of a `check --xfail` file that names it (docs/reliability.md#expected-failures).
+    pub xfail: Option<String>,
     /// Position of the test in the suite (0-based), for pointing back into the file.
     pub index: usize,
 }

@@ -243,8 +243,38 @@ impl SuiteFile {
                 graders
             },
             reliability,
+            xfail: raw.xfail.map(|reason| reason.0),
             index,
         }
+    }
+}
+
+/// `xfail:`: why the test is expected to fail, a string with more than blanks in it.
+struct XfailReason(String);
+
+impl<'de> Deserialize<'de> for XfailReason {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ReasonVisitor;
+        impl Visitor<'_> for ReasonVisitor {
+            type Value = XfailReason;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a reason, as a string")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<XfailReason, E> {
+                if text.trim().is_empty() {
+                    return Err(custom(
+                        "trailgate::suite::invalid_value",
+                        "`xfail` has an empty reason",
+                        "no reason",
+                        "say why the test is expected to fail, e.g. `xfail: \"the search API \
+                         times out (#123)\"`; remove `xfail` when it should pass",
+                    ));
+                }
+                Ok(XfailReason(text.to_owned()))
+            }
+        }
+        // `any`, not `str`: the YAML reader hands `xfail: 3` to `visit_str` as text otherwise.
+        deserializer.deserialize_any(ReasonVisitor)
     }
 }
 
@@ -340,6 +370,8 @@ struct RawTest {
     // An empty `reliability:` asks for the defaults: present, it is a block.
     #[serde(default, deserialize_with = "RawReliability::present")]
     reliability: Option<RawReliability>,
+    #[schemars(with = "Option<String>")]
+    xfail: Option<XfailReason>,
 }
 
 #[derive(Deserialize, JsonSchema)]

@@ -18,6 +18,7 @@ use crate::graders::registry;
 use crate::recheck::{Fold, Metrics, Runs, same};
 use crate::reliability::{ReliabilityView, inconclusive_note};
 use crate::stability::Stability;
+use crate::verdict::Verdict;
 use trailgate_core::reliability::Reliability;
 
 /// A run's entry in a test's `sources`: its verdict (docs/reports.md#each-runs-verdict).
@@ -55,6 +56,8 @@ macro_rules! shard_kinds {
             runs: usize,
             passed_runs: Option<u64>,
             stability: Option<String>,
+            xfail: Option<String>,
+            verdict: Option<String>,
             sources: Runs<SourceFold>,
             metrics: BTreeMap<String, u8>,
             gates: Vec<ShardGate>,
@@ -101,6 +104,15 @@ pub struct KeptTest {
     pub gates: Vec<ShardGate>,
     /// Its stability, when it has two runs or more.
     pub stability: Option<Stability>,
+    /// Why it is expected to fail, when it is marked.
+    pub xfail: Option<String>,
+}
+
+impl KeptTest {
+    /// Its verdict with its mark counted.
+    pub fn verdict(&self) -> Verdict {
+        Verdict::of(self.passed, self.xfail.is_some())
+    }
 }
 
 impl ShardTest {
@@ -118,6 +130,7 @@ impl ShardTest {
             passed: self.passed,
             runs: self.runs,
             gates: self.gates,
+            xfail: self.xfail,
         }
     }
 }
@@ -199,7 +212,35 @@ impl ShardTest {
             .map(|reliability| reliability.add_up(self.runs as u64, self.passed_runs, &metrics))
             .transpose()?;
         self.same_stability()?;
+        self.same_verdict()?;
         apply_gates(self, figures.as_ref())
+    }
+
+    /// A marked test's `verdict` is the one its `passed` and mark give, and an unmarked test
+    /// has none (docs/reliability.md#expected-failures).
+    fn same_verdict(&self) -> Result<(), String> {
+        if self
+            .xfail
+            .as_deref()
+            .is_some_and(|reason| reason.trim().is_empty())
+        {
+            return Err("`xfail` has an empty reason".to_owned());
+        }
+        let verdict = Verdict::of(self.passed, self.xfail.is_some()).marked_word();
+        if self.verdict.as_deref() == verdict {
+            return Ok(());
+        }
+        Err(format!(
+            "`verdict` is {} but a test {} whose gates {} gives {}",
+            self.verdict.as_deref().unwrap_or("missing"),
+            if self.xfail.is_some() {
+                "marked `xfail`"
+            } else {
+                "not marked `xfail`"
+            },
+            if self.passed { "held" } else { "failed" },
+            verdict.unwrap_or("none")
+        ))
     }
 
     /// The stability the runs' verdicts give (none for one run).

@@ -1,11 +1,13 @@
 //! GitHub Actions workflow commands: an `::error` annotation on the suite file for each
-//! failed gate, worst first, a `::notice` for each skipped gate on the baseline, then a
-//! `PASS`/`FAIL` line per test for the job log.
+//! failed gate, worst first, and for each test marked `xfail` that passes, a `::notice` for
+//! each skipped gate on the baseline, then a `PASS`/`FAIL`/`XFAIL`/`XPASS` line per test for
+//! the job log. The gates of a test marked `xfail` that fails are expected to fail and get
+//! no annotation (docs/reliability.md#expected-failures).
 
 use std::cmp::Reverse;
 use std::io::{self, Write};
 
-use trailgate_expect::{GateOutcome, Op, SuiteOutcome, Target, TestOutcome};
+use trailgate_expect::{GateOutcome, Op, SuiteOutcome, Target, TestOutcome, Verdict};
 
 use crate::escape::{escape_terminal, github_data, github_property};
 use crate::lines::{Look, render};
@@ -34,6 +36,7 @@ pub fn render_github(
     let mut failed: Vec<(&TestOutcome, &GateOutcome)> = outcome
         .tests
         .iter()
+        .filter(|test| test.verdict() != Verdict::XFailed)
         .flat_map(|test| test.gates.iter().map(move |gate| (test, gate)))
         .filter(|(_, gate)| !gate.passed)
         .collect();
@@ -54,7 +57,32 @@ pub fn render_github(
         }
         writeln!(out, "::error {properties}::{}", github_data(&message))?;
     }
-    let left_out = failed.len().saturating_sub(MAX_ERRORS);
+    let mut annotated = failed.len().min(MAX_ERRORS);
+    let xpassed = outcome
+        .tests
+        .iter()
+        .filter_map(|test| match (test.verdict(), &test.xfail) {
+            (Verdict::XPassed, Some(reason)) => Some((test, reason)),
+            _ => None,
+        });
+    let mut left_out = failed.len() - annotated;
+    for (test, reason) in xpassed {
+        if annotated == MAX_ERRORS {
+            left_out += 1;
+            continue;
+        }
+        annotated += 1;
+        let properties = [
+            format!("file={}", github_property(suite_path)),
+            format!(
+                "title={}",
+                github_property(&format!("trailgate: {}", test.name))
+            ),
+        ]
+        .join(",");
+        let message = format!("XPASS: it passes now; remove its xfail mark (xfail: {reason})");
+        writeln!(out, "::error {properties}::{}", github_data(&message))?;
+    }
     if left_out > 0 {
         let message = format!(
             "trailgate: {left_out} more failed {} not annotated (GitHub shows at most \
@@ -102,7 +130,7 @@ pub fn render_github(
         writeln!(
             out,
             "{} {}",
-            if test.passed { "PASS" } else { "FAIL" },
+            test.verdict().word(),
             escape_terminal(&test.name)
         )?;
     }

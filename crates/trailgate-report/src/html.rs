@@ -325,6 +325,11 @@ struct TestData<'a> {
     /// `stable`, `failing` or `flaky`, with two runs or more.
     #[serde(skip_serializing_if = "Option::is_none")]
     stability: Option<&'static str>,
+    /// A marked test's reason and verdict (`xfail` or `xpass`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    xfail: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<&'static str>,
     metrics: Vec<(&'static str, u8)>,
     /// The gates as the JSON report writes them: a skipped gate (on a baseline that was
     /// not given) has no value and no verdict, and a gate on the baseline its `baseline`.
@@ -492,16 +497,11 @@ pub fn render_html(
     let tail = tail.replacen("/*SCRIPT*/", SCRIPT, 1);
     out.write_all(head.as_bytes())?;
 
-    let passed = outcome.tests.iter().filter(|t| t.passed).count();
     let page = PageData {
         version: HTML_DATA_VERSION,
         suite,
         passed: outcome.passed(),
-        summary: crate::json::Summary {
-            tests: outcome.tests.len(),
-            passed,
-            failed: outcome.tests.len() - passed,
-        },
+        summary: outcome.tally().into(),
         caps: Caps {
             value_bytes: VALUE_CAP,
             entry_bytes: ENTRY_CAP,
@@ -637,6 +637,8 @@ fn test_data<'a>(
         run_count: test.run_count,
         passed_runs: test.passed_runs,
         stability: test.stability().map(Stability::as_str),
+        xfail: test.xfail.as_deref(),
+        verdict: test.verdict().marked_word(),
         metrics: test
             .metrics
             .iter()

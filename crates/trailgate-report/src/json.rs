@@ -9,7 +9,7 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use trailgate_expect::{
     Entries, EntrySink, JSON_LISTS, JsonContext, JsonField, JsonPart, RunInfo, RunOutcome, Shard,
-    Stability, SuiteOutcome, Test as SuiteTest, TestOutcome,
+    Stability, SuiteOutcome, Tally, Test as SuiteTest, TestOutcome,
 };
 
 use crate::layout::{RawJson, write_report};
@@ -36,11 +36,30 @@ struct Report<'a> {
     notes: &'a [String],
 }
 
+/// A report's counts (docs/reports.md): `passed` and `failed` count unmarked tests, and
+/// `xfailed` and `xpassed`, present when a test is marked, the marked ones
+/// (docs/reliability.md#expected-failures).
 #[derive(Serialize)]
 pub(crate) struct Summary {
     pub(crate) tests: usize,
     pub(crate) passed: usize,
     pub(crate) failed: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) xfailed: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) xpassed: Option<usize>,
+}
+
+impl From<Tally> for Summary {
+    fn from(tally: Tally) -> Self {
+        Self {
+            tests: tally.tests(),
+            passed: tally.passed,
+            failed: tally.failed,
+            xfailed: tally.marked.then_some(tally.xfailed),
+            xpassed: tally.marked.then_some(tally.xpassed),
+        }
+    }
 }
 
 /// Which share of which suite a shard report holds.
@@ -78,6 +97,11 @@ struct Test<'a> {
     /// With two runs or more (docs/reliability.md#flaky-tests-and-quarantine).
     #[serde(skip_serializing_if = "Option::is_none")]
     stability: Option<&'static str>,
+    /// Why a marked test is expected to fail, and its verdict, `xfail` or `xpass`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    xfail: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<&'static str>,
     sources: Listed<'a>,
     metrics: BTreeMap<&'static str, u8>,
     gates: Vec<Gate<'a>>,
@@ -217,7 +241,6 @@ pub fn render_json_runs(
         .into_iter()
         .map(|spill| spill.into_reader().map(RefCell::new))
         .collect::<io::Result<Vec<_>>>()?;
-    let passed = outcome.tests.iter().filter(|t| t.passed).count();
     let report = Report {
         version: JSON_VERSION,
         shard: origin.map(|origin| ShardJson {
@@ -228,11 +251,7 @@ pub fn render_json_runs(
             suite_digest: &origin.suite_digest,
         }),
         passed: outcome.passed(),
-        summary: Summary {
-            tests: outcome.tests.len(),
-            passed,
-            failed: outcome.tests.len() - passed,
-        },
+        summary: outcome.tally().into(),
         tests: outcome
             .tests
             .iter()
@@ -422,6 +441,8 @@ fn test<'a>(
         runs: test.run_count,
         passed_runs: test.passed_runs,
         stability: test.stability().map(Stability::as_str),
+        xfail: test.xfail.as_deref(),
+        verdict: test.verdict().marked_word(),
         sources: Listed {
             reader: &readers[SOURCES],
             count: counts[SOURCES],

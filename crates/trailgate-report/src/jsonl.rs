@@ -60,6 +60,11 @@ struct TestLine<'a> {
     passed_runs: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     stability: Option<&'static str>,
+    /// A marked test's reason and verdict (`xfail` or `xpass`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    xfail: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<&'static str>,
     metrics: BTreeMap<&'static str, u8>,
     gates: Vec<crate::json::Gate<'a>>,
 }
@@ -71,6 +76,11 @@ struct SummaryLine<'a> {
     tests: usize,
     passed_tests: usize,
     failed_tests: usize,
+    /// Present when a test is marked `xfail`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    xfailed_tests: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    xpassed_tests: Option<usize>,
     notes: &'a [String],
 }
 
@@ -182,6 +192,8 @@ impl<W: Write> JsonLines<W> {
             runs: test.run_count,
             passed_runs: test.passed_runs,
             stability: test.stability().map(Stability::as_str),
+            xfail: test.xfail.as_deref(),
+            verdict: test.verdict().marked_word(),
             metrics: crate::json::metrics(test),
             gates: crate::json::gates(test),
         })?;
@@ -210,15 +222,17 @@ impl<W: Write> JsonLines<W> {
 
     /// Writes the summary line and hands back the output.
     pub fn finish(mut self, outcome: &SuiteOutcome) -> io::Result<W> {
-        let passed = outcome.tests.iter().filter(|t| t.passed).count();
+        let tally = outcome.tally();
         line(
             &mut self.out,
             &SummaryLine {
                 r#type: "summary",
-                passed: outcome.passed(),
-                tests: outcome.tests.len(),
-                passed_tests: passed,
-                failed_tests: outcome.tests.len() - passed,
+                passed: tally.passes(),
+                tests: tally.tests(),
+                passed_tests: tally.passed,
+                failed_tests: tally.failed,
+                xfailed_tests: tally.marked.then_some(tally.xfailed),
+                xpassed_tests: tally.marked.then_some(tally.xpassed),
                 notes: &outcome.notes,
             },
         )?;

@@ -9,7 +9,7 @@
 use std::io::{self, Write};
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
-use trailgate_expect::{GateOutcome, Section, SuiteOutcome, TestOutcome};
+use trailgate_expect::{GateOutcome, Section, SuiteOutcome, TestOutcome, Verdict};
 
 use crate::escape::{xml, xml_lines};
 use crate::lines::{Look, render};
@@ -40,14 +40,29 @@ pub fn render_junit(
 }
 
 fn test_case(test: &TestOutcome, suite_name: &str) -> TestCase {
-    let status = if test.passed {
-        TestCaseStatus::success()
-    } else {
-        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-        status
-            .set_message(xml(&failed_gates(test).join("; ")))
-            .set_description(xml_lines(&explanation(test)));
-        status
+    // A test marked `xfail` that fails is skipped; one that passes is a failure
+    // (docs/reliability.md#expected-failures).
+    let status = match (test.verdict(), test.xfail.as_deref()) {
+        (Verdict::XFailed, Some(reason)) => {
+            let mut status = TestCaseStatus::skipped();
+            status.set_message(xml(&format!("xfail: {reason}")));
+            status
+        }
+        (Verdict::XPassed, Some(reason)) => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            status.set_message(xml(&format!(
+                "xpass: it passes now; remove its xfail mark (xfail: {reason})"
+            )));
+            status
+        }
+        _ if test.passed => TestCaseStatus::success(),
+        _ => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            status
+                .set_message(xml(&failed_gates(test).join("; ")))
+                .set_description(xml_lines(&explanation(test)));
+            status
+        }
     };
     let mut case = TestCase::new(xml(&test.name), status);
     case.set_classname(xml(suite_name));

@@ -3,7 +3,7 @@
 //! (whose own escaping comes after).
 
 use anstyle::{AnsiColor, Style};
-use trailgate_expect::{Piece, Tone};
+use trailgate_expect::{Piece, Tone, Verdict};
 
 use crate::escape::markdown;
 use crate::safe::visible;
@@ -180,6 +180,17 @@ impl Painter {
         } else {
             text.to_owned()
         }
+    }
+
+    /// A test's verdict word: `PASS`, `FAIL`, `XFAIL` (expected, no failure) or `XPASS`
+    /// (a failure: the mark should go).
+    pub(crate) fn test_verdict(&self, verdict: Verdict) -> String {
+        let style = match verdict {
+            Verdict::Passed => PASS,
+            Verdict::Failed | Verdict::XPassed => FAIL,
+            Verdict::XFailed => SKIP,
+        };
+        self.paint(style, verdict.word())
     }
 
     pub(crate) fn verdict(&self, passed: bool) -> String {

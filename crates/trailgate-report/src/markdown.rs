@@ -8,18 +8,27 @@
 
 use std::io::{self, Write};
 
-use trailgate_expect::{GateOutcome, Line, RunInfo, SuiteOutcome, TestOutcome};
+use trailgate_expect::{GateOutcome, Line, RunInfo, SuiteOutcome, TestOutcome, Verdict};
 
 use crate::lines::{Look, render};
 use crate::text::listing_note;
 
 /// Writes the Markdown summary of a suite's outcome, ending with a newline.
 pub fn render_markdown(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result<()> {
-    let total = outcome.tests.len();
-    let passed = outcome.tests.iter().filter(|t| t.passed).count();
+    let tally = outcome.tally();
+    let total = tally.tests();
+    let marked = if tally.marked {
+        format!(
+            " ({} failed, {} xfailed, {} xpassed)",
+            tally.failed, tally.xfailed, tally.xpassed
+        )
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "## trailgate: {passed} of {total} {} passed",
+        "## trailgate: {} of {total} {} passed{marked}",
+        tally.passed,
         if total == 1 { "test" } else { "tests" }
     )?;
     if outcome.tests.is_empty() {
@@ -41,11 +50,41 @@ pub fn render_markdown(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Resul
     }
     render_tests_table(outcome, out)?;
     render_gates_table(outcome, out)?;
-    if outcome.tests.iter().any(|t| !t.passed) {
+    let failed = |test: &&TestOutcome| test.verdict() == Verdict::Failed;
+    if outcome.tests.iter().any(|t| t.verdict().fails_check()) {
         writeln!(out)?;
         writeln!(out, "### Failed tests")?;
-        for test in outcome.tests.iter().filter(|t| !t.passed) {
+        for test in outcome.tests.iter().filter(failed) {
             render_failed_test(test, out)?;
+        }
+        for test in &outcome.tests {
+            if let (Verdict::XPassed, Some(reason)) = (test.verdict(), &test.xfail) {
+                writeln!(out)?;
+                writeln!(out, "#### {}", code(&test.name))?;
+                writeln!(out)?;
+                writeln!(
+                    out,
+                    "XPASS: it passes now; remove its xfail mark (xfail: {})",
+                    code(reason)
+                )?;
+            }
+        }
+    }
+    let xfailed: Vec<String> = outcome
+        .tests
+        .iter()
+        .filter(|test| test.verdict() == Verdict::XFailed)
+        .map(|test| {
+            let reason = test.xfail.as_deref().unwrap_or_default();
+            format!("- {}: {}", code(&test.name), code(reason))
+        })
+        .collect();
+    if !xfailed.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "### Expected failures")?;
+        writeln!(out)?;
+        for line in xfailed {
+            writeln!(out, "{line}")?;
         }
     }
     Ok(())
@@ -67,7 +106,7 @@ fn render_tests_table(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result
             out,
             "| {} | {} | {} | {} |",
             cell(&code(&test.name)),
-            verdict(test.passed),
+            test.verdict().word(),
             runs_cell(test),
             cell(&metrics.join(", "))
         )?;

@@ -25,7 +25,7 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 
 use serde::ser::{self, SerializeSeq};
 use serde::{Serialize, Serializer};
-use trailgate_expect::{KeptTest as Kept, Problem, Shard, SuiteError};
+use trailgate_expect::{KeptTest as Kept, Problem, Shard, SuiteError, Tally};
 
 use self::read::{
     BUFFER_BYTES, ReadError, ShardHeader, ShardRead, inconsistent_test, read_shard, read_test,
@@ -69,9 +69,15 @@ struct MergedTest {
 }
 
 impl<R> Merged<R> {
-    /// Whether every test passed.
+    /// Whether the merged check passes: no unmarked test failed and no marked test passed
+    /// (docs/reliability.md#expected-failures).
     pub fn passed(&self) -> bool {
-        self.tests.iter().all(|t| t.kept.passed)
+        self.tally().passes()
+    }
+
+    /// The summary's counts.
+    fn tally(&self) -> Tally {
+        Tally::of(self.tests.iter().map(|t| t.kept.verdict()))
     }
 }
 
@@ -393,15 +399,10 @@ pub fn render_merged_json<R: Read + Seek>(
     merged: &mut Merged<R>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let passed = merged.tests.iter().filter(|t| t.kept.passed).count();
     let report = MergedReport {
         version: JSON_VERSION,
         passed: merged.passed(),
-        summary: Summary {
-            tests: merged.tests.len(),
-            passed,
-            failed: merged.tests.len() - passed,
-        },
+        summary: merged.tally().into(),
         tests: Transcoded {
             tests: &merged.tests,
             files: RefCell::new(&mut merged.files),
@@ -439,7 +440,8 @@ pub fn render_merged_text<R>(
         writeln!(out)?;
         let view = &test.kept;
         let header = Header {
-            passed: view.passed,
+            verdict: view.verdict(),
+            xfail: view.xfail.as_deref(),
             runs: view.runs,
             stability: view.stability,
             agent: view.agent.as_deref(),
@@ -467,8 +469,7 @@ pub fn render_merged_text<R>(
         writeln!(out)?;
         writeln!(out, "{line}")?;
     }
-    let passed = merged.tests.iter().filter(|t| t.kept.passed).count();
-    write_footer(&painter, merged.tests.len(), passed, out)
+    write_footer(&painter, merged.tally(), out)
 }
 
 #[derive(Serialize)]

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use trailgate_expect::{Key, Section, Stability, SuiteOutcome, TestOutcome};
+use trailgate_expect::{Key, Section, Stability, SuiteOutcome, Tally, TestOutcome, Verdict};
 use unicode_width::UnicodeWidthStr;
 
 use crate::escape::escape_terminal;
@@ -37,8 +37,7 @@ pub fn render_text(
         }
         writeln!(out, "{line}")?;
     }
-    let passed = outcome.tests.iter().filter(|t| t.passed).count();
-    write_footer(&painter, outcome.tests.len(), passed, out)
+    write_footer(&painter, outcome.tally(), out)
 }
 
 /// "inconclusive: `a`, `b` (a `reliability.pass_rate` gate lies inside its interval; more
@@ -68,26 +67,24 @@ pub(crate) fn inconclusive_line<'a>(names: impl Iterator<Item = &'a str>) -> Opt
 }
 
 /// The last line: the suite's verdict and how many tests passed, after a blank line.
-pub(crate) fn write_footer(
-    painter: &Painter,
-    total: usize,
-    passed: usize,
-    out: &mut dyn Write,
-) -> io::Result<()> {
+pub(crate) fn write_footer(painter: &Painter, tally: Tally, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out)?;
+    let total = tally.tests();
     writeln!(
         out,
-        "{} {} {}: {passed} passed, {} failed",
-        painter.verdict(passed == total),
+        "{} {} {}: {}",
+        painter.verdict(tally.passes()),
         total,
         if total == 1 { "test" } else { "tests" },
-        total - passed
+        tally.words()
     )
 }
 
 /// What a test's first line says of it besides its name.
 pub(crate) struct Header<'a> {
-    pub(crate) passed: bool,
+    pub(crate) verdict: Verdict,
+    /// Why the test is expected to fail, when it is marked.
+    pub(crate) xfail: Option<&'a str>,
     pub(crate) runs: usize,
     /// With two runs or more (docs/reliability.md#flaky-tests-and-quarantine).
     pub(crate) stability: Option<Stability>,
@@ -113,15 +110,28 @@ pub(crate) fn write_header(
     writeln!(
         out,
         "{} {} ({runs} {}{stability}{agent})",
-        painter.verdict(header.passed),
+        painter.test_verdict(header.verdict),
         painter.paint(BOLD, &escape_terminal(name)),
         if runs == 1 { "run" } else { "runs" },
-    )
+    )?;
+    let Some(reason) = header.xfail else {
+        return Ok(());
+    };
+    let reason = escape_terminal(reason);
+    if header.verdict == Verdict::XPassed {
+        writeln!(
+            out,
+            "  xpass: it passes now; remove its xfail mark (xfail: {reason})"
+        )
+    } else {
+        writeln!(out, "  xfail: {reason}")
+    }
 }
 
 fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io::Result<()> {
     let header = Header {
-        passed: test.passed,
+        verdict: test.verdict(),
+        xfail: test.xfail.as_deref(),
         runs: test.run_count,
         stability: test.stability(),
         agent: test.agent.as_deref(),

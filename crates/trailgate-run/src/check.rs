@@ -8,6 +8,7 @@
 //!   workers in turn (`Source`);
 //! - `check/score.rs`: scoring a test's runs on this thread or on workers and handing them
 //!   to the fold in file order (`score_runs`), and how many threads a test gets by default;
+//! - `check/xfail.rs`: the tests `--xfail FILE` marks as expected to fail;
 //! - `check/render.rs`: what the reports that list every run collect as the runs are folded
 //!   (`Collected`), and rendering every report of the targets (`render`).
 
@@ -33,6 +34,7 @@ use self::score::{Scored, default_threads, score_runs};
 mod read;
 mod render;
 mod score;
+mod xfail;
 
 pub(crate) use self::read::read_parts;
 
@@ -58,7 +60,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
     let text = read_suite(suite_path, &name)?;
     let naming = options.read.naming()?;
     let file = SuiteFile::new(&name, text);
-    let suite = file.parse()?;
+    let suite = xfail::parsed(&file, options.xfail.as_deref())?;
     let baseline = options.baseline.as_deref().map(read_base).transpose()?;
     let suite_dir = suite_path.parent().unwrap_or(Path::new(""));
 
@@ -155,6 +157,7 @@ pub fn check(suite_path: &Path, options: &CheckOptions) -> Result<Output, Error>
             .map_err(|error| Error::Message(format!("cannot render the summary: {error}")))?;
         output.appends.push((summary, bytes));
     }
+    inputs.extend(options.xfail.clone());
     output.inputs = inputs.into_iter().chain(options.baseline.clone()).collect();
     output.warnings.clone_from(&outcome.notes);
     output.gate_failed = !outcome.passed();

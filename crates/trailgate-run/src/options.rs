@@ -32,6 +32,9 @@ pub struct CheckOptions {
     /// The JSON report that gates on the baseline (`baseline - 2`) compare with; without
     /// one, those gates are skipped.
     pub baseline: Option<PathBuf>,
+    /// A file naming the tests expected to fail, one a line
+    /// (docs/reliability.md#expected-failures).
+    pub xfail: Option<PathBuf>,
 }
 
 impl CheckOptions {
@@ -48,6 +51,7 @@ impl CheckOptions {
             step_summary: None,
             color: false,
             baseline: None,
+            xfail: None,
         }
     }
 }

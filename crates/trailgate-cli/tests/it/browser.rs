@@ -256,6 +256,32 @@ fn a_passing_suite_of_one_run_shows_its_verdicts_and_no_chart() {
     screenshot(&browser, &page, "run=1.1", "passing", 1500);
 }
 
+/// Expected failures in words: XFAIL and XPASS beside PASS and FAIL, in the summary table
+/// and each test's heading, with the reason and, for XPASS, that the mark should go.
+#[test]
+fn marked_tests_show_xfail_and_xpass_with_their_reasons() {
+    let Some(browser) = browser() else { return };
+    let page = report_with("xfail-verdicts", false, &["--xfail", "quarantine.txt"]);
+    let dom = dom(&browser, &page, "");
+    assert!(
+        dom.contains("5 tests, 1 passed, 1 failed, 2 xfailed, 1 xpassed."),
+        "the summary's four counts"
+    );
+    let xfail = test_section(&dom, 3);
+    assert!(
+        xfail.contains(r#"<span class="verdict xfail" title="xfail: search ranking regressed, fix in review (#41)">XFAIL</span> searches first"#),
+        "{xfail}"
+    );
+    assert!(xfail.contains("Expected to fail: search ranking regressed, fix in review (#41)"));
+    let xpass = test_section(&dom, 4);
+    assert!(xpass.contains(">XPASS</span> cancels politely"), "{xpass}");
+    assert!(xpass.contains(
+        "XPASS: it passes now; remove its xfail mark (xfail: the cancel tool timed out upstream)"
+    ));
+    assert!(test_section(&dom, 5).contains("Expected to fail: listed in quarantine.txt:3"));
+    screenshot(&browser, &page, "", "xfail", 1500);
+}
+
 /// A failed test says why in its own section, as the page opens: each failed gate with the
 /// counts behind it and the findings of the runs behind it, in the text report's words,
 /// and links that show those runs in the run explorer.

@@ -96,12 +96,14 @@ fn check_scored(dir: &Path, args: &[String]) {
 }
 
 /// The fixtures whose HTML report is snapshotted too: a passing suite, a failing one with
-/// many runs, and markup in every string (the browser test opens the same three).
-pub(crate) const HTML_FIXTURES: [&str; 4] = [
+/// many runs, markup in every string, gates on a baseline, and each verdict of a marked test
+/// (the browser test opens them).
+pub(crate) const HTML_FIXTURES: [&str; 5] = [
     "seed-000-first-run",
     "many-runs-listing",
     "hostile-html-content",
     "baseline-gates",
+    "xfail-verdicts",
 ];
 
 /// The HTML page as its snapshot shows it: the page with its style sheet, script and the

@@ -27,3 +27,4 @@ mod shard;
 mod silent_zero;
 mod suite_limits;
 mod support;
+mod xfail;

@@ -257,6 +257,17 @@ type Edit = fn(&mut Value, &mut Value);
 #[case::a_stability_for_one_run(|one: &mut Value, _: &mut Value| {
     one["tests"][0]["stability"] = "stable".into();
 }, "`stability` is stable but")]
+#[case::a_mark_without_its_verdict(|one: &mut Value, _: &mut Value| {
+    one["tests"][0]["xfail"] = "known".into();
+}, "`verdict` is missing but a test marked `xfail`")]
+#[case::a_verdict_without_a_mark(|one: &mut Value, _: &mut Value| {
+    one["tests"][0]["verdict"] = "xfail".into();
+}, "`verdict` is xfail but a test not marked `xfail`")]
+#[case::an_xpass_edited_to_xfail(|one: &mut Value, _: &mut Value| {
+    let test = &mut one["tests"][0];
+    test["xfail"] = "known".into();
+    test["verdict"] = if test["passed"] == true { "xfail" } else { "xpass" }.into();
+}, "`verdict` is x")]
 #[case::a_test_name_twice(|one: &mut Value, two: &mut Value| {
     one["tests"][0]["name"] = two["tests"][0]["name"].clone();
 }, "a suite names each test once")]

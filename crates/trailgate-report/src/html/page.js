@@ -39,6 +39,14 @@
     return el("span", { class: "verdict " + (passed ? "pass" : "fail") }, passed ? "PASS" : "FAIL");
   }
 
+  // A test's verdict with its xfail mark counted: XFAIL (expected, no failure) or XPASS (a
+  // failure: the mark should go); otherwise its gates' verdict.
+  function testVerdict(test) {
+    if (test.verdict === "xfail") return el("span", { class: "verdict xfail", title: "xfail: " + test.xfail }, "XFAIL");
+    if (test.verdict === "xpass") return el("span", { class: "verdict fail", title: "it passes now; remove its xfail mark" }, "XPASS");
+    return verdict(test.passed);
+  }
+
   // A test's stability over its runs (two or more): stable, failing or flaky.
   function stabilityBadge(test) {
     if (!test.stability) return null;
@@ -210,12 +218,12 @@
     const s = DATA.summary;
     const parts = [
       el("h1", {}, "trailgate report ", verdict(DATA.passed)),
-      el("p", {}, "Suite ", el("code", {}, DATA.suite), ": ", plural(s.tests, "test", "tests"), ", ", s.passed + " passed, " + s.failed + " failed."),
+      el("p", {}, "Suite ", el("code", {}, DATA.suite), ": ", plural(s.tests, "test", "tests"), ", ", s.passed + " passed, " + s.failed + " failed" + (s.xfailed === undefined ? "" : ", " + s.xfailed + " xfailed, " + s.xpassed + " xpassed") + "."),
     ];
     for (const note of DATA.notes) parts.push(el("p", { class: "muted" }, "Note: " + note));
     parts.push(table(["Verdict", "Test", "Runs", "Passed on their own", "Failed gates"],
       DATA.tests.map((test, i) => [
-        verdict(test.passed),
+        testVerdict(test),
         el("a", { href: "#test-" + (i + 1) }, test.name),
         String(test.run_count) + (test.stability ? " (" + test.stability + ")" : ""),
         String(test.passed_runs),
@@ -226,7 +234,9 @@
 
   function testSection(test, index) {
     const section = el("section", { class: "test", id: "test-" + (index + 1), "data-passed": test.passed });
-    section.append(el("h2", {}, verdict(test.passed), " ", test.name, stabilityBadge(test), test.agent ? el("span", { class: "muted" }, " (agent " + test.agent + ")") : null));
+    section.append(el("h2", {}, testVerdict(test), " ", test.name, stabilityBadge(test), test.agent ? el("span", { class: "muted" }, " (agent " + test.agent + ")") : null));
+    if (test.verdict === "xfail") section.append(el("p", { class: "xfail-reason" }, "Expected to fail: " + test.xfail));
+    if (test.verdict === "xpass") section.append(el("p", { class: "xfail-reason" }, "XPASS: it passes now; remove its xfail mark (xfail: " + test.xfail + ")"));
     section.append(el("p", {}, plural(test.run_count, "run", "runs") + "; " + test.passed_runs + " passed every gate on their own."));
     if (test.failures.length > 0) section.append(whyItFailed(test, index));
     section.append(el("h3", {}, "Gates"));
