@@ -62,7 +62,7 @@ pub(crate) enum Command {
     /// Matches tests by name and shows each metric's base and head value and their
     /// difference, the gates that changed verdict, the tests added and removed, and the runs
     /// (same source and line) whose verdict changed, with the 95% interval of the change in
-    /// pass rate. Exit codes: 0 no gate newly fails, no metric fell and no pass rate fell
+    /// pass rate. Exit codes: 0 no gate newly fails, no metric worsened and no pass rate fell
     /// significantly, 1 something regressed, 2 invalid input (docs/baselines.md).
     #[command(after_long_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
@@ -106,9 +106,9 @@ Examples:
   trailgate diff main.json head.json -f markdown -o comment.md
   trailgate diff main.json head.json -f github           Annotations for regressions
 
-Exit codes: 0 no gate newly fails, no metric fell and no pass rate fell significantly,
-1 something regressed, 2 invalid input (not trailgate reports, different versions, no test in
-common). See docs/baselines.md.";
+Exit codes: 0 no gate newly fails, no metric worsened (`errors.rate` is better lower) and
+no pass rate fell significantly, 1 something regressed, 2 invalid input (not trailgate
+reports, different versions, no test in common). See docs/baselines.md.";
 
 const ACCURACY_EXAMPLES: &str = "\
 Examples:

@@ -24,6 +24,7 @@ use trailgate_core::reliability::{Confidence, difference_interval};
 use trailgate_expect::{Problem, SuiteError};
 
 use self::read::{GateRead, ReadError, ReportRead, TestRead, read_report};
+use crate::direction::Better;
 use crate::json::JSON_VERSION;
 use crate::merge::source::{At, fail, json_message, offset_of};
 
@@ -99,14 +100,22 @@ impl MetricDiff {
         Some(i16::from(self.head?) - i16::from(self.base?))
     }
 
-    /// Whether the metric is lower in the head report. Every metric trailgate reports today
-    /// is better higher.
-    fn fell(&self) -> bool {
-        self.change().is_some_and(|change| change < 0)
+    /// How much worse the head's value is than the base's, in the metric's better direction
+    /// (docs/baselines.md#which-way-is-better), when both have the metric.
+    fn worsening(&self) -> Option<i128> {
+        let (base, head) = self.base.zip(self.head)?;
+        Some(Better::of(&self.name).worsening(base.into(), head.into()))
     }
 
-    fn rose(&self) -> bool {
-        self.change().is_some_and(|change| change > 0)
+    /// Whether the metric is worse in the head report: lower, or higher for a metric that is
+    /// better lower (`errors.rate`).
+    fn worsened(&self) -> bool {
+        self.worsening().is_some_and(|worse| worse > 0)
+    }
+
+    /// Whether the metric is better in the head report.
+    fn improved(&self) -> bool {
+        self.worsening().is_some_and(|worse| worse < 0)
     }
 
     /// Whether the metric differs between the reports, or only one has it.
@@ -288,25 +297,25 @@ fn pass_rate_interval(base: RunTally, head: RunTally) -> Option<PassRateInterval
 }
 
 impl TestDiff {
-    /// Whether a gate newly fails, a metric fell, or the runs' pass rate fell significantly
+    /// Whether a gate newly fails, a metric worsened, or the runs' pass rate fell significantly
     /// (`docs/baselines.md`, "What regressed": a significant drop is a regression even when
     /// no metric or gate moved, a drop that is not significant is not one by itself).
     fn regressed(&self) -> bool {
         self.gates
             .iter()
             .any(|g| g.change() == GateChange::NewlyFailing)
-            || self.metrics.iter().any(MetricDiff::fell)
+            || self.metrics.iter().any(MetricDiff::worsened)
             || self
                 .pass_rate_interval()
                 .is_some_and(PassRateInterval::significant_drop)
     }
 
-    /// Whether a gate newly passes, a metric rose, or the pass rate rose significantly.
+    /// Whether a gate newly passes, a metric improved, or the pass rate rose significantly.
     fn improved(&self) -> bool {
         self.gates
             .iter()
             .any(|g| g.change() == GateChange::NewlyPassing)
-            || self.metrics.iter().any(MetricDiff::rose)
+            || self.metrics.iter().any(MetricDiff::improved)
             || self
                 .pass_rate_interval()
                 .is_some_and(PassRateInterval::significant_rise)
@@ -336,8 +345,8 @@ fn fails_a_gate(test: &TestRead) -> bool {
 
 impl Diff {
     /// Whether something regressed: a gate of a test in both reports that passed now fails,
-    /// a gate that was not there fails, a test added fails a gate, a metric fell, or a pass
-    /// rate fell significantly.
+    /// a gate that was not there fails, a test added fails a gate, a metric worsened, or a
+    /// pass rate fell significantly.
     pub fn regressed(&self) -> bool {
         self.tests.iter().any(TestDiff::regressed) || self.added.iter().any(fails_a_gate)
     }

@@ -9,6 +9,7 @@
 
 mod baseline;
 mod diff;
+mod direction;
 mod escape;
 mod github;
 mod html;

@@ -7,6 +7,7 @@ use std::io::{self, Write};
 
 use super::read::TestRead;
 use super::{Diff, GateChange, GateDiff, MetricDiff, PassRates, RunChange, TestDiff, fails_a_gate};
+use crate::direction::Better;
 use crate::escape::{escape_terminal, github_data, github_property, markdown};
 use crate::lines::{BOLD, FAIL, PASS, Painter, TextOptions};
 use crate::safe::visible;
@@ -181,9 +182,13 @@ fn text_test(test: &TestDiff, painter: &Painter, out: &mut dyn Write) -> io::Res
         .max()
         .unwrap_or(0);
     for (name, metric) in moved {
+        let lower = match Better::of(&metric.name) {
+            Better::Lower => "  (better lower)",
+            Better::Higher => "",
+        };
         writeln!(
             out,
-            "  {name:<width$}  {:>3} -> {:>3}  {}",
+            "  {name:<width$}  {:>3} -> {:>3}  {}{lower}",
             value_text(metric.base),
             value_text(metric.head),
             change_text(metric)
@@ -461,8 +466,9 @@ fn html(value: &str) -> String {
 
 /// Writes GitHub Actions workflow commands for the diff: an `::error` for each gate that
 /// newly fails (in a test of both reports, or in a test added), a `::warning` for each
-/// significant drop in the runs' pass rate and each metric that fell, at most ten of each with a `::notice` counting the rest, then the
-/// text output.
+/// significant drop in the runs' pass rate and each metric that worsened (fell, or rose for a
+/// metric that is better lower), at most ten of each with a `::notice` counting the rest, then
+/// the text output.
 pub fn render_diff_github(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
@@ -483,15 +489,22 @@ pub fn render_diff_github(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
                 format!("runs passed fell significantly: {}", pass_rate_text(rates)),
             ));
         }
-        for metric in test.metrics.iter().filter(|m| m.fell()) {
+        for metric in test.metrics.iter().filter(|m| m.worsened()) {
             warnings.push((
                 &test.name,
                 format!(
-                    "{} fell from {} to {} ({})",
+                    "{} {} from {} to {} ({})",
                     metric.name,
+                    match Better::of(&metric.name) {
+                        Better::Higher => "fell",
+                        Better::Lower => "rose",
+                    },
                     value_text(metric.base),
                     value_text(metric.head),
-                    change_text(metric)
+                    match Better::of(&metric.name) {
+                        Better::Higher => change_text(metric),
+                        Better::Lower => format!("{}; better lower", change_text(metric)),
+                    }
                 ),
             ));
         }

@@ -523,3 +523,59 @@ proptest! {
         }
     }
 }
+
+/// A report of one test `t` with these metrics and no gate or run.
+fn with_metrics(metrics: &Value) -> Value {
+    json!({"version": 2, "passed": true, "summary": {}, "tests": [
+        {"name": "t", "passed": true, "runs": 1, "metrics": metrics, "gates": []}
+    ]})
+}
+
+/// Whether the diff of a test whose metric `name` goes from `base` to `head` regressed, and
+/// whether it improved (docs/baselines.md#which-way-is-better).
+#[rstest]
+#[case::errors_rate_rising_regresses("errors.rate", 0, 10, true, false)]
+#[case::errors_rate_falling_improves("errors.rate", 10, 0, false, true)]
+#[case::usage_rising_regresses("usage.tokens", 40, 41, true, false)]
+#[case::a_score_falling_regresses("tool_selection.f1", 90, 80, true, false)]
+#[case::a_score_rising_improves("tool_selection.f1", 80, 90, false, true)]
+#[case::errors_recovery_is_better_higher("errors.recovery", 100, 50, true, false)]
+#[case::unchanged("errors.rate", 5, 5, false, false)]
+fn a_metrics_direction_decides_a_regression(
+    #[case] name: &str,
+    #[case] base: u8,
+    #[case] head: u8,
+    #[case] regressed: bool,
+    #[case] improved: bool,
+) {
+    let diff = diff(
+        &with_metrics(&json!({ name: base })),
+        &with_metrics(&json!({ name: head })),
+    )
+    .expect("the reports compare");
+    assert_eq!(diff.regressed(), regressed, "regressed");
+    assert_eq!(diff.tests[0].improved(), improved, "improved");
+    let shown = text(&diff);
+    assert_eq!(shown.contains("REGRESSED t ("), regressed, "{shown}");
+    assert_eq!(shown.contains("IMPROVED t ("), improved, "{shown}");
+}
+
+#[test]
+fn github_says_which_way_a_better_lower_metric_moved() {
+    let diff = diff(
+        &with_metrics(&json!({"errors.rate": 0, "tool_selection.f1": 100})),
+        &with_metrics(&json!({"errors.rate": 25, "tool_selection.f1": 90})),
+    )
+    .expect("the reports compare");
+    let mut out = Vec::new();
+    super::render_diff_github(&diff, &mut out).expect("renders");
+    let out = String::from_utf8(out).expect("UTF-8");
+    assert!(
+        out.contains("::warning title=trailgate diff%3A t::errors.rate rose from 0 to 25 (+25; better lower)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("::warning title=trailgate diff%3A t::tool_selection.f1 fell from 100 to 90 (-10)"),
+        "{out}"
+    );
+}

@@ -1,0 +1,42 @@
+//! Which way a metric is better (docs/baselines.md#which-way-is-better): `errors.rate` and the
+//! `usage.*` metrics are better lower, every other metric better higher. `diff` and `trend`
+//! judge a change with this one rule.
+
+/// The direction in which a metric is better.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Better {
+    Higher,
+    Lower,
+}
+
+impl Better {
+    /// The direction of the metric named `metric`, as a report names it.
+    pub(crate) fn of(metric: &str) -> Self {
+        if metric == "errors.rate" || metric.starts_with("usage.") {
+            Self::Lower
+        } else {
+            Self::Higher
+        }
+    }
+
+    /// How much worse `to` is than `from`, in the metric's own units: positive when it is
+    /// worse, negative when it is better, 0 when equal.
+    pub(crate) fn worsening(self, from: u64, to: u64) -> i128 {
+        let (from, to) = (i128::from(from), i128::from(to));
+        match self {
+            Self::Higher => from - to,
+            Self::Lower => to - from,
+        }
+    }
+
+    /// `higher` or `lower`, as the outputs write it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Higher => "higher",
+            Self::Lower => "lower",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
