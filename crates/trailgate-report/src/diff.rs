@@ -399,19 +399,25 @@ pub fn diff_reports<R: Read + Seek>(
     Ok(diff)
 }
 
-/// Who reads a report, for the words of its refusals: `diff`, or `check --baseline`.
+/// Who reads a report, for the words of its refusals: `diff`, `check --baseline` or `trend`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Reader {
+pub(crate) enum Reader {
     Diff,
     Baseline,
+    Trend,
 }
 
 impl Reader {
-    /// The refusal's code: `diff`'s, or the baseline's.
+    /// The refusal's code: `diff`'s, the baseline's, or `trend`'s (`diff`'s with
+    /// `trailgate::trend::` for `trailgate::diff::`).
     fn code(self, diff: &'static str, baseline: &'static str) -> &'static str {
         match self {
             Self::Diff => diff,
             Self::Baseline => baseline,
+            Self::Trend => TREND_CODES
+                .iter()
+                .find(|(of_diff, _)| *of_diff == diff)
+                .map_or(diff, |(_, of_trend)| of_trend),
         }
     }
 
@@ -419,6 +425,10 @@ impl Reader {
     fn help(self) -> &'static str {
         match self {
             Self::Diff => "pass two JSON reports written by `trailgate check --format json`",
+            Self::Trend => {
+                "pass JSON reports of one suite written by `trailgate check --format json`, \
+                 oldest first"
+            }
             Self::Baseline => {
                 "pass `--baseline` a JSON report written by `trailgate check --format json` (or \
                  `trailgate merge --format json`), e.g. main's"
@@ -427,9 +437,18 @@ impl Reader {
     }
 }
 
+/// The codes of `trend`'s refusals of a report, beside `diff`'s.
+const TREND_CODES: [(&str, &str); 5] = [
+    ("trailgate::diff::io", "trailgate::trend::io"),
+    ("trailgate::diff::json", "trailgate::trend::json"),
+    ("trailgate::diff::version", "trailgate::trend::version"),
+    ("trailgate::diff::shard", "trailgate::trend::shard"),
+    ("trailgate::diff::duplicate_test", "trailgate::trend::duplicate_test"),
+];
+
 /// Reads one report and refuses what cannot be compared. `base` is the base report's name,
-/// when this is the head report of a `diff`.
-fn read_checked<R: Read + Seek>(
+/// when this is the head report of a `diff` (or a later report of a `trend`).
+pub(crate) fn read_checked<R: Read + Seek>(
     file: &mut ReportFile<R>,
     base: Option<&str>,
     reader: Reader,
@@ -463,6 +482,7 @@ fn read_checked<R: Read + Seek>(
             let (verb, which) = match reader {
                 Reader::Diff => ("compares", "both reports"),
                 Reader::Baseline => ("reads", "the baseline"),
+                Reader::Trend => ("reads", "every report"),
             };
             let problem = Problem::new(
                 reader.code("trailgate::diff::version", "trailgate::baseline::version"),
@@ -530,8 +550,8 @@ pub fn cannot_read(name: &str, error: &std::io::Error) -> SuiteError {
     unreadable(name, error, Reader::Diff)
 }
 
-/// A report that cannot be read, by `diff` or as a baseline.
-fn unreadable(name: &str, error: &std::io::Error, reader: Reader) -> SuiteError {
+/// A report that cannot be read, by `diff`, as a baseline or by `trend`.
+pub(crate) fn unreadable(name: &str, error: &std::io::Error, reader: Reader) -> SuiteError {
     SuiteError::detached(
         Problem::new(
             reader.code("trailgate::diff::io", "trailgate::baseline::io"),

@@ -2,7 +2,7 @@
 //! machines, JUnit XML for CI test reporters, GitHub Actions workflow commands, a Markdown
 //! summary for pull requests and job summaries, and a self-contained HTML page with a run
 //! explorer, all written into a caller's `io::Write`; and the comparison of two JSON reports
-//! (`diff`), in the same formats but HTML and JUnit.
+//! (`diff`) and the trend over several (`trend`), in the same formats but HTML and JUnit.
 //!
 //! All are functions of what they are given: no clock, no absolute path, no environment, so
 //! the same outcome always gives the same bytes.
@@ -25,6 +25,7 @@ mod seed_accuracy;
 mod spill;
 mod text;
 mod transcode;
+mod trend;
 
 pub use crate::diff::{
     DIFF_JSON_VERSION, Diff, ReportFile, cannot_read as cannot_read_report, diff_reports,
@@ -46,6 +47,11 @@ pub use crate::merge::{
 pub use crate::seed_accuracy::render_seed_accuracy;
 pub use crate::spill::{SPILL_BUFFER, temporary_writer};
 pub use crate::text::{TextOptions, render_text};
+pub use crate::trend::{
+    TREND_JSON_VERSION, Trend, TrendOptions, cannot_read as cannot_read_trend_report,
+    render_trend_github, render_trend_json, render_trend_markdown, render_trend_text,
+    trend_reports,
+};
 
 #[cfg(test)]
 mod testing;

@@ -23,14 +23,14 @@ use crate::merge::source::At;
 
 /// What `diff` keeps of one report.
 #[derive(Debug)]
-pub(super) struct ReportRead {
+pub(crate) struct ReportRead {
     /// The `shard` object's index and count, when the report is a shard's.
     pub(super) shard: Option<ShardOf>,
     /// Where the `shard` key is.
     pub(super) shard_at: Option<At>,
-    pub(super) tests: Vec<TestRead>,
+    pub(crate) tests: Vec<TestRead>,
     /// Where the `tests` key is.
-    pub(super) tests_at: Option<At>,
+    pub(crate) tests_at: Option<At>,
     /// The first test named as an earlier one: its name and where it starts.
     pub(super) duplicate: Option<(String, u64)>,
 }
@@ -44,15 +44,15 @@ pub(super) struct ShardOf {
 
 /// One test of a report.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct TestRead {
-    pub(super) name: String,
+pub(crate) struct TestRead {
+    pub(crate) name: String,
     pub(super) passed: bool,
     /// How many runs the test has (`runs`).
     pub(super) runs: usize,
     /// How many of them passed on their own (`passed_runs`), when the report says.
     pub(super) passed_runs: Option<usize>,
     /// Each metric by name, as the report gives it.
-    pub(super) metrics: BTreeMap<String, u8>,
+    pub(crate) metrics: BTreeMap<String, u8>,
     pub(super) gates: Vec<GateRead>,
     /// The runs the report lists (`sources`), in its order.
     pub(super) listed: Vec<RunRead>,

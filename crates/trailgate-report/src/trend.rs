@@ -1,0 +1,370 @@
+//! The trend of a suite over several JSON reports (docs/baselines.md#trends): `trailgate trend
+//! R1.json ... Rk.json`, oldest first.
+//!
+//! For each test and metric, the series of its values, one per report (a gap where the
+//! report lacks the test or the metric). Inside the window (the last W reports), a metric
+//! **drifts** when it never moves in its better direction from one report that has it to the
+//! next, and its last value is worse than its first by at least the minimum change. The
+//! numbers are the reports' own: nothing is scored again.
+//!
+//! The reports are read by `diff`'s reader (`diff/read.rs`), with its refusals. The outputs
+//! are in `render.rs` (text, Markdown, GitHub workflow commands) and `json.rs`.
+
+mod json;
+mod render;
+
+use std::collections::BTreeMap;
+use std::io::{Read, Seek};
+
+use trailgate_expect::{Problem, SuiteError};
+
+use crate::diff::{ReportFile, Reader, read_checked, unreadable};
+use crate::direction::Better;
+use crate::merge::source::fail;
+
+pub use self::json::{TREND_JSON_VERSION, render_trend_json};
+pub use self::render::{render_trend_github, render_trend_markdown, render_trend_text};
+
+/// What `trend` is asked: how many of the last reports it judges, and the smallest change
+/// that is a drift.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TrendOptions {
+    /// The window: the last `window` reports are judged (all of them when there are fewer).
+    /// At least 2.
+    pub window: usize,
+    /// The smallest worsening that is a drift: points, or for a `usage.*` metric percent of
+    /// the window's first value.
+    pub min_change: u32,
+}
+
+impl TrendOptions {
+    /// The default window, 5 reports.
+    pub const DEFAULT_WINDOW: usize = 5;
+    /// The default minimum change, 3 points.
+    pub const DEFAULT_MIN_CHANGE: u32 = 3;
+
+    /// A window of the last `window` reports and a minimum change of `min_change`.
+    pub fn new(window: usize, min_change: u32) -> Self {
+        Self { window, min_change }
+    }
+}
+
+impl Default for TrendOptions {
+    fn default() -> Self {
+        Self::new(Self::DEFAULT_WINDOW, Self::DEFAULT_MIN_CHANGE)
+    }
+}
+
+/// The trend of a suite's tests over several reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trend {
+    /// The reports' names, oldest first.
+    reports: Vec<String>,
+    /// The index in `reports` of the window's first report.
+    window_start: usize,
+    options: TrendOptions,
+    /// The tests in the first report's order, then the others in the order they appear.
+    tests: Vec<TestTrend>,
+}
+
+/// One test over the reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct TestTrend {
+    name: String,
+    /// Whether each report has the test, oldest first.
+    present: Vec<bool>,
+    /// Every metric any report gives the test, by name.
+    metrics: Vec<MetricTrend>,
+}
+
+/// One metric of a test over the reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct MetricTrend {
+    name: String,
+    better: Better,
+    /// Its value in each report, oldest first; `None` where the report lacks it.
+    values: Vec<Option<u8>>,
+    status: Status,
+}
+
+/// What the window says of a metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    /// Never better from one report to the next, and the last value worse than the first by
+    /// at least the minimum change.
+    Drifts,
+    /// Never better, and worse in the end, by less than the minimum change.
+    BelowMinChange,
+    /// Better from the report `from` to the report `to` (indices into the reports: the first
+    /// such step), so no drift, however it ends.
+    Improved { from: usize, to: usize },
+    /// The same value in every report of the window that has it.
+    Steady,
+    /// Fewer than two reports of the window have it: nothing to judge.
+    TooFew,
+}
+
+impl Status {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Drifts => "drifts",
+            Self::BelowMinChange => "below_min_change",
+            Self::Improved { .. } => "improved",
+            Self::Steady => "steady",
+            Self::TooFew => "too_few_values",
+        }
+    }
+}
+
+impl MetricTrend {
+    /// The values inside the window that are there, with their report's index.
+    fn judged(&self, window_start: usize) -> impl Iterator<Item = (usize, u8)> + '_ {
+        self.values
+            .iter()
+            .enumerate()
+            .skip(window_start)
+            .filter_map(|(index, value)| value.map(|v| (index, v)))
+    }
+
+    /// The first and the last value inside the window, with their report's index.
+    fn ends(&self, window_start: usize) -> Option<((usize, u8), (usize, u8))> {
+        let first = self.judged(window_start).next()?;
+        let last = self.judged(window_start).last()?;
+        Some((first, last))
+    }
+
+    /// The last value of the window minus its first, when it has two.
+    fn change(&self, window_start: usize) -> Option<i16> {
+        let ((first, a), (last, b)) = self.ends(window_start)?;
+        (first != last).then(|| i16::from(b) - i16::from(a))
+    }
+
+    fn drifts(&self) -> bool {
+        self.status == Status::Drifts
+    }
+
+    /// Whether its values inside the window are not all the same.
+    fn moved(&self) -> bool {
+        !matches!(self.status, Status::Steady | Status::TooFew)
+    }
+}
+
+impl TestTrend {
+    fn drifts(&self) -> bool {
+        self.metrics.iter().any(MetricTrend::drifts)
+    }
+
+    fn moved(&self) -> bool {
+        self.metrics.iter().any(MetricTrend::moved)
+    }
+}
+
+impl Trend {
+    /// Whether a metric of a test drifts: the exit code 1.
+    pub fn drifted(&self) -> bool {
+        self.tests.iter().any(TestTrend::drifts)
+    }
+
+    /// The tests with a drifting metric, then the others whose metrics moved inside the
+    /// window, each in the tests' order.
+    fn moved_tests(&self) -> impl Iterator<Item = &TestTrend> {
+        let drifting = self.tests.iter().filter(|t| t.drifts());
+        let others = self.tests.iter().filter(|t| !t.drifts() && t.moved());
+        drifting.chain(others)
+    }
+
+    /// How many metrics of all tests have this status.
+    fn count(&self, keep: impl Fn(Status) -> bool) -> usize {
+        self.tests
+            .iter()
+            .flat_map(|t| &t.metrics)
+            .filter(|m| keep(m.status))
+            .count()
+    }
+
+    /// The indices of the reports inside the window.
+    fn window(&self) -> std::ops::Range<usize> {
+        self.window_start..self.reports.len()
+    }
+}
+
+/// Whether a metric whose window starts at `first` and ends at `last` worsened by at least
+/// `min_change` (docs/baselines.md#trends): points, or for a `usage.*` metric percent of
+/// `first`, compared exactly in integers (`100 × worsening ≥ P × first`).
+fn meets_min_change(name: &str, better: Better, first: u8, last: u8, min_change: u32) -> bool {
+    let worse = better.worsening(first.into(), last.into());
+    if name.starts_with("usage.") {
+        100 * worse >= i128::from(min_change) * i128::from(first)
+    } else {
+        worse >= i128::from(min_change)
+    }
+}
+
+/// What the window of `values` (from `window_start` on) says of a metric.
+fn judge(name: &str, values: &[Option<u8>], window_start: usize, min_change: u32) -> Status {
+    let better = Better::of(name);
+    let judged: Vec<(usize, u8)> = values
+        .iter()
+        .enumerate()
+        .skip(window_start)
+        .filter_map(|(index, value)| value.map(|v| (index, v)))
+        .collect();
+    let (Some(&(_, first)), Some(&(_, last))) = (judged.first(), judged.last()) else {
+        return Status::TooFew;
+    };
+    if judged.len() < 2 {
+        return Status::TooFew;
+    }
+    let improved = judged
+        .windows(2)
+        .find(|pair| better.worsening(pair[0].1.into(), pair[1].1.into()) < 0);
+    if let Some(pair) = improved {
+        return Status::Improved {
+            from: pair[0].0,
+            to: pair[1].0,
+        };
+    }
+    if better.worsening(first.into(), last.into()) == 0 {
+        // Never better and no worse in the end: every value is the first.
+        Status::Steady
+    } else if meets_min_change(name, better, first, last, min_change) {
+        Status::Drifts
+    } else {
+        Status::BelowMinChange
+    }
+}
+
+/// The trend of the reports' metrics, judged over the window of `options`.
+///
+/// Refused with a diagnostic naming the file: fewer than two reports, a window of fewer
+/// than two, any refusal of `diff`'s reader (a file that cannot be read, that is not JSON,
+/// not a trailgate report, a report of another version, a shard's report, a report that
+/// names a test twice or holds a metric outside 0..100), and a report with no test name in
+/// common with the first.
+pub fn trend_reports<R: Read + Seek>(
+    mut files: Vec<ReportFile<R>>,
+    options: TrendOptions,
+) -> Result<Trend, SuiteError> {
+    if files.len() < 2 {
+        return Err(SuiteError::detached(
+            Problem::new(
+                "trailgate::trend::too_few",
+                format!(
+                    "`trend` needs at least 2 reports to follow a metric, and was given {}",
+                    files.len()
+                ),
+                "",
+            )
+            .with_help(
+                "pass the JSON reports of one suite oldest first, e.g. the reports kept by \
+                 the last CI runs on main",
+            ),
+        ));
+    }
+    if options.window < 2 {
+        return Err(SuiteError::detached(
+            Problem::new(
+                "trailgate::trend::window",
+                format!(
+                    "a window of {} report cannot show a change; the window is at least 2",
+                    options.window
+                ),
+                "",
+            )
+            .with_help("`--window 2` compares the last two reports; the default is 5"),
+        ));
+    }
+    let mut reports: Vec<(String, Vec<(String, BTreeMap<String, u8>)>)> = Vec::new();
+    let first_name = files[0].name.clone();
+    for (index, file) in files.iter_mut().enumerate() {
+        let base = (index > 0).then_some(first_name.as_str());
+        let read = read_checked(file, base, Reader::Trend)?;
+        let tests: Vec<(String, BTreeMap<String, u8>)> = read
+            .tests
+            .into_iter()
+            .map(|test| (test.name, test.metrics))
+            .collect();
+        if let Some((_, first_tests)) = reports.first()
+            && !tests
+                .iter()
+                .any(|(name, _)| first_tests.iter().any(|(other, _)| other == name))
+        {
+            let problem = Problem::new(
+                "trailgate::trend::disjoint",
+                format!(
+                    "`{}` has no test in common with `{first_name}`: {} and {} tests, no name \
+                     in both",
+                    file.name,
+                    tests.len(),
+                    first_tests.len()
+                ),
+                "no test of this list is in the first report",
+            )
+            .with_help(
+                "follow the reports of one suite, each written by `trailgate check --format \
+                 json`; a report of another suite has other tests",
+            );
+            return Err(fail(&file.name, &mut file.reader, problem, read.tests_at));
+        }
+        reports.push((file.name.clone(), tests));
+    }
+    Ok(follow(reports, options))
+}
+
+/// A report given to `trend` that cannot be read: opened, or read as it is streamed.
+pub fn cannot_read(name: &str, error: &std::io::Error) -> SuiteError {
+    unreadable(name, error, Reader::Trend)
+}
+
+/// The trend of reports read: each a name and its tests' names and metrics, oldest first.
+fn follow(
+    reports: Vec<(String, Vec<(String, BTreeMap<String, u8>)>)>,
+    options: TrendOptions,
+) -> Trend {
+    let count = reports.len();
+    let window_start = count.saturating_sub(options.window);
+    let mut order: BTreeMap<String, usize> = BTreeMap::new();
+    // Per test: whether each report has it, and each metric's values.
+    let mut tests: Vec<(String, Vec<bool>, BTreeMap<String, Vec<Option<u8>>>)> = Vec::new();
+    let mut names = Vec::with_capacity(count);
+    for (index, (name, report_tests)) in reports.into_iter().enumerate() {
+        names.push(name);
+        for (test, metrics) in report_tests {
+            let at = *order.entry(test.clone()).or_insert_with(|| {
+                tests.push((test, vec![false; count], BTreeMap::new()));
+                tests.len() - 1
+            });
+            let (_, present, series) = &mut tests[at];
+            present[index] = true;
+            for (metric, value) in metrics {
+                series.entry(metric).or_insert_with(|| vec![None; count])[index] = Some(value);
+            }
+        }
+    }
+    let tests = tests
+        .into_iter()
+        .map(|(name, present, series)| TestTrend {
+            name,
+            present,
+            metrics: series
+                .into_iter()
+                .map(|(metric, values)| MetricTrend {
+                    status: judge(&metric, &values, window_start, options.min_change),
+                    better: Better::of(&metric),
+                    name: metric,
+                    values,
+                })
+                .collect(),
+        })
+        .collect();
+    Trend {
+        reports: names,
+        window_start,
+        options,
+        tests,
+    }
+}
+
+#[cfg(test)]
+mod tests;
