@@ -443,7 +443,10 @@ const TREND_CODES: [(&str, &str); 5] = [
     ("trailgate::diff::json", "trailgate::trend::json"),
     ("trailgate::diff::version", "trailgate::trend::version"),
     ("trailgate::diff::shard", "trailgate::trend::shard"),
-    ("trailgate::diff::duplicate_test", "trailgate::trend::duplicate_test"),
+    (
+        "trailgate::diff::duplicate_test",
+        "trailgate::trend::duplicate_test",
+    ),
 ];
 
 /// Reads one report and refuses what cannot be compared. `base` is the base report's name,

@@ -13,12 +13,12 @@
 mod json;
 mod render;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Seek};
 
 use trailgate_expect::{Problem, SuiteError};
 
-use crate::diff::{ReportFile, Reader, read_checked, unreadable};
+use crate::diff::{Reader, ReportFile, read_checked, unreadable};
 use crate::direction::Better;
 use crate::merge::source::fail;
 
@@ -275,21 +275,21 @@ pub fn trend_reports<R: Read + Seek>(
             .with_help("`--window 2` compares the last two reports; the default is 5"),
         ));
     }
-    let mut reports: Vec<(String, Vec<(String, BTreeMap<String, u8>)>)> = Vec::new();
+    let mut reports: Vec<ReportMetrics> = Vec::new();
     let first_name = files[0].name.clone();
+    // The first report's test names: every other report shares one of them.
+    let mut first_names: BTreeSet<String> = BTreeSet::new();
     for (index, file) in files.iter_mut().enumerate() {
         let base = (index > 0).then_some(first_name.as_str());
         let read = read_checked(file, base, Reader::Trend)?;
-        let tests: Vec<(String, BTreeMap<String, u8>)> = read
+        let tests: Vec<TestMetrics> = read
             .tests
             .into_iter()
             .map(|test| (test.name, test.metrics))
             .collect();
-        if let Some((_, first_tests)) = reports.first()
-            && !tests
-                .iter()
-                .any(|(name, _)| first_tests.iter().any(|(other, _)| other == name))
-        {
+        if index == 0 {
+            first_names = tests.iter().map(|(name, _)| name.clone()).collect();
+        } else if !tests.iter().any(|(name, _)| first_names.contains(name)) {
             let problem = Problem::new(
                 "trailgate::trend::disjoint",
                 format!(
@@ -297,7 +297,7 @@ pub fn trend_reports<R: Read + Seek>(
                      in both",
                     file.name,
                     tests.len(),
-                    first_tests.len()
+                    first_names.len()
                 ),
                 "no test of this list is in the first report",
             )
@@ -307,7 +307,10 @@ pub fn trend_reports<R: Read + Seek>(
             );
             return Err(fail(&file.name, &mut file.reader, problem, read.tests_at));
         }
-        reports.push((file.name.clone(), tests));
+        reports.push(ReportMetrics {
+            name: file.name.clone(),
+            tests,
+        });
     }
     Ok(follow(reports, options))
 }
@@ -317,46 +320,71 @@ pub fn cannot_read(name: &str, error: &std::io::Error) -> SuiteError {
     unreadable(name, error, Reader::Trend)
 }
 
-/// The trend of reports read: each a name and its tests' names and metrics, oldest first.
-fn follow(
-    reports: Vec<(String, Vec<(String, BTreeMap<String, u8>)>)>,
-    options: TrendOptions,
-) -> Trend {
+/// A test's name and its metrics, as one report gives them.
+type TestMetrics = (String, BTreeMap<String, u8>);
+
+/// What `trend` keeps of a report once it is read: its name and its tests' metrics.
+struct ReportMetrics {
+    name: String,
+    tests: Vec<TestMetrics>,
+}
+
+/// A test as the reports are followed: whether each report has it, and each metric's values.
+struct Followed {
+    name: String,
+    present: Vec<bool>,
+    series: BTreeMap<String, Vec<Option<u8>>>,
+}
+
+/// The trend of reports read, oldest first.
+fn follow(reports: Vec<ReportMetrics>, options: TrendOptions) -> Trend {
     let count = reports.len();
     let window_start = count.saturating_sub(options.window);
     let mut order: BTreeMap<String, usize> = BTreeMap::new();
-    // Per test: whether each report has it, and each metric's values.
-    let mut tests: Vec<(String, Vec<bool>, BTreeMap<String, Vec<Option<u8>>>)> = Vec::new();
+    let mut tests: Vec<Followed> = Vec::new();
     let mut names = Vec::with_capacity(count);
-    for (index, (name, report_tests)) in reports.into_iter().enumerate() {
-        names.push(name);
-        for (test, metrics) in report_tests {
+    for (index, report) in reports.into_iter().enumerate() {
+        names.push(report.name);
+        for (test, metrics) in report.tests {
             let at = *order.entry(test.clone()).or_insert_with(|| {
-                tests.push((test, vec![false; count], BTreeMap::new()));
+                tests.push(Followed {
+                    name: test,
+                    present: vec![false; count],
+                    series: BTreeMap::new(),
+                });
                 tests.len() - 1
             });
-            let (_, present, series) = &mut tests[at];
-            present[index] = true;
+            let followed = &mut tests[at];
+            followed.present[index] = true;
             for (metric, value) in metrics {
-                series.entry(metric).or_insert_with(|| vec![None; count])[index] = Some(value);
+                followed
+                    .series
+                    .entry(metric)
+                    .or_insert_with(|| vec![None; count])[index] = Some(value);
             }
         }
     }
     let tests = tests
         .into_iter()
-        .map(|(name, present, series)| TestTrend {
-            name,
-            present,
-            metrics: series
-                .into_iter()
-                .map(|(metric, values)| MetricTrend {
-                    status: judge(&metric, &values, window_start, options.min_change),
-                    better: Better::of(&metric),
-                    name: metric,
-                    values,
-                })
-                .collect(),
-        })
+        .map(
+            |Followed {
+                 name,
+                 present,
+                 series,
+             }| TestTrend {
+                name,
+                present,
+                metrics: series
+                    .into_iter()
+                    .map(|(metric, values)| MetricTrend {
+                        status: judge(&metric, &values, window_start, options.min_change),
+                        better: Better::of(&metric),
+                        name: metric,
+                        values,
+                    })
+                    .collect(),
+            },
+        )
         .collect();
     Trend {
         reports: names,

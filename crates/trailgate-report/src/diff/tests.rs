@@ -571,11 +571,15 @@ fn github_says_which_way_a_better_lower_metric_moved() {
     super::render_diff_github(&diff, &mut out).expect("renders");
     let out = String::from_utf8(out).expect("UTF-8");
     assert!(
-        out.contains("::warning title=trailgate diff%3A t::errors.rate rose from 0 to 25 (+25; better lower)"),
+        out.contains(
+            "::warning title=trailgate diff%3A t::errors.rate rose from 0 to 25 (+25; better lower)"
+        ),
         "{out}"
     );
     assert!(
-        out.contains("::warning title=trailgate diff%3A t::tool_selection.f1 fell from 100 to 90 (-10)"),
+        out.contains(
+            "::warning title=trailgate diff%3A t::tool_selection.f1 fell from 100 to 90 (-10)"
+        ),
         "{out}"
     );
 }

@@ -118,7 +118,9 @@ fn metric<'a>(trend: &Trend, metric: &'a MetricTrend) -> MetricJson<'a> {
         values: &metric.values,
         status: metric.status.as_str(),
         first: ends.map(|(first, _)| point(first)),
-        last: ends.filter(|(a, b)| a.0 != b.0).map(|(_, last)| point(last)),
+        last: ends
+            .filter(|(a, b)| a.0 != b.0)
+            .map(|(_, last)| point(last)),
         change: metric.change(trend.window_start),
         improved: match metric.status {
             Status::Improved { from, to } => Some([from, to]),

@@ -57,7 +57,11 @@ fn min_change_text(trend: &Trend, metric: &str) -> String {
     if metric.starts_with("usage.") {
         format!("{min}% of the first value")
     } else {
-        plural(usize::try_from(min).unwrap_or(usize::MAX), "point", "points")
+        plural(
+            usize::try_from(min).unwrap_or(usize::MAX),
+            "point",
+            "points",
+        )
     }
 }
 
@@ -153,7 +157,11 @@ fn min_change_words(trend: &Trend) -> String {
         .flat_map(|t| &t.metrics)
         .any(|m| m.name.starts_with("usage."));
     let min = trend.options.min_change;
-    let points = plural(usize::try_from(min).unwrap_or(usize::MAX), "point", "points");
+    let points = plural(
+        usize::try_from(min).unwrap_or(usize::MAX),
+        "point",
+        "points",
+    );
     if usage {
         format!("{points} ({min}% of the first value for `usage.*`)")
     } else {
@@ -207,7 +215,12 @@ pub fn render_trend_text(
     } else {
         painter.paint(PASS, "OK")
     };
-    writeln!(out, "{verdict} {}; {}", verdict_words(trend), summary_line(trend))
+    writeln!(
+        out,
+        "{verdict} {}; {}",
+        verdict_words(trend),
+        summary_line(trend)
+    )
 }
 
 fn capitalized(text: &str) -> String {
@@ -252,12 +265,7 @@ fn text_tests(
         .unwrap_or(1);
     let changes: Vec<Vec<String>> = rows
         .iter()
-        .map(|metrics| {
-            metrics
-                .iter()
-                .map(|(_, m)| change_text(trend, m))
-                .collect()
-        })
+        .map(|metrics| metrics.iter().map(|(_, m)| change_text(trend, m)).collect())
         .collect();
     let change_width = changes
         .iter()

@@ -106,7 +106,10 @@ fn usage_is_better_lower_by_percent_of_the_first(
     #[case] min_change: u32,
     #[case] expected: Status,
 ) {
-    assert_eq!(status_of("usage.tokens", series, points(min_change)), expected);
+    assert_eq!(
+        status_of("usage.tokens", series, points(min_change)),
+        expected
+    );
 }
 
 #[rstest]
