@@ -99,7 +99,9 @@ fn snapshots() -> Result<(), String> {
     say(&format!("removed {removed} snapshot files; regenerating"));
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let written = write_diff_reports(&root, &fixtures, &cargo)?;
-    say(&format!("wrote {written} reports of `diff` fixtures"));
+    say(&format!(
+        "wrote {written} reports of `diff` and `trend` fixtures"
+    ));
     let status = Command::new(cargo)
         .current_dir(&root)
         .args([
@@ -131,8 +133,8 @@ fn snapshots() -> Result<(), String> {
     }
 }
 
-/// Writes again the reports that `diff` fixtures compare: `<case>/base.json` and
-/// `<case>/head.json` are what `trailgate check --format json` prints in `<case>/base/` and
+/// Writes again the reports that `diff` and `trend` fixtures compare: `<case>/base.json` and
+/// `<case>/head.json` (`<case>/r1.json` ...) are what `trailgate check --format json` prints in `<case>/base/` and
 /// `<case>/head/` (or, where the folder has an `args` file, `trailgate <args> --format
 /// json`), so a change to the JSON report reaches them too (the golden test checks they are
 /// current).
@@ -148,7 +150,10 @@ fn write_diff_reports(root: &Path, fixtures: &Path, cargo: &str) -> Result<usize
     let trailgate = target().join("debug").join("trailgate");
     let mut written = 0;
     for case in read_dir(fixtures)? {
-        for side in ["base", "head"] {
+        // `base/` and `head/` for `diff`, `r1/` to `r9/` for `trend`.
+        for side in [
+            "base", "head", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9",
+        ] {
             let dir = case.join(side);
             let args: Vec<String> = match fs::read_to_string(dir.join("args")) {
                 Ok(text) => text.lines().map(str::to_owned).collect(),

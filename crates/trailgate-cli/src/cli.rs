@@ -5,9 +5,10 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use trailgate_report::TrendOptions;
 use trailgate_run::{
     CheckOptions, DIFF_FORMATS, Format, MERGE_FORMATS, NamePattern, ReportTarget, Selection,
-    TraceOptions,
+    TREND_FORMATS, TraceOptions,
 };
 
 /// What `trailgate --version` prints after the name: the version, and the version of the JSON
@@ -66,6 +67,14 @@ pub(crate) enum Command {
     /// significantly, 1 something regressed, 2 invalid input (docs/baselines.md).
     #[command(after_long_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
+    /// Follow each test's metrics over several JSON reports of one suite, oldest first.
+    ///
+    /// Shows, per test and metric, the series of its values over the last `--window`
+    /// reports. A metric drifts when it never moves in its better direction from one report
+    /// to the next and its last value is worse than its first by at least `--min-change`.
+    /// Exit codes: 0 no metric drifts, 1 a metric drifts, 2 invalid input (docs/baselines.md).
+    #[command(after_long_help = TREND_EXAMPLES)]
+    Trend(TrendArgs),
     /// Compare a list of expected calls with the calls made, arguments included, and print
     /// the accuracy as JSON.
     ///
@@ -84,6 +93,7 @@ Examples:
   trailgate check ci/trailgate.yaml -k search
   trailgate convert session.jsonl          Show the calls trailgate reads from a trace
   trailgate diff main.json head.json       Compare two JSON reports: better or worse
+  trailgate trend reports/*.json           Metrics that drift over the last reports
 
 Documentation: docs/suite.md (the suite), docs/reports.md (reports and exit codes),
 docs/ci.md (CI), docs/python.md (the Python package) in the repository.";
@@ -109,6 +119,20 @@ Examples:
 Exit codes: 0 no gate newly fails, no metric worsened (`errors.rate` is better lower) and
 no pass rate fell significantly, 1 something regressed, 2 invalid input (not trailgate
 reports, different versions, no test in common). See docs/baselines.md.";
+
+const TREND_EXAMPLES: &str = "\
+Examples:
+  trailgate trend r1.json r2.json r3.json r4.json   The text trend, oldest first
+  trailgate trend reports/*.json --window 10 --min-change 5
+  trailgate trend reports/*.json -f markdown -o trend.md
+                                                    A table with a sparkline per metric
+
+A glob lists files in name order: name the reports so that it is the order of time
+(`2026-05-01.json`, or numbers padded with zeros).
+
+Exit codes: 0 no metric drifts, 1 a metric drifts, 2 invalid input (fewer than 2 reports,
+not trailgate reports, different versions, a report with no test of the first). See
+docs/baselines.md.";
 
 const ACCURACY_EXAMPLES: &str = "\
 Examples:
@@ -268,6 +292,53 @@ pub(crate) struct DiffArgs {
     /// `--output`, so that a CI log always says what happened.
     #[arg(short = 'q', long)]
     pub(crate) quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TrendArgs {
+    /// The JSON reports of one suite, oldest first, each written by `trailgate check --format
+    /// json`; at least 2
+    #[arg(required = true, value_name = "REPORT")]
+    pub(crate) reports: Vec<PathBuf>,
+
+    /// Judge the last W reports (all of them when there are fewer); at least 2
+    #[arg(long, value_name = "W", default_value_t = TrendOptions::DEFAULT_WINDOW, value_parser = clap::value_parser!(u64).range(2..).map(|w| usize::try_from(w).unwrap_or(usize::MAX)))]
+    pub(crate) window: usize,
+
+    /// The smallest worsening that is a drift: points, or for `usage.*` percent of the
+    /// window's first value
+    #[arg(long, value_name = "P", default_value_t = TrendOptions::DEFAULT_MIN_CHANGE)]
+    pub(crate) min_change: u32,
+
+    /// An output format: `text`, `json`, `markdown` or `github`; repeat it for several
+    /// [default: text]
+    ///
+    /// `markdown` is a table with a sparkline per metric; `github` writes an error annotation
+    /// per drifting metric, then the text. Each `--output` writes the `--format` just before
+    /// it.
+    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = FormatParser { formats: TREND_FORMATS, check: false })]
+    pub(crate) format: Vec<Format>,
+
+    /// Write the output of the `--format` before it to FILE [default: standard output]
+    ///
+    /// Written atomically. Without any `--format`, the file's extension names the format
+    /// (`.json`, `.md`, `.txt`).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Vec<PathBuf>,
+
+    /// Print nothing on standard output when every report goes to a file
+    ///
+    /// Without it, the text report is printed as well whenever every `--format` has its
+    /// `--output`, so that a CI log always says what happened.
+    #[arg(short = 'q', long)]
+    pub(crate) quiet: bool,
+}
+
+impl TrendArgs {
+    /// The window and minimum change, as `trailgate_report` takes them.
+    pub(crate) fn options(&self) -> TrendOptions {
+        TrendOptions::new(self.window, self.min_change)
+    }
 }
 
 #[derive(Debug, Args)]
@@ -433,6 +504,7 @@ pub(crate) fn report_targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTar
         .subcommand_matches("check")
         .or_else(|| matches.subcommand_matches("merge"))
         .or_else(|| matches.subcommand_matches("diff"))
+        .or_else(|| matches.subcommand_matches("trend"))
     else {
         return Ok(Vec::new());
     };
@@ -462,7 +534,8 @@ pub(crate) fn report_targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTar
         .collect();
     if formats.is_empty() {
         let merge = matches.subcommand_name() == Some("merge");
-        let diff = matches.subcommand_name() == Some("diff");
+        // `trend` writes `diff`'s formats.
+        let diff = matches!(matches.subcommand_name(), Some("diff" | "trend"));
         if outputs.is_empty() {
             return Ok(vec![ReportTarget::stdout(Format::Text)]);
         }

@@ -90,6 +90,7 @@ where
             Command::Check(args) => vec![args.suite.clone()],
             Command::Merge(args) => args.reports.clone(),
             Command::Diff(args) => vec![args.base.clone(), args.head.clone()],
+            Command::Trend(args) => args.reports.clone(),
             _ => Vec::new(),
         };
         if let Err(error) = trailgate_run::check_targets(files, &inputs) {
@@ -113,6 +114,13 @@ where
         Command::Diff(args) => trailgate_run::diff(
             &args.base,
             &args.head,
+            &targets,
+            color_for(cli.color, &io::stdout()),
+        )
+        .map_err(Into::into),
+        Command::Trend(args) => trailgate_run::trend(
+            &args.reports,
+            args.options(),
             &targets,
             color_for(cli.color, &io::stdout()),
         )

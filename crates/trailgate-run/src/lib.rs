@@ -4,7 +4,8 @@
 //! [`check`] reads the suite, finds each test's trace files, reads them in parts, scores
 //! the runs on as many threads as asked, folds the outcomes in file order and renders every
 //! requested report, in memory or spooled to a temporary file. [`merge`] puts the shard
-//! reports of `check --shard` back together, [`diff`] compares two JSON reports, [`convert`]
+//! reports of `check --shard` back together, [`diff`] compares two JSON reports, [`trend`]
+//! follows the metrics of several over time, [`convert`]
 //! turns trace files into trailgate's own call-list shape and [`accuracy`] scores a list of expected
 //! calls against the calls made. Every report of a [`Format`] is rendered by one dispatch
 //! (`report.rs`). [`write_files`] then writes the reports meant for files, all or none. This
@@ -43,6 +44,7 @@ mod output;
 mod pairing;
 mod report;
 mod report_file;
+mod trend;
 
 pub use crate::accuracy::{Input, accuracy};
 pub use crate::check::check;
@@ -58,3 +60,4 @@ pub use crate::options::{
     CheckOptions, Format, NamePattern, ReportTarget, Selection, TraceOptions,
 };
 pub use crate::output::{Output, Rendered};
+pub use crate::trend::{TREND_FORMATS, trend};

@@ -1,14 +1,16 @@
 //! What a command reports, and the one dispatch from a report format to the renderer that
-//! writes it: every report of `check`, `merge` and `diff` is rendered by [`render_targets`].
+//! writes it: every report of `check`, `merge`, `diff` and `trend` is rendered by
+//! [`render_targets`].
 
 use std::fs::File;
 use std::io::{self, Write};
 
 use trailgate_expect::SuiteOutcome;
 use trailgate_report::{
-    Diff, Merged, TextOptions, render_diff_github, render_diff_json, render_diff_markdown,
+    Diff, Merged, TextOptions, Trend, render_diff_github, render_diff_json, render_diff_markdown,
     render_diff_text, render_github, render_junit, render_markdown, render_merged_json,
-    render_merged_text, render_text,
+    render_merged_text, render_text, render_trend_github, render_trend_json, render_trend_markdown,
+    render_trend_text,
 };
 
 use crate::error::Error;
@@ -30,6 +32,8 @@ pub(crate) enum Report<'a> {
     Merged(&'a mut Merged<File>),
     /// Two reports compared (`diff`).
     Diff(&'a Diff),
+    /// Several reports followed (`trend`).
+    Trend(&'a Trend),
 }
 
 /// The reports of a check that list every run (JSON, JSON Lines, HTML), each rendered once,
@@ -95,6 +99,13 @@ fn render(report: &mut Report<'_>, format: Format, color: bool) -> io::Result<Re
             Format::Github => in_memory(|out| render_diff_github(diff, out)),
             Format::Markdown => in_memory(|out| render_diff_markdown(diff, out)),
             _ => Err(no_report("diff", format)),
+        },
+        Report::Trend(trend) => match format {
+            Format::Text => in_memory(|out| render_trend_text(trend, text, out)),
+            Format::Json => in_memory(|out| render_trend_json(trend, out)),
+            Format::Github => in_memory(|out| render_trend_github(trend, out)),
+            Format::Markdown => in_memory(|out| render_trend_markdown(trend, out)),
+            _ => Err(no_report("trend", format)),
         },
     }
 }

@@ -35,6 +35,10 @@ fn golden_fixtures() {
                 && !args.iter().any(|arg| arg == "-h" || arg == "--help")
             {
                 check_diff(dir, &args);
+            } else if args.first().map(String::as_str) == Some("trend")
+                && !args.iter().any(|arg| arg == "-h" || arg == "--help")
+            {
+                check_trend(dir, &args);
             } else if args.first().map(String::as_str) == Some("check")
                 && !args.iter().any(|arg| arg == "-h" || arg == "--help")
             {
@@ -163,11 +167,43 @@ fn check_diff(dir: &Path, args: &[String]) {
     }
 }
 
-/// `base.json` and `head.json` are what `check --format json` writes in `base/` and `head/`,
-/// where the case holds those suites, or what `trailgate <args> --format json` writes there,
-/// where the folder has an `args` file.
+/// A `trend` case follows several reports: each output format is snapshotted, as for `diff`,
+/// and exits 0 or 1 (1 exactly when the JSON output says a metric drifted). The reports the
+/// case holds the suites of (`r1/` ...) are checked to be what `check` writes there today.
+fn check_trend(dir: &Path, args: &[String]) {
+    reports_are_current(dir);
+    for format in ["text", "json", "markdown", "github"] {
+        let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
+        full.extend(["--format", format]);
+        let run = trailgate(dir, &full);
+        assert!(
+            run.code == 0 || run.code == 1,
+            "{}: exit code {}\n{}",
+            dir.display(),
+            run.code,
+            run.stderr
+        );
+        assert_eq!(run.stderr, "", "{}: nothing on stderr", dir.display());
+        if format == "json" {
+            let parsed: serde_json::Value =
+                serde_json::from_str(&run.stdout).expect("the JSON trend parses");
+            assert_eq!(parsed["drifted"], serde_json::Value::Bool(run.code == 1));
+        }
+        insta::assert_snapshot!(format, run.show(&run.stdout));
+    }
+}
+
+/// The folders of a case that hold the suite a report of the case was written from: `base/`
+/// and `head/` for `diff`, `r1/` to `r9/` for `trend`; `<side>.json` is that report.
+const REPORT_SIDES: [&str; 11] = [
+    "base", "head", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9",
+];
+
+/// `base.json` and `head.json` (and `r1.json` ...) are what `check --format json` writes in
+/// `base/` and `head/`, where the case holds those suites, or what `trailgate <args> --format
+/// json` writes there, where the folder has an `args` file.
 fn reports_are_current(dir: &Path) {
-    for side in ["base", "head"] {
+    for side in REPORT_SIDES {
         let mut args: Vec<String> = match fs::read_to_string(dir.join(side).join("args")) {
             Ok(text) => text.lines().map(str::to_owned).collect(),
             Err(_) if dir.join(side).join("trailgate.yaml").is_file() => vec!["check".to_owned()],

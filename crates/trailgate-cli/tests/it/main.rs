@@ -27,4 +27,5 @@ mod shard;
 mod silent_zero;
 mod suite_limits;
 mod support;
+mod trend;
 mod xfail;
