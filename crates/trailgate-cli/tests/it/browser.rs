@@ -540,7 +540,7 @@ fn the_baseline_comparison_is_shown_beside_the_metrics() {
         assert!(shown.contains(row), "{row} in the comparison");
     }
     assert!(
-        shown.contains("metrics fell against the baseline."),
+        shown.contains("metrics worsened against the baseline."),
         "the comparison in words"
     );
     assert!(

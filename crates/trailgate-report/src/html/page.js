@@ -105,9 +105,12 @@
       }
       return [name, b === undefined ? "-" : String(b), n === undefined ? "-" : String(n), change];
     });
-    const fell = rows.filter((row) => row[3].startsWith("down")).length;
+    // `errors.rate` and `usage.*` are better lower, every other metric higher: the rule of
+    // `diff` and `trend` (trailgate-report's direction.rs, docs/baselines.md#which-way-is-better).
+    const lower = (name) => name === "errors.rate" || name.startsWith("usage.");
+    const worse = rows.filter((row) => row[3].startsWith(lower(row[0]) ? "up" : "down")).length;
     return el("div", { class: "baseline" },
-      el("p", {}, fell === 0 ? "No metric fell against the baseline." : plural(fell, "metric", "metrics") + " fell against the baseline."),
+      el("p", {}, worse === 0 ? "No metric worsened against the baseline." : plural(worse, "metric", "metrics") + " worsened against the baseline."),
       table(["Metric", "Baseline", "Now", "Change"], rows, [false, true, true, false]));
   }
 
