@@ -12,7 +12,7 @@
 
 mod baseline;
 mod json;
-mod read;
+pub(crate) mod read;
 mod render;
 
 use std::collections::{BTreeMap, VecDeque};
@@ -284,7 +284,7 @@ impl PassRateInterval {
 ///
 /// `None` only for counts that are not counts of runs (no run, or more passed than ran),
 /// which a report written by `check` never holds.
-fn pass_rate_interval(base: RunTally, head: RunTally) -> Option<PassRateInterval> {
+pub(crate) fn pass_rate_interval(base: RunTally, head: RunTally) -> Option<PassRateInterval> {
     let count = |n: usize| u64::try_from(n).ok();
     let head = (count(head.runs)?, count(head.passed)?);
     let base = (count(base.runs)?, count(base.passed)?);
@@ -399,25 +399,25 @@ pub fn diff_reports<R: Read + Seek>(
     Ok(diff)
 }
 
-/// Who reads a report, for the words of its refusals: `diff`, `check --baseline` or `trend`.
+/// Who reads a report, for the words of its refusals: `diff`, `check --baseline`, `trend` or
+/// `compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Reader {
     Diff,
     Baseline,
     Trend,
+    Compare,
 }
 
 impl Reader {
-    /// The refusal's code: `diff`'s, the baseline's, or `trend`'s (`diff`'s with
-    /// `trailgate::trend::` for `trailgate::diff::`).
+    /// The refusal's code: `diff`'s, the baseline's, or `trend`'s or `compare`'s (`diff`'s
+    /// under `trailgate::trend::` or `trailgate::compare::`).
     fn code(self, diff: &'static str, baseline: &'static str) -> &'static str {
         match self {
             Self::Diff => diff,
             Self::Baseline => baseline,
-            Self::Trend => TREND_CODES
-                .iter()
-                .find(|(of_diff, _)| *of_diff == diff)
-                .map_or(diff, |(_, of_trend)| of_trend),
+            Self::Trend => other_code(diff, |codes| codes.1),
+            Self::Compare => other_code(diff, |codes| codes.2),
         }
     }
 
@@ -433,24 +433,57 @@ impl Reader {
                 "pass `--baseline` a JSON report written by `trailgate check --format json` (or \
                  `trailgate merge --format json`), e.g. main's"
             }
+            Self::Compare => {
+                "pass JSON reports written by `trailgate check --format json` (or `trailgate \
+                 merge --format json`)"
+            }
         }
     }
 }
 
-/// The codes of `trend`'s refusals of a report, beside `diff`'s.
-const TREND_CODES: [(&str, &str); 5] = [
-    ("trailgate::diff::io", "trailgate::trend::io"),
-    ("trailgate::diff::json", "trailgate::trend::json"),
-    ("trailgate::diff::version", "trailgate::trend::version"),
-    ("trailgate::diff::shard", "trailgate::trend::shard"),
+/// The codes of `trend`'s and `compare`'s refusals of a report, beside `diff`'s.
+const READER_CODES: [(&str, &str, &str); 5] = [
+    (
+        "trailgate::diff::io",
+        "trailgate::trend::io",
+        "trailgate::compare::io",
+    ),
+    (
+        "trailgate::diff::json",
+        "trailgate::trend::json",
+        "trailgate::compare::json",
+    ),
+    (
+        "trailgate::diff::version",
+        "trailgate::trend::version",
+        "trailgate::compare::version",
+    ),
+    (
+        "trailgate::diff::shard",
+        "trailgate::trend::shard",
+        "trailgate::compare::shard",
+    ),
     (
         "trailgate::diff::duplicate_test",
         "trailgate::trend::duplicate_test",
+        "trailgate::compare::duplicate_test",
     ),
 ];
 
+/// The code `pick` takes from `diff`'s row of [`READER_CODES`]; `diff` itself when it has none.
+fn other_code(
+    diff: &'static str,
+    pick: impl Fn(&(&'static str, &'static str, &'static str)) -> &'static str,
+) -> &'static str {
+    READER_CODES
+        .iter()
+        .find(|codes| codes.0 == diff)
+        .map_or(diff, pick)
+}
+
 /// Reads one report and refuses what cannot be compared. `base` is the base report's name,
-/// when this is the head report of a `diff` (or a later report of a `trend`).
+/// when this is the head report of a `diff` (or a report after the first of a `trend` or a
+/// `compare`).
 pub(crate) fn read_checked<R: Read + Seek>(
     file: &mut ReportFile<R>,
     base: Option<&str>,
@@ -486,6 +519,7 @@ pub(crate) fn read_checked<R: Read + Seek>(
                 Reader::Diff => ("compares", "both reports"),
                 Reader::Baseline => ("reads", "the baseline"),
                 Reader::Trend => ("reads", "every report"),
+                Reader::Compare => ("compares", "every report"),
             };
             let problem = Problem::new(
                 reader.code("trailgate::diff::version", "trailgate::baseline::version"),
@@ -553,7 +587,7 @@ pub fn cannot_read(name: &str, error: &std::io::Error) -> SuiteError {
     unreadable(name, error, Reader::Diff)
 }
 
-/// A report that cannot be read, by `diff`, as a baseline or by `trend`.
+/// A report that cannot be read, by `diff`, as a baseline, or by `trend` or `compare`.
 pub(crate) fn unreadable(name: &str, error: &std::io::Error, reader: Reader) -> SuiteError {
     SuiteError::detached(
         Problem::new(
@@ -610,25 +644,13 @@ fn compare_test(base: &TestRead, head: TestRead) -> TestDiff {
         metrics.entry(name).or_insert_with(|| metric(name)).head = Some(*value);
     }
     let runs = compare_runs(&base.listed, &head.listed);
-    let tally = |test: &TestRead| {
-        // The test's own count when the report gives it; else the runs' verdicts, when every
-        // run is listed with one.
-        let passed = test.passed_runs.or_else(|| {
-            let judged: Option<Vec<bool>> = test.listed.iter().map(|r| r.verdict).collect();
-            judged
-                .filter(|v| v.len() == test.runs)
-                .map(|v| v.iter().filter(|&&passed| passed).count())
-        })?;
-        (test.runs > 1 && passed <= test.runs).then_some(RunTally {
-            passed,
-            runs: test.runs,
-        })
-    };
-    let pass_rate = tally(base).zip(tally(&head)).map(|(b, h)| PassRates {
-        base: b,
-        head: h,
-        interval: pass_rate_interval(b, h),
-    });
+    let pass_rate = run_tally(base)
+        .zip(run_tally(&head))
+        .map(|(b, h)| PassRates {
+            base: b,
+            head: h,
+            interval: pass_rate_interval(b, h),
+        });
     TestDiff {
         base: Verdict {
             passed: base.passed,
@@ -644,6 +666,21 @@ fn compare_test(base: &TestRead, head: TestRead) -> TestDiff {
         pass_rate,
         name: head.name,
     }
+}
+
+/// How many of a test's runs passed, when it has several: the test's own count when the
+/// report gives it; else the runs' verdicts, when every run is listed with one.
+pub(crate) fn run_tally(test: &TestRead) -> Option<RunTally> {
+    let passed = test.passed_runs.or_else(|| {
+        let judged: Option<Vec<bool>> = test.listed.iter().map(|r| r.verdict).collect();
+        judged
+            .filter(|v| v.len() == test.runs)
+            .map(|v| v.iter().filter(|&&passed| passed).count())
+    })?;
+    (test.runs > 1 && passed <= test.runs).then_some(RunTally {
+        passed,
+        runs: test.runs,
+    })
 }
 
 fn metric(name: &str) -> MetricDiff {

@@ -1,7 +1,7 @@
 //! One escaping function per output kind, for every string that comes from a trace, a
 //! suite or a file name: terminal text (the text report and diagnostics), GitHub workflow
-//! commands, JUnit XML and Markdown. Each report calls these at the sites where such a
-//! string is written.
+//! commands, JUnit XML, Markdown and HTML text. Each report calls these at the sites where
+//! such a string is written.
 
 use std::borrow::Cow;
 
@@ -78,4 +78,23 @@ pub(crate) fn markdown(value: &str) -> String {
     } else {
         format!("{fence}{text}{fence}")
     }
+}
+
+/// HTML text or an attribute's value: escaped for a terminal (a page shows it as one inert
+/// line, and no control or bidi character reorders it), then `&`, `<`, `>`, `"` and `'` as
+/// entities, so that a value can never close an element or an attribute.
+pub(crate) fn html(value: &str) -> String {
+    let value = visible(value);
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }

@@ -1,13 +1,16 @@
 //! The reports of trailgate: a text report for people, a versioned JSON report for
 //! machines, JUnit XML for CI test reporters, GitHub Actions workflow commands, a Markdown
 //! summary for pull requests and job summaries, and a self-contained HTML page with a run
-//! explorer, all written into a caller's `io::Write`; and the comparison of two JSON reports
-//! (`diff`) and the trend over several (`trend`), in the same formats but HTML and JUnit.
+//! explorer, all written into a caller's `io::Write`; the comparison of two JSON reports
+//! (`diff`) and the trend over several (`trend`), in the same formats but HTML and JUnit; and
+//! the comparison of 2 to 16 reports of one suite for different agents or models (`compare`),
+//! as text, JSON, Markdown and HTML.
 //!
 //! All are functions of what they are given: no clock, no absolute path, no environment, so
 //! the same outcome always gives the same bytes.
 
 mod baseline;
+mod compare;
 mod diff;
 mod direction;
 mod escape;
@@ -27,6 +30,11 @@ mod text;
 mod transcode;
 mod trend;
 
+pub use crate::compare::{
+    COMPARE_JSON_VERSION, Comparison, LabelledReport, MAX_COMPARED, MIN_COMPARED,
+    cannot_read as cannot_read_compared, check_labels, compare_reports, render_compare_html,
+    render_compare_json, render_compare_markdown, render_compare_text,
+};
 pub use crate::diff::{
     DIFF_JSON_VERSION, Diff, ReportFile, cannot_read as cannot_read_report, diff_reports,
     read_baseline, render_diff_github, render_diff_json, render_diff_markdown, render_diff_text,

@@ -1,7 +1,7 @@
-//! Reading a JSON report for `diff`, as a stream: of each test, its name, verdict, metrics,
-//! gates, and its runs' sources with a verdict each; every other value is skipped as it is
-//! read. What is kept grows with the number of tests and runs, a few words per run, never
-//! with the size of the graders' findings.
+//! Reading a JSON report for `diff`, `compare` and `check --baseline`, as a stream: of each
+//! test, its name, verdict, metrics, gates, and its runs' sources with a verdict each; every
+//! other value is skipped as it is read. What is kept grows with the number of tests and
+//! runs, a few words per run, never with the size of the graders' findings.
 //!
 //! The reader names no grader: a test's keys other than its own (`name`, `passed`, `runs`,
 //! `passed_runs`, `sources`, `metrics`, `gates`) are skipped, the graders' objects among
@@ -25,64 +25,67 @@ use crate::merge::source::At;
 #[derive(Debug)]
 pub(crate) struct ReportRead {
     /// The `shard` object's index and count, when the report is a shard's.
-    pub(super) shard: Option<ShardOf>,
+    pub(crate) shard: Option<ShardOf>,
     /// Where the `shard` key is.
-    pub(super) shard_at: Option<At>,
+    pub(crate) shard_at: Option<At>,
     pub(crate) tests: Vec<TestRead>,
     /// Where the `tests` key is.
     pub(crate) tests_at: Option<At>,
     /// The first test named as an earlier one: its name and where it starts.
-    pub(super) duplicate: Option<(String, u64)>,
+    pub(crate) duplicate: Option<(String, u64)>,
+    /// The first test that says more of its runs passed than it has (`passed_runs` past
+    /// `runs`): its name and where it starts. `compare` refuses such a report.
+    pub(crate) inconsistent: Option<(String, u64)>,
 }
 
 /// The `shard` object of a shard report, as far as `diff` needs it.
 #[derive(Debug, Clone, Copy, Deserialize)]
-pub(super) struct ShardOf {
-    pub(super) index: usize,
-    pub(super) count: usize,
+pub(crate) struct ShardOf {
+    pub(crate) index: usize,
+    pub(crate) count: usize,
 }
 
 /// One test of a report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct TestRead {
     pub(crate) name: String,
-    pub(super) passed: bool,
+    pub(crate) passed: bool,
     /// How many runs the test has (`runs`).
-    pub(super) runs: usize,
+    pub(crate) runs: usize,
     /// How many of them passed on their own (`passed_runs`), when the report says.
-    pub(super) passed_runs: Option<usize>,
+    pub(crate) passed_runs: Option<usize>,
     /// Each metric by name, as the report gives it.
     pub(crate) metrics: BTreeMap<String, u8>,
-    pub(super) gates: Vec<GateRead>,
+    pub(crate) gates: Vec<GateRead>,
     /// The runs the report lists (`sources`), in its order.
-    pub(super) listed: Vec<RunRead>,
+    pub(crate) listed: Vec<RunRead>,
 }
 
 /// One gate of a test, as the report gives it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub(super) struct GateRead {
-    pub(super) target: String,
-    pub(super) op: String,
+pub(crate) struct GateRead {
+    pub(crate) target: String,
+    pub(crate) op: String,
     /// `None` for a gate on the baseline that was skipped.
-    pub(super) value: Option<u8>,
-    pub(super) actual: u8,
+    pub(crate) value: Option<u8>,
+    pub(crate) actual: u8,
     /// `None` for a skipped gate, which neither passes nor fails.
-    pub(super) passed: Option<bool>,
+    pub(crate) passed: Option<bool>,
     /// For a gate on the baseline, its expression.
     #[serde(default)]
-    pub(super) baseline: Option<BaselineRead>,
+    pub(crate) baseline: Option<BaselineRead>,
 }
 
 /// What `diff` reads of a gate's `baseline` object: the expression as written.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub(super) struct BaselineRead {
-    pub(super) expression: String,
+pub(crate) struct BaselineRead {
+    pub(crate) expression: String,
 }
 
 impl GateRead {
     /// The gate as written: `target op value`, or `target op baseline - 2` for a gate on
     /// the baseline (the value it compared with in parentheses, when it had one).
-    pub(super) fn written(&self) -> String {
+    pub(crate) fn written(&self) -> String {
         match (&self.baseline, self.value) {
             (Some(baseline), Some(value)) => {
                 format!(
@@ -103,7 +106,7 @@ impl GateRead {
     }
 
     /// Whether the gate failed: a skipped gate did not.
-    pub(super) fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         self.passed == Some(false)
     }
 }
@@ -114,16 +117,16 @@ impl GateRead {
 /// whose entry has no `passed` gives the run no verdict; the graders' own per-run `passed`
 /// (a `runs` entry of a grader's object) is not the run's verdict and is not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct RunRead {
-    pub(super) run: usize,
-    pub(super) source: Rc<str>,
-    pub(super) line: Option<u64>,
-    pub(super) verdict: Option<bool>,
+pub(crate) struct RunRead {
+    pub(crate) run: usize,
+    pub(crate) source: Rc<str>,
+    pub(crate) line: Option<u64>,
+    pub(crate) verdict: Option<bool>,
 }
 
 /// Why a report could not be read through.
 #[derive(Debug)]
-pub(super) enum ReadError {
+pub(crate) enum ReadError {
     Io(std::io::Error),
     /// Not JSON, or not the shape of a trailgate report.
     Json(serde_json::Error),
@@ -145,7 +148,7 @@ impl From<serde_json::Error> for ReadError {
 const OTHER_VERSION: &str = "a report of another version";
 
 /// Reads one report from its start, as a stream.
-pub(super) fn read_report<R: Read + Seek>(reader: &mut R) -> Result<ReportRead, ReadError> {
+pub(crate) fn read_report<R: Read + Seek>(reader: &mut R) -> Result<ReportRead, ReadError> {
     reader.seek(SeekFrom::Start(0)).map_err(ReadError::Io)?;
     let read = Cell::new(0);
     let version = Cell::new(None);
@@ -232,13 +235,18 @@ impl<'de> Visitor<'de> for ReportSeed<'_> {
         if self.version.get().is_none() {
             return Err(de::Error::missing_field("version"));
         }
-        let (tests, duplicate) = tests.ok_or_else(|| de::Error::missing_field("tests"))?;
+        let Tests {
+            read: tests,
+            duplicate,
+            inconsistent,
+        } = tests.ok_or_else(|| de::Error::missing_field("tests"))?;
         Ok(ReportRead {
             shard,
             shard_at: shard.and(shard_at),
             tests,
             tests_at,
             duplicate,
+            inconsistent,
         })
     }
 }
@@ -246,7 +254,12 @@ impl<'de> Visitor<'de> for ReportSeed<'_> {
 /// The `tests` list.
 struct TestsSeed<'c>(ReportSeed<'c>);
 
-type Tests = (Vec<TestRead>, Option<(String, u64)>);
+/// The tests read, and the first of them a report may not hold (`ReportRead`).
+struct Tests {
+    read: Vec<TestRead>,
+    duplicate: Option<(String, u64)>,
+    inconsistent: Option<(String, u64)>,
+}
 
 impl<'de> DeserializeSeed<'de> for TestsSeed<'_> {
     type Value = Tests;
@@ -267,13 +280,21 @@ impl<'de> Visitor<'de> for TestsSeed<'_> {
         let mut tests = Vec::new();
         let mut names = BTreeSet::new();
         let mut duplicate = None;
+        let mut inconsistent = None;
         while let Some((start, test)) = seq.next_element_seed(TestSeed(self.0.read))? {
             if !names.insert(test.name.clone()) && duplicate.is_none() {
                 duplicate = Some((test.name.clone(), start));
             }
+            if test.passed_runs.is_some_and(|passed| passed > test.runs) && inconsistent.is_none() {
+                inconsistent = Some((test.name.clone(), start));
+            }
             tests.push(test);
         }
-        Ok((tests, duplicate))
+        Ok(Tests {
+            read: tests,
+            duplicate,
+            inconsistent,
+        })
     }
 }
 
