@@ -100,7 +100,7 @@ fn snapshots() -> Result<(), String> {
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let written = write_diff_reports(&root, &fixtures, &cargo)?;
     say(&format!(
-        "wrote {written} reports of `diff` and `trend` fixtures"
+        "wrote {written} reports of `diff`, `trend` and `compare` fixtures"
     ));
     let status = Command::new(cargo)
         .current_dir(&root)
@@ -133,11 +133,11 @@ fn snapshots() -> Result<(), String> {
     }
 }
 
-/// Writes again the reports that `diff` and `trend` fixtures compare: `<case>/base.json` and
-/// `<case>/head.json` (`<case>/r1.json` ...) are what `trailgate check --format json` prints in `<case>/base/` and
-/// `<case>/head/` (or, where the folder has an `args` file, `trailgate <args> --format
-/// json`), so a change to the JSON report reaches them too (the golden test checks they are
-/// current).
+/// Writes again the reports that `diff`, `trend` and `compare` fixtures compare: each
+/// `<case>/<name>.json` beside a folder `<case>/<name>/` (`base` and `head` for `diff`, `r1` ... for `trend`) is
+/// what `trailgate check --format json` prints in that folder (or, where the folder has an
+/// `args` file, `trailgate <args> --format json`), so a change to the JSON report reaches
+/// them too (the golden test checks they are current).
 fn write_diff_reports(root: &Path, fixtures: &Path, cargo: &str) -> Result<usize, String> {
     let status = Command::new(cargo)
         .current_dir(root)
@@ -149,12 +149,11 @@ fn write_diff_reports(root: &Path, fixtures: &Path, cargo: &str) -> Result<usize
     }
     let trailgate = target().join("debug").join("trailgate");
     let mut written = 0;
-    for case in read_dir(fixtures)? {
-        // `base/` and `head/` for `diff`, `r1/` to `r9/` for `trend`.
-        for side in [
-            "base", "head", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9",
-        ] {
-            let dir = case.join(side);
+    for case in read_dir(fixtures)?.into_iter().filter(|case| case.is_dir()) {
+        let sides = read_dir(&case)?
+            .into_iter()
+            .filter(|dir| dir.is_dir() && dir.with_extension("json").is_file());
+        for dir in sides {
             let args: Vec<String> = match fs::read_to_string(dir.join("args")) {
                 Ok(text) => text.lines().map(str::to_owned).collect(),
                 Err(_) if dir.join("trailgate.yaml").is_file() => vec!["check".to_owned()],
@@ -174,7 +173,7 @@ fn write_diff_reports(root: &Path, fixtures: &Path, cargo: &str) -> Result<usize
                     String::from_utf8_lossy(&output.stderr)
                 ));
             }
-            let report = case.join(format!("{side}.json"));
+            let report = dir.with_extension("json");
             fs::write(&report, &output.stdout)
                 .map_err(|e| format!("cannot write {}: {e}", report.display()))?;
             written += 1;

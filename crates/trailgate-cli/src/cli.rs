@@ -7,8 +7,8 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use trailgate_report::TrendOptions;
 use trailgate_run::{
-    CheckOptions, DIFF_FORMATS, Format, MERGE_FORMATS, NamePattern, ReportTarget, Selection,
-    TREND_FORMATS, TraceOptions,
+    COMPARE_FORMATS, CheckOptions, DIFF_FORMATS, Format, MERGE_FORMATS, NamePattern, ReportTarget,
+    Selection, TREND_FORMATS, TraceOptions,
 };
 
 /// What `trailgate --version` prints after the name: the version, and the version of the JSON
@@ -75,6 +75,15 @@ pub(crate) enum Command {
     /// Exit codes: 0 no metric drifts, 1 a metric drifts, 2 invalid input (docs/baselines.md).
     #[command(after_long_help = TREND_EXAMPLES)]
     Trend(TrendArgs),
+    /// Compare 2 to 16 JSON reports of one suite: agents, models or settings side by side.
+    ///
+    /// A row per test and a column per report (the verdict, and a metric with `--metric`),
+    /// the tests each report passes, and each report against the first: b (tests the first
+    /// passes and it fails), c (the reverse) and McNemar's exact p; for tests with several
+    /// runs in both, the change in pass rate with its 95% interval. Exit codes: 0 (a
+    /// comparison judges nothing), 2 invalid input (docs/baselines.md).
+    #[command(after_long_help = COMPARE_EXAMPLES)]
+    Compare(CompareArgs),
     /// Compare a list of expected calls with the calls made, arguments included, and print
     /// the accuracy as JSON.
     ///
@@ -133,6 +142,16 @@ A glob lists files in name order: name the reports so that it is the order of ti
 Exit codes: 0 no metric drifts, 1 a metric drifts, 2 invalid input (fewer than 2 reports,
 not trailgate reports, different versions, a report with no test of the first). See
 docs/baselines.md.";
+
+const COMPARE_EXAMPLES: &str = "\
+Examples:
+  trailgate compare large.json small.json                 The text comparison
+  trailgate compare a.json b.json --label large --label small --metric tool_selection.f1
+  trailgate compare main.json runs/*.json -f html -o compare.html
+
+Exit codes: 0 the reports were compared, 2 invalid input (fewer than 2 or more than 16
+reports, not trailgate reports, different versions, no test in common with the first, a label
+twice, an unknown metric). See docs/baselines.md.";
 
 const ACCURACY_EXAMPLES: &str = "\
 Examples:
@@ -342,6 +361,44 @@ impl TrendArgs {
 }
 
 #[derive(Debug, Args)]
+pub(crate) struct CompareArgs {
+    /// The reports, 2 to 16, of one suite: the first is the one the others are compared with
+    #[arg(required = true, value_name = "REPORT")]
+    pub(crate) reports: Vec<PathBuf>,
+
+    /// A report's label in the output; give it once per report, in order [default: each
+    /// file's stem]
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub(crate) label: Vec<String>,
+
+    /// A metric to show beside each verdict, e.g. `tool_selection.f1`
+    #[arg(long, value_name = "METRIC")]
+    pub(crate) metric: Option<String>,
+
+    /// An output format: `text`, `json`, `markdown` or `html`; repeat it for several
+    /// [default: text]
+    ///
+    /// `html` is one self-contained page. Each `--output` writes the `--format` just before
+    /// it.
+    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = FormatParser { formats: COMPARE_FORMATS, check: false })]
+    pub(crate) format: Vec<Format>,
+
+    /// Write the output of the `--format` before it to FILE [default: standard output]
+    ///
+    /// Written atomically. Without any `--format`, the file's extension names the format
+    /// (`.json`, `.md`, `.html`, `.txt`).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Vec<PathBuf>,
+
+    /// Print nothing on standard output when every report goes to a file
+    ///
+    /// Without it, the text comparison is printed as well whenever every `--format` has its
+    /// `--output`, so that a CI log always says what happened.
+    #[arg(short = 'q', long)]
+    pub(crate) quiet: bool,
+}
+
+#[derive(Debug, Args)]
 pub(crate) struct AccuracyArgs {
     /// The input file; `-` reads standard input.
     pub(crate) input: PathBuf,
@@ -505,6 +562,7 @@ pub(crate) fn report_targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTar
         .or_else(|| matches.subcommand_matches("merge"))
         .or_else(|| matches.subcommand_matches("diff"))
         .or_else(|| matches.subcommand_matches("trend"))
+        .or_else(|| matches.subcommand_matches("compare"))
     else {
         return Ok(Vec::new());
     };
@@ -533,19 +591,10 @@ pub(crate) fn report_targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTar
         )
         .collect();
     if formats.is_empty() {
-        let merge = matches.subcommand_name() == Some("merge");
-        // `trend` writes `diff`'s formats.
-        let diff = matches!(matches.subcommand_name(), Some("diff" | "trend"));
         if outputs.is_empty() {
             return Ok(vec![ReportTarget::stdout(Format::Text)]);
         }
-        let written = if merge {
-            MERGE_FORMATS
-        } else if diff {
-            DIFF_FORMATS
-        } else {
-            Format::ALL
-        };
+        let (written, extensions) = written_formats(matches.subcommand_name());
         // Without `--format`, each file's extension names its format, so that
         // `--output report.json` never holds a text report.
         return outputs
@@ -559,13 +608,7 @@ pub(crate) fn report_targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTar
                             "cannot tell the format of `--output {}` from its extension ({}); \
                              write `--format FORMAT --output FILE`",
                             path.display(),
-                            if merge {
-                                "`.json` or `.txt`"
-                            } else if diff {
-                                "`.json`, `.md` or `.txt`"
-                            } else {
-                                "`.json`, `.jsonl`, `.xml`, `.md`, `.html` or `.txt`"
-                            }
+                            extensions
                         )
                     })
             })
@@ -604,6 +647,20 @@ pub(crate) fn report_targets(matches: &clap::ArgMatches) -> Result<Vec<ReportTar
         );
     }
     Ok(with_summary(targets, check))
+}
+
+/// The formats the subcommand `name` writes, and the extensions that name them.
+fn written_formats(name: Option<&str>) -> (&'static [Format], &'static str) {
+    match name {
+        Some("merge") => (MERGE_FORMATS, "`.json` or `.txt`"),
+        Some("diff") => (DIFF_FORMATS, "`.json`, `.md` or `.txt`"),
+        Some("trend") => (TREND_FORMATS, "`.json`, `.md` or `.txt`"),
+        Some("compare") => (COMPARE_FORMATS, "`.json`, `.md`, `.html` or `.txt`"),
+        _ => (
+            Format::ALL,
+            "`.json`, `.jsonl`, `.xml`, `.md`, `.html` or `.txt`",
+        ),
+    }
 }
 
 /// The targets, and the text report on standard output when every report goes to a file

@@ -45,6 +45,24 @@ where
                 .to_owned(),
         ));
     }
+    if let Command::Compare(args) = &cli.command
+        && !args.label.is_empty()
+        && args.label.len() != args.reports.len()
+    {
+        return Err(cli::usage_error(
+            &matches,
+            format!(
+                "`--label` is given {} for {} reports; give it once per report, in order, or \
+                 not at all (each report is then labelled with its file's stem)",
+                if args.label.len() == 1 {
+                    "once".to_owned()
+                } else {
+                    format!("{} times", args.label.len())
+                },
+                args.reports.len()
+            ),
+        ));
+    }
     let targets =
         cli::report_targets(&matches).map_err(|message| cli::usage_error(&matches, message))?;
     Ok((cli, targets))
@@ -91,6 +109,7 @@ where
             Command::Merge(args) => args.reports.clone(),
             Command::Diff(args) => vec![args.base.clone(), args.head.clone()],
             Command::Trend(args) => args.reports.clone(),
+            Command::Compare(args) => args.reports.clone(),
             _ => Vec::new(),
         };
         if let Err(error) = trailgate_run::check_targets(files, &inputs) {
@@ -121,6 +140,14 @@ where
         Command::Trend(args) => trailgate_run::trend(
             &args.reports,
             args.options(),
+            &targets,
+            color_for(cli.color, &io::stdout()),
+        )
+        .map_err(Into::into),
+        Command::Compare(args) => trailgate_run::compare(
+            &args.reports,
+            &args.label,
+            args.metric.as_deref(),
             &targets,
             color_for(cli.color, &io::stdout()),
         )

@@ -7,8 +7,9 @@ use trailgate_expect::SuiteError;
 use trailgate_trace::TraceError;
 
 /// Why a command ([`check`](crate::check), [`merge`](crate::merge), [`diff`](crate::diff),
-/// [`convert`](crate::convert), [`accuracy`](crate::accuracy)) gave no reports. Every
-/// variant is a miette diagnostic, shown as it is: the front end renders it.
+/// [`compare`](crate::compare), [`convert`](crate::convert), [`accuracy`](crate::accuracy))
+/// gave no reports. Every variant is a miette diagnostic, shown as it is: the front end
+/// renders it.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 #[non_exhaustive]
 pub enum Error {

@@ -5,7 +5,8 @@
 //! the runs on as many threads as asked, folds the outcomes in file order and renders every
 //! requested report, in memory or spooled to a temporary file. [`merge`] puts the shard
 //! reports of `check --shard` back together, [`diff`] compares two JSON reports, [`trend`]
-//! follows the metrics of several over time, [`convert`]
+//! follows the metrics of several over time, [`compare`] compares 2 to 16 reports of one
+//! suite for different agents or models, [`convert`]
 //! turns trace files into trailgate's own call-list shape and [`accuracy`] scores a list of expected
 //! calls against the calls made. Every report of a [`Format`] is rendered by one dispatch
 //! (`report.rs`). [`write_files`] then writes the reports meant for files, all or none. This
@@ -32,6 +33,7 @@
 
 mod accuracy;
 mod check;
+mod compare;
 mod convert;
 mod deliver;
 mod diff;
@@ -48,6 +50,7 @@ mod trend;
 
 pub use crate::accuracy::{Input, accuracy};
 pub use crate::check::check;
+pub use crate::compare::{COMPARE_FORMATS, compare};
 pub use crate::convert::convert;
 pub use crate::deliver::{
     StdoutError, check_targets, remove_staged_then, write_files, write_stdout,

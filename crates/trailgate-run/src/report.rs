@@ -1,5 +1,5 @@
 //! What a command reports, and the one dispatch from a report format to the renderer that
-//! writes it: every report of `check`, `merge`, `diff` and `trend` is rendered by
+//! writes it: every report of `check`, `merge`, `diff`, `trend` and `compare` is rendered by
 //! [`render_targets`].
 
 use std::fs::File;
@@ -7,10 +7,11 @@ use std::io::{self, Write};
 
 use trailgate_expect::SuiteOutcome;
 use trailgate_report::{
-    Diff, Merged, TextOptions, Trend, render_diff_github, render_diff_json, render_diff_markdown,
-    render_diff_text, render_github, render_junit, render_markdown, render_merged_json,
-    render_merged_text, render_text, render_trend_github, render_trend_json, render_trend_markdown,
-    render_trend_text,
+    Comparison, Diff, Merged, TextOptions, Trend, render_compare_html, render_compare_json,
+    render_compare_markdown, render_compare_text, render_diff_github, render_diff_json,
+    render_diff_markdown, render_diff_text, render_github, render_junit, render_markdown,
+    render_merged_json, render_merged_text, render_text, render_trend_github, render_trend_json,
+    render_trend_markdown, render_trend_text,
 };
 
 use crate::error::Error;
@@ -34,6 +35,8 @@ pub(crate) enum Report<'a> {
     Diff(&'a Diff),
     /// Several reports followed (`trend`).
     Trend(&'a Trend),
+    /// Several reports compared with the first (`compare`).
+    Compare(&'a Comparison),
 }
 
 /// The reports of a check that list every run (JSON, JSON Lines, HTML), each rendered once,
@@ -106,6 +109,13 @@ fn render(report: &mut Report<'_>, format: Format, color: bool) -> io::Result<Re
             Format::Github => in_memory(|out| render_trend_github(trend, out)),
             Format::Markdown => in_memory(|out| render_trend_markdown(trend, out)),
             _ => Err(no_report("trend", format)),
+        },
+        Report::Compare(comparison) => match format {
+            Format::Text => in_memory(|out| render_compare_text(comparison, text, out)),
+            Format::Json => in_memory(|out| render_compare_json(comparison, out)),
+            Format::Markdown => in_memory(|out| render_compare_markdown(comparison, out)),
+            Format::Html => in_memory(|out| render_compare_html(comparison, out)),
+            _ => Err(no_report("compare", format)),
         },
     }
 }

@@ -39,6 +39,10 @@ fn golden_fixtures() {
                 && !args.iter().any(|arg| arg == "-h" || arg == "--help")
             {
                 check_trend(dir, &args);
+            } else if args.first().map(String::as_str) == Some("compare")
+                && !args.iter().any(|arg| arg == "-h" || arg == "--help")
+            {
+                check_compare(dir, &args);
             } else if args.first().map(String::as_str) == Some("check")
                 && !args.iter().any(|arg| arg == "-h" || arg == "--help")
             {
@@ -193,17 +197,43 @@ fn check_trend(dir: &Path, args: &[String]) {
     }
 }
 
-/// The folders of a case that hold the suite a report of the case was written from: `base/`
-/// and `head/` for `diff`, `r1/` to `r9/` for `trend`; `<side>.json` is that report.
-const REPORT_SIDES: [&str; 11] = [
-    "base", "head", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9",
-];
+/// A `compare` case compares several reports: each output format is snapshotted, the HTML
+/// page without its style sheet (the report page's, reviewed as code), and every one exits 0.
+/// Its reports are checked to be current, as a `diff` case's.
+fn check_compare(dir: &Path, args: &[String]) {
+    reports_are_current(dir);
+    for format in ["text", "json", "markdown", "html"] {
+        let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
+        full.extend(["--format", format]);
+        let run = trailgate(dir, &full);
+        assert_eq!(run.code, 0, "{}: exit code\n{}", dir.display(), run.stderr);
+        assert_eq!(run.stderr, "", "{}: nothing on stderr", dir.display());
+        let shown = if format == "html" {
+            let (head, rest) = run
+                .stdout
+                .split_once("<style>")
+                .expect("the page has a style");
+            let (_, tail) = rest.split_once("</style>").expect("the style ends");
+            format!("{head}<style>/* page.css */</style>{tail}")
+        } else {
+            run.stdout.clone()
+        };
+        insta::assert_snapshot!(format, run.show(&shown));
+    }
+}
 
-/// `base.json` and `head.json` (and `r1.json` ...) are what `check --format json` writes in
-/// `base/` and `head/`, where the case holds those suites, or what `trailgate <args> --format
-/// json` writes there, where the folder has an `args` file.
+/// Each `NAME.json` is what `check --format json` writes in `NAME/`, where the case holds
+/// that suite, or what `trailgate <args> --format json` writes there, where the folder has
+/// an `args` file: `base.json` and `head.json` for a `diff` case, one per report for a
+/// `trend` or `compare` case.
 fn reports_are_current(dir: &Path) {
-    for side in REPORT_SIDES {
+    let mut sides: Vec<String> = fs::read_dir(dir)
+        .expect("a fixture folder reads")
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| dir.join(name).is_dir() && dir.join(format!("{name}.json")).is_file())
+        .collect();
+    sides.sort();
+    for side in &sides {
         let mut args: Vec<String> = match fs::read_to_string(dir.join(side).join("args")) {
             Ok(text) => text.lines().map(str::to_owned).collect(),
             Err(_) if dir.join(side).join("trailgate.yaml").is_file() => vec!["check".to_owned()],

@@ -10,6 +10,7 @@ mod baseline;
 mod bounds;
 mod browser;
 mod cli;
+mod compare;
 mod cookbook;
 mod delivery;
 mod determinism;

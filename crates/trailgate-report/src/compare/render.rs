@@ -143,11 +143,11 @@ pub fn render_compare_text(
     }
     writeln!(out)?;
     let first = &labels[0];
-    let mut legend = pairs_legend(first);
-    if let Some(head) = legend.get_mut(0..1) {
-        head.make_ascii_uppercase();
-    }
-    writeln!(out, "{legend}:")?;
+    writeln!(
+        out,
+        "Against {first} (b: {first} passes, the other fails; c: the reverse; p: McNemar's \
+         exact test, rounded up, significant below 0.05):"
+    )?;
     let others = &labels[1..];
     let other_width = others.iter().map(|l| l.width()).max().unwrap_or(0);
     for (label, pair) in others.iter().zip(&comparison.against_first) {
