@@ -165,19 +165,6 @@ struct Pair {
     p: PValue,
 }
 
-/// The code of a refusal by `compare` of a report: `diff`'s code, under
-/// `trailgate::compare::`.
-pub(crate) fn refusal_code(diff: &'static str) -> &'static str {
-    match diff {
-        "trailgate::diff::json" => "trailgate::compare::json",
-        "trailgate::diff::version" => "trailgate::compare::version",
-        "trailgate::diff::shard" => "trailgate::compare::shard",
-        "trailgate::diff::duplicate_test" => "trailgate::compare::duplicate_test",
-        "trailgate::diff::io" => "trailgate::compare::io",
-        other => other,
-    }
-}
-
 /// A report given to `compare` that cannot be read: opened, or read as it is streamed.
 pub fn cannot_read(name: &str, error: &std::io::Error) -> SuiteError {
     unreadable(name, error, Reader::Compare)
