@@ -29,6 +29,7 @@ use crate::diff::{
     PassRateInterval, Reader, ReportFile, RunTally, pass_rate_interval, read_checked, run_tally,
     unreadable,
 };
+use crate::direction::Better;
 use crate::merge::source::{At, fail};
 
 pub use self::html::render_compare_html;
@@ -77,24 +78,21 @@ struct Column {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Metric {
     name: String,
-    /// Whether a lower value is the better one: `errors.rate` and `usage.*`.
-    lower_is_better: bool,
+    /// Which way it is better (`direction.rs`: `errors.rate` and `usage.*` lower).
+    direction: Better,
 }
 
 impl Metric {
     fn new(name: &str) -> Self {
         Self {
             name: name.to_owned(),
-            lower_is_better: name == "errors.rate" || name.starts_with("usage."),
+            direction: Better::of(name),
         }
     }
 
+    /// `higher` or `lower`.
     fn better(&self) -> &'static str {
-        if self.lower_is_better {
-            "lower"
-        } else {
-            "higher"
-        }
+        self.direction.as_str()
     }
 }
 
@@ -119,7 +117,7 @@ impl Row {
             .map(|cell| cell.as_ref().and_then(|c| c.metric))
             .collect();
         let present: BTreeSet<u8> = values.iter().flatten().copied().collect();
-        let best = if metric.lower_is_better {
+        let best = if metric.direction == Better::Lower {
             present.first()
         } else {
             present.last()
