@@ -247,15 +247,16 @@ struct PassRates {
     interval: Option<PassRateInterval>,
 }
 
-/// `passed` of `runs` runs passed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// `passed` of `runs` runs passed; serialized as the JSON of `diff` and `compare` write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub(crate) struct RunTally {
     pub(crate) passed: usize,
     pub(crate) runs: usize,
 }
 
-/// The 95 % interval of the change in pass rate (head minus base), in points.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The 95 % interval of the change in pass rate (head minus base), in points; serialized
+/// as the JSON of `diff` and `compare` write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub(crate) struct PassRateInterval {
     /// The lower bound, rounded down.
     pub(crate) lower: i16,

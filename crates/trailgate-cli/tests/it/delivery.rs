@@ -91,10 +91,24 @@ fn a_report_has_the_same_bytes_for_one_target_or_several(#[case] format: &str) {
 
 #[test]
 fn a_reader_that_closes_the_pipe_early_never_makes_a_pass() {
-    // The JSON report of many runs is far larger than a pipe holds.
+    // The JSON report of 4,000 runs (about 1 MB) is far larger than a pipe holds (64 KiB),
+    // so the check cannot finish writing it before the pipe closes, however the two
+    // processes are scheduled: a report that fits the pipe would pass on a loaded machine.
+    let temp = tempfile::tempdir().unwrap();
+    fs::write(
+        temp.path().join("trailgate.yaml"),
+        "tests:\n  - name: many runs\n    traces: runs.jsonl\n    equal_function_sets:\n      classes: [{name: search, members: [search]}]\n",
+    )
+    .unwrap();
+    let run = r#"{"tool_calls": [{"name": "search", "args": {"q": "weather"}}]}"#;
+    fs::write(
+        temp.path().join("runs.jsonl"),
+        format!("{run}\n").repeat(4000),
+    )
+    .unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_trailgate"))
         .args(["check", "--format", "json"])
-        .current_dir(passing())
+        .current_dir(temp.path())
         .env_clear()
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

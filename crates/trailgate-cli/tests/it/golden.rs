@@ -34,11 +34,11 @@ fn golden_fixtures() {
             } else if args.first().map(String::as_str) == Some("diff")
                 && !args.iter().any(|arg| arg == "-h" || arg == "--help")
             {
-                check_diff(dir, &args);
+                check_reading(dir, &args, "regressed");
             } else if args.first().map(String::as_str) == Some("trend")
                 && !args.iter().any(|arg| arg == "-h" || arg == "--help")
             {
-                check_trend(dir, &args);
+                check_reading(dir, &args, "drifted");
             } else if args.first().map(String::as_str) == Some("compare")
                 && !args.iter().any(|arg| arg == "-h" || arg == "--help")
             {
@@ -144,11 +144,12 @@ fn html_page(page: &str) -> String {
     )
 }
 
-/// A `diff` case compares two reports: each output format is snapshotted, as for `check`,
-/// and exits 0 or 1. Where the case holds the suites the reports were written from
-/// (`base/` and `head/`), the reports are checked to be what `check --format json` writes
-/// there today, so a change to the JSON report cannot leave them stale.
-fn check_diff(dir: &Path, args: &[String]) {
+/// A `diff` or `trend` case reads reports: each output format is snapshotted, as for
+/// `check`, and exits 0 or 1, 1 exactly when the JSON output's `verdict_key` (`regressed`,
+/// `drifted`) is true. Where the case holds the suites the reports were written from
+/// (`base/` and `head/`, `r1/` ...), the reports are checked to be what `check --format json`
+/// writes there today, so a change to the JSON report cannot leave them stale.
+fn check_reading(dir: &Path, args: &[String], verdict_key: &str) {
     reports_are_current(dir);
     for format in ["text", "json", "markdown", "github"] {
         let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -164,34 +165,8 @@ fn check_diff(dir: &Path, args: &[String]) {
         assert_eq!(run.stderr, "", "{}: nothing on stderr", dir.display());
         if format == "json" {
             let parsed: serde_json::Value =
-                serde_json::from_str(&run.stdout).expect("the JSON diff parses");
-            assert_eq!(parsed["regressed"], serde_json::Value::Bool(run.code == 1));
-        }
-        insta::assert_snapshot!(format, run.show(&run.stdout));
-    }
-}
-
-/// A `trend` case follows several reports: each output format is snapshotted, as for `diff`,
-/// and exits 0 or 1 (1 exactly when the JSON output says a metric drifted). The reports the
-/// case holds the suites of (`r1/` ...) are checked to be what `check` writes there today.
-fn check_trend(dir: &Path, args: &[String]) {
-    reports_are_current(dir);
-    for format in ["text", "json", "markdown", "github"] {
-        let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
-        full.extend(["--format", format]);
-        let run = trailgate(dir, &full);
-        assert!(
-            run.code == 0 || run.code == 1,
-            "{}: exit code {}\n{}",
-            dir.display(),
-            run.code,
-            run.stderr
-        );
-        assert_eq!(run.stderr, "", "{}: nothing on stderr", dir.display());
-        if format == "json" {
-            let parsed: serde_json::Value =
-                serde_json::from_str(&run.stdout).expect("the JSON trend parses");
-            assert_eq!(parsed["drifted"], serde_json::Value::Bool(run.code == 1));
+                serde_json::from_str(&run.stdout).expect("the JSON output parses");
+            assert_eq!(parsed[verdict_key], serde_json::Value::Bool(run.code == 1));
         }
         insta::assert_snapshot!(format, run.show(&run.stdout));
     }

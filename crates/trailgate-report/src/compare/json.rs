@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::{Cell, Comparison, Pair, RateChange, Row};
-use crate::diff::RunTally;
+use crate::diff::{PassRateInterval, RunTally};
 
 /// The version of the comparison's JSON layout. It changes only when a field changes meaning
 /// or disappears; new fields may be added within a version.
@@ -79,22 +79,9 @@ struct CellJson {
 #[derive(Serialize)]
 struct RateJson<'a> {
     report: &'a str,
-    first: TallyJson,
-    other: TallyJson,
-    interval: Option<IntervalJson>,
-}
-
-#[derive(Serialize)]
-struct TallyJson {
-    passed: usize,
-    runs: usize,
-}
-
-#[derive(Serialize)]
-struct IntervalJson {
-    lower: i16,
-    upper: i16,
-    significant: bool,
+    first: RunTally,
+    other: RunTally,
+    interval: Option<PassRateInterval>,
 }
 
 /// Writes the comparison as JSON, pretty-printed, with a trailing newline.
@@ -168,18 +155,10 @@ fn test<'a>(comparison: &'a Comparison, row: &'a Row) -> TestJson<'a> {
 }
 
 fn rate_json<'a>(label: &'a str, rate: &RateChange) -> RateJson<'a> {
-    let tally = |t: RunTally| TallyJson {
-        passed: t.passed,
-        runs: t.runs,
-    };
     RateJson {
         report: label,
-        first: tally(rate.first),
-        other: tally(rate.other),
-        interval: rate.interval.map(|i| IntervalJson {
-            lower: i.lower,
-            upper: i.upper,
-            significant: i.significant,
-        }),
+        first: rate.first,
+        other: rate.other,
+        interval: rate.interval,
     }
 }

@@ -8,7 +8,10 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::read::{GateRead, TestRead};
-use super::{Diff, GateDiff, GateSide, MetricDiff, PassRates, RunChange, RunTally, TestDiff};
+use super::{
+    Diff, GateDiff, GateSide, MetricDiff, PassRateInterval, PassRates, RunChange, RunTally,
+    TestDiff,
+};
 
 /// The version of the diff's JSON layout. It changes only when a field changes meaning or
 /// disappears; new fields may be added within a version.
@@ -113,23 +116,10 @@ struct RunJson<'a> {
 
 #[derive(Serialize)]
 struct PassRateJson {
-    base: TallyJson,
-    head: TallyJson,
+    base: RunTally,
+    head: RunTally,
     #[serde(skip_serializing_if = "Option::is_none")]
-    interval: Option<IntervalJson>,
-}
-
-#[derive(Serialize)]
-struct TallyJson {
-    passed: usize,
-    runs: usize,
-}
-
-#[derive(Serialize)]
-struct IntervalJson {
-    lower: i16,
-    upper: i16,
-    significant: bool,
+    interval: Option<PassRateInterval>,
 }
 
 /// A test of one report only: its verdict and its numbers.
@@ -247,18 +237,10 @@ fn run(run: &RunChange) -> RunJson<'_> {
 }
 
 fn pass_rate(rates: PassRates) -> PassRateJson {
-    let tally = |t: RunTally| TallyJson {
-        passed: t.passed,
-        runs: t.runs,
-    };
     PassRateJson {
-        base: tally(rates.base),
-        head: tally(rates.head),
-        interval: rates.interval.map(|i| IntervalJson {
-            lower: i.lower,
-            upper: i.upper,
-            significant: i.significant,
-        }),
+        base: rates.base,
+        head: rates.head,
+        interval: rates.interval,
     }
 }
 
