@@ -1625,6 +1625,27 @@ fn deep_flow_nesting_is_refused_with_its_own_error_at_once() {
     assert_eq!(problem.label, "level 129 starts here");
 }
 
+/// Nesting by indentation is left to the YAML reader, which reads it in linear time and
+/// stops at its own recursion limit, at the node (docs/robustness.md, "Nesting of a suite").
+#[test]
+fn deep_nesting_by_indentation_meets_the_reader_s_recursion_limit() {
+    let mut text = String::from(
+        "tests:\n  - name: t\n    graders:\n      - type: tool-calls\n        config:\n          \
+         required:\n            - name: f\n              args:\n",
+    );
+    for level in 0..200 {
+        text.push_str(&" ".repeat(16 + 2 * level));
+        text.push_str("a:\n");
+    }
+    let error = SuiteFile::new("s.yaml", text).parse().unwrap_err();
+    let problem = error.problems().next().unwrap();
+    assert!(
+        problem.message.contains("recursion limit exceeded"),
+        "{problem:?}"
+    );
+    assert!(problem.span.is_some(), "{problem:?}");
+}
+
 /// Runs of `brave.web_search http.get` (perfect) except at the 1-based positions in
 /// `flawed`, which call `shell.exec` as well (an unexpected call: a finding).
 fn runs_with_findings_at(count: usize, flawed: &[usize]) -> TestOutcome {

@@ -341,21 +341,134 @@ fn init_then_check_passes_and_init_never_overwrites() {
 }
 
 /// A report that is not a file is copied before it is read, up to the document limit: an
-/// endless one (`/dev/zero`) is refused instead of filling the disk. `merge` reads its
-/// inputs the same way.
+/// endless one (`/dev/zero`) is refused instead of filling the disk, by `diff` and by
+/// `merge`. `check --baseline` copies nothing: `/dev/zero`, a device, is read as it is and
+/// refused at its first byte, which is not JSON.
 #[cfg(unix)]
 #[test]
 fn diff_refuses_an_endless_input() {
     let dir = fixtures().join("merge-shards");
-    let run = trailgate(&dir, &["diff", "shards/1.json", "/dev/zero"]);
+    for (args, code, report) in [
+        (
+            &["diff", "shards/1.json", "/dev/zero"][..],
+            "trailgate::diff::io",
+            "report",
+        ),
+        (
+            &["merge", "shards/1.json", "/dev/zero"][..],
+            "trailgate::merge::io",
+            "shard report",
+        ),
+    ] {
+        let run = trailgate(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert!(run.stderr.contains(code), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!(
+                "cannot read {report} `/dev/zero`: it is not a file and gives more than 256 MiB"
+            )),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    let run = trailgate(&dir, &["check", "--baseline", "/dev/zero"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(run.stdout, "");
     assert!(
-        run.stderr
-            .contains("it is not a file and gives more than 256 MiB"),
+        run.stderr.contains("trailgate::baseline::json"),
         "{}",
         run.stderr
     );
+    assert!(run.stderr.contains("is not valid JSON"), "{}", run.stderr);
+}
+
+/// The input of `trailgate accuracy` is one document, read whole up to the document limit:
+/// an endless one (`/dev/zero`) is refused once it passes 256 MiB, one byte past it read.
+#[cfg(unix)]
+#[test]
+fn the_accuracy_input_past_its_size_limit_is_refused() {
+    let run = trailgate(fixtures(), &["accuracy", "/dev/zero"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains("trailgate::accuracy::too_large"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("`/dev/zero` is larger than 256 MiB"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A diagnostic cuts a message after 1,000 characters: a suite value it quotes can be
+/// megabytes long. Two tests named by the same 5,000 characters make one message that
+/// quotes the name.
+#[test]
+fn a_message_is_cut_after_1000_characters() {
+    let temp = tempfile::tempdir().unwrap();
+    let name = "n".repeat(5_000);
+    let test = format!(
+        "  - name: {name}\n    equal_function_sets:\n      classes:\n        - name: c\n          \
+         members: [a]\n"
+    );
+    fs::write(
+        temp.path().join("trailgate.yaml"),
+        format!("tests:\n{test}{test}"),
+    )
+    .unwrap();
+    let run = trailgate(temp.path(), &["check", "--color", "never"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("trailgate::suite::duplicate_name"),
+        "{}",
+        run.stderr
+    );
+    // The message (``test name `...` is used twice``) and the help each quote the name, each
+    // cut after 1,000 characters; the source shows a window of the line.
+    assert!(
+        run.stderr.contains("n… (4026 more characters)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("n… (4052 more characters)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.len() < name.len(),
+        "{} bytes of stderr",
+        run.stderr.len()
+    );
+}
+
+/// A `command` matcher that meets calls without a `command` argument cannot judge them: the
+/// diagnostic names the first 10 such calls of each matcher and counts the rest.
+#[test]
+fn a_matcher_that_cannot_judge_names_its_first_10_calls() {
+    let temp = tempfile::tempdir().unwrap();
+    let run = r#"{"tool_calls":[{"name":"bash","args":{"script":"make"}}]}"#;
+    fs::write(temp.path().join("t.jsonl"), vec![run; 15].join("\n")).unwrap();
+    fs::write(
+        temp.path().join("trailgate.yaml"),
+        "tests:\n  - name: t\n    traces: t.jsonl\n    graders:\n      - type: tool-calls\n        \
+         config:\n          required:\n            - name: \"^bash$\"\n              command: \
+         \"npm test\"\n",
+    )
+    .unwrap();
+    let run = trailgate(temp.path(), &["check", "--color", "never"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("trailgate::grader::missing_argument"),
+        "{}",
+        run.stderr
+    );
+    let named = run.stderr.matches("call 1 `bash`").count();
+    assert_eq!(named, 10, "{}", run.stderr);
+    assert!(run.stderr.contains("and 5 more"), "{}", run.stderr);
 }
 
 /// A baseline whose metric is past 100 (`255`) is no report trailgate wrote: it is refused,

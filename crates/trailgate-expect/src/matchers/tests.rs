@@ -278,6 +278,7 @@ fn operators(
 )]
 #[case::suite_gt_exponent_past_64_bits_below("{$gt: 1e1000000000000000000}", "1e400", false)]
 #[case::suite_near_past_a_float("{$near: {value: 1e400, within: 1e399}}", "1.05e400", true)]
+#[case::suite_near_at_its_scale_gap("{$near: {value: 1e4096, within: 1}}", "1e4096", true)]
 #[case::suite_literal_past_a_float("1e400", "10e399", true)]
 #[case::suite_literal_past_a_float_not_a_string("1e400", r#""1e400""#, false)]
 #[case::suite_literal_in_a_list("[1e400, x]", r#"[1e400, "x"]"#, true)]
@@ -545,6 +546,22 @@ fn check_problem(yaml: &str, code: &str, message: &str, at: (usize, usize), help
     "n: {$near: {value: 1, by: 2}}\n",
     "trailgate::suite::invalid_matcher",
     "`$near` takes `value` and `within`, not `by`",
+    (1, 12),
+    "within: 0.5"
+)]
+// `$near`'s bounds are written out once, exactly: `value` and `within` at most 4,096
+// decimal places apart (`MAX_SCALE_GAP`), or the suite is refused.
+#[case::near_too_far_apart_in_scale(
+    "n: {$near: {value: 1e4097, within: 1}}\n",
+    "trailgate::suite::invalid_matcher",
+    "`value` and `within` of `$near` are too far apart in scale",
+    (1, 12),
+    "within: 0.5"
+)]
+#[case::near_past_64_bits(
+    "n: {$near: {value: 0, within: 1e1000000000000000000}}\n",
+    "trailgate::suite::invalid_matcher",
+    "`value` and `within` of `$near` are too far apart in scale",
     (1, 12),
     "within: 0.5"
 )]

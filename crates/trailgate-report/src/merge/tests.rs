@@ -123,3 +123,17 @@ fn a_test_not_of_a_tests_shape_is_placed_in_its_file() {
     );
     assert_eq!(placed(&texts), (21, 19, "\"".to_owned()));
 }
+
+/// A known limit (docs/robustness.md, `merge`): on a line that starts more than 1 MiB
+/// before a problem, as in a shard written on one line, the diagnostic shows the problem's
+/// line but counts its column from 1 MiB before the problem, not from the line's start.
+#[test]
+fn past_a_mebibyte_of_its_line_a_problem_s_column_counts_from_a_mebibyte_before_it() {
+    let suite = format!("\"{}.yaml\"", "s".repeat(2 << 20));
+    let name = |text: &str| compact(text).replace("\"trailgate.yaml\"", &suite);
+    let broken = name(&shard(2)).replacen("\"runs\":1", "\"runs\":]", 1);
+    assert!(broken.contains("\"runs\":]"));
+    let (line, column, text) = placed(&[name(&shard(1)), broken]);
+    assert_eq!((line, column), (1, (1 << 20) + 1));
+    assert!(text.starts_with(']'), "{text}");
+}
