@@ -16,6 +16,31 @@ fn case() -> &'static Path {
 }
 
 #[test]
+fn a_baseline_given_through_a_pipe_is_read_as_from_its_file() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let from_file = trailgate(case(), &["check", "--baseline", "base.json", "-f", "json"]);
+    assert_eq!(from_file.code, 1, "{}", from_file.stderr);
+    // `--baseline /dev/stdin` with a pipe as standard input: a file that cannot seek.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trailgate"))
+        .args(["check", "--baseline", "/dev/stdin", "-f", "json"])
+        .current_dir(case())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let report = fs::read(case().join("base.json")).unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(&report));
+    let piped = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let stderr = String::from_utf8_lossy(&piped.stderr);
+    assert_eq!(piped.status.code(), Some(1), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&piped.stdout), from_file.stdout);
+}
+
+#[test]
 fn an_output_may_not_replace_the_baseline() {
     let temp = tempfile::tempdir().unwrap();
     let base = temp.path().join("base.json");

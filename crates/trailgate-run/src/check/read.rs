@@ -54,7 +54,9 @@ pub(super) fn read_suite(path: &Path, name: &str) -> Result<String, Error> {
 /// stops the check before any trace is read, with a diagnostic that names it.
 pub(super) fn read_base(path: &Path) -> Result<Baseline, Error> {
     let name = display(path);
-    let file = File::open(path).map_err(|error| {
+    // A pipe (`--baseline <(...)`) is copied to a temporary file, within the size of a
+    // document, as `diff` and `merge` do: the report is read again at each test's place.
+    let file = crate::report_file::open(path).map_err(|error| {
         Error::Suite(SuiteError::detached(
             Problem::new(
                 "trailgate::baseline::io",
