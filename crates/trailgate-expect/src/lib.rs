@@ -42,7 +42,7 @@ pub use crate::gate::{
     Baseline, BaselineOffset, BaselineUse, Gate, GateOutcome, GateValue, Op, Target,
 };
 pub use crate::graders::budget::{
-    BudgetGrader, BudgetOutcome, Exceeded, Limit, RunBudget, ToolLimit,
+    BudgetGrader, BudgetOutcome, Exceeded, Limit, Loop, RunBudget, ToolLimit,
 };
 pub use crate::graders::call_accuracy::{
     ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy,

@@ -1,5 +1,6 @@
 //! The `budget` grader: limits on how much a run did (calls, turns, errors, repeated calls,
-//! calls of one tool) and its efficiency against the known best path (docs/graders/budget.md).
+//! loops, calls of one tool) and its efficiency against the known best path
+//! (docs/graders/budget.md).
 
 pub(crate) mod config;
 mod suggest;
@@ -30,6 +31,8 @@ pub enum Limit {
     Errors,
     /// `max_repeats`: calls identical to an earlier call of the run.
     Repeats,
+    /// `max_loop`: the occurrences back to back of the run's longest loop.
+    Loop,
     /// The entry of `max_calls_per_tool` at this position.
     PerTool(usize),
 }
@@ -55,6 +58,8 @@ pub struct BudgetGrader {
     pub max_errors: Option<u64>,
     /// `max_repeats`.
     pub max_repeats: Option<u64>,
+    /// `max_loop`.
+    pub max_loop: Option<u64>,
     /// `max_calls_per_tool`, in order.
     pub per_tool: Vec<ToolLimit>,
     /// `optimal_calls`: the length of the known best path.
@@ -73,6 +78,22 @@ pub struct Exceeded {
     /// The limit's value.
     pub max: u64,
 }
+
+/// A loop: a block of 1 to 8 consecutive calls that occurs several times back
+/// to back, each occurrence the same tools with equal arguments as the one before
+/// (docs/graders/budget.md#loops).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loop {
+    /// The block's tools, in order.
+    pub tools: Vec<ToolId>,
+    /// The call its first occurrence starts at, from 1.
+    pub call: usize,
+    /// How many times it occurs back to back.
+    pub occurrences: u64,
+}
+
+/// The longest block of calls a loop may be made of.
+pub(crate) const LOOP_BLOCK: usize = 8;
 
 /// The grader's verdict on one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,6 +116,9 @@ pub struct RunBudget {
     /// The first repeated call and the earlier call it repeats (not for
     /// [`Detail::Counts`]).
     pub first_repeat: Option<(CalledTool, usize)>,
+    /// With `max_loop`, the block of calls that occurs the most times back to back, when one
+    /// occurs at least twice (docs/graders/budget.md#loops).
+    pub longest_loop: Option<Loop>,
     /// With `optimal_calls` N, max(N, calls): the run's share of the denominator of
     /// `budget.efficiency`; its calls otherwise.
     pub weighed: u64,
@@ -108,6 +132,7 @@ impl BudgetGrader {
             Limit::Steps => self.max_steps,
             Limit::Errors => self.max_errors,
             Limit::Repeats => self.max_repeats,
+            Limit::Loop => self.max_loop,
             Limit::PerTool(index) => self.per_tool.get(index).map(|limit| limit.max),
         }
     }
@@ -127,7 +152,22 @@ impl BudgetGrader {
             .iter()
             .filter(|call| call.status == Status::Error)
             .count() as u64;
-        let (repeats, first_repeat) = repeats(calls);
+        // Loops are looked for only when a limit is set on them: the search costs a few
+        // comparisons a call, which a suite without `max_loop` does not pay.
+        let scan = scan(calls, self.max_loop.is_some());
+        let (repeats, first_repeat) = (scan.repeats, scan.first_repeat);
+        let longest_loop = scan.longest_loop.map(|found| Loop {
+            tools: calls[found.start..found.start + found.length]
+                .iter()
+                .map(|made| ToolId::new(made.server.clone(), made.name.clone()))
+                .collect(),
+            call: found.start + 1,
+            occurrences: found.occurrences,
+        });
+        // A run without a loop has blocks that occur once, or none when it made no call.
+        let loop_count = longest_loop
+            .as_ref()
+            .map_or(u64::from(!calls.is_empty()), |found| found.occurrences);
         let per_tool: Vec<u64> = self
             .per_tool
             .iter()
@@ -138,6 +178,7 @@ impl BudgetGrader {
             (Limit::Steps, turns.len() as u64),
             (Limit::Errors, errors),
             (Limit::Repeats, repeats),
+            (Limit::Loop, loop_count),
         ]
         .into_iter()
         .chain(
@@ -176,18 +217,40 @@ impl BudgetGrader {
                 }),
                 Detail::Counts => None,
             },
+            longest_loop,
         }
     }
 }
 
+/// What one pass over a run's calls finds: its repeats and its longest loop.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Scan {
+    /// The calls identical to an earlier one.
+    repeats: u64,
+    /// The first such call and the earlier call it repeats, by position.
+    first_repeat: Option<(usize, usize)>,
+    /// The longest loop, when `loops` was asked for and a block occurs twice.
+    longest_loop: Option<LoopAt>,
+}
+
+/// A loop by position: the block `start..start + length` occurs `occurrences` times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LoopAt {
+    start: usize,
+    length: usize,
+    occurrences: u64,
+}
+
 /// The calls of a run identical to an earlier one (same tool, arguments equal as call
-/// arguments are: keys in any order, numbers by value), and the first such call with the
-/// earlier call it repeats, by position.
+/// arguments are: keys in any order, numbers by value), the first such call with the
+/// earlier call it repeats, by position, and with `loops`, the longest loop.
 ///
 /// Each call is looked up by its tool and its arguments' [equality
 /// key](trailgate_trace::ValueRef::equality_key), which equal arguments share and unequal
-/// ones do not: one map lookup per call, whatever the run's length.
-fn repeats(calls: &[Call]) -> (u64, Option<(usize, usize)>) {
+/// ones do not: one map lookup per call, whatever the run's length. The lookup gives each
+/// call the position of the first call equal to it, so two calls are equal exactly when
+/// those positions are, and the loop search compares positions, not arguments.
+fn scan(calls: &[Call], loops: bool) -> Scan {
     type Key<'c> = (Option<&'c str>, &'c str, Cow<'c, str>);
     // Keyed by the trace's text, so hashed with a randomly seeded hash (`foldhash`, fast
     // on long keys); only looked up, never listed, so its order cannot reach a report.
@@ -197,25 +260,85 @@ fn repeats(calls: &[Call]) -> (u64, Option<(usize, usize)>) {
             calls.len(),
             foldhash::fast::RandomState::default(),
         );
-    let mut count = 0;
-    let mut first = None;
+    let mut found = Scan::default();
+    let mut search = LoopSearch::default();
     for (index, call) in calls.iter().enumerate() {
         let key = (
             call.server.as_deref(),
             call.name.as_str(),
             call.args.equality_key(),
         );
-        match seen.entry(key) {
+        let first = match seen.entry(key) {
             Entry::Occupied(earlier) => {
-                count += 1;
-                first.get_or_insert((index, *earlier.get()));
+                found.repeats += 1;
+                found.first_repeat.get_or_insert((index, *earlier.get()));
+                *earlier.get()
             }
             Entry::Vacant(slot) => {
                 slot.insert(index);
+                index
             }
+        };
+        if loops {
+            search.push(index, first);
         }
     }
-    (count, first)
+    found.longest_loop = search.longest;
+    found
+}
+
+/// The search for a run's longest loop, fed each call's class (the position of the first
+/// call equal to it) in order: for each block length L, the length of the current stretch
+/// of calls equal to the call L before them. A stretch of m such calls ending at call i
+/// repeats the block that starts L calls before it 1 + m / L times. Memory: the last
+/// [`LOOP_BLOCK`] classes and one stretch per length; time: [`LOOP_BLOCK`] comparisons a
+/// call (docs/graders/budget.md#loops).
+#[derive(Debug, Default)]
+struct LoopSearch {
+    /// The classes of the last [`LOOP_BLOCK`] calls, call i's at `i % LOOP_BLOCK`.
+    recent: [usize; LOOP_BLOCK],
+    /// For block length `L`, at `L - 1`: the calls up to the last one that equal the call
+    /// L before them, back to the first that does not.
+    stretch: [usize; LOOP_BLOCK],
+    /// The loop with the most occurrences so far; of equal ones, the one that starts
+    /// first, then the shortest block.
+    longest: Option<LoopAt>,
+}
+
+impl LoopSearch {
+    fn push(&mut self, index: usize, class: usize) {
+        for length in 1..=LOOP_BLOCK.min(index) {
+            let slot = length - 1;
+            if self.recent[(index - length) % LOOP_BLOCK] != class {
+                self.stretch[slot] = 0;
+                continue;
+            }
+            self.stretch[slot] += 1;
+            let stretch = self.stretch[slot];
+            // A new occurrence completes only when the stretch covers another whole block.
+            if !stretch.is_multiple_of(length) {
+                continue;
+            }
+            let candidate = LoopAt {
+                start: index + 1 - stretch - length,
+                length,
+                occurrences: 1 + (stretch / length) as u64,
+            };
+            // A block made of a shorter block repeated (A A) occurs fewer times than the
+            // shorter one (A) at the same start, so the longest loop is never one of them.
+            let better = self.longest.is_none_or(|best| {
+                (
+                    std::cmp::Reverse(candidate.occurrences),
+                    candidate.start,
+                    candidate.length,
+                ) < (std::cmp::Reverse(best.occurrences), best.start, best.length)
+            });
+            if better {
+                self.longest = Some(candidate);
+            }
+        }
+        self.recent[index % LOOP_BLOCK] = class;
+    }
 }
 
 /// The grader's verdict over all runs of a test.
@@ -234,6 +357,9 @@ pub struct BudgetOutcome {
     pub passing_runs: u64,
     /// With `optimal_calls` N: Σ max(N, calls) over the runs.
     pub weighed_calls: u64,
+    /// With `max_loop`: the most occurrences of a loop in any run, 0 when no run has one
+    /// (`None` without `max_loop`).
+    pub longest_loop: Option<u64>,
     /// `budget.pass_rate`.
     pub pass_rate: Percent,
     /// `budget.efficiency`, with `optimal_calls`.
@@ -256,7 +382,7 @@ impl BudgetOutcome {
     pub(crate) fn new(
         grader: &BudgetGrader,
         listed: Vec<RunBudget>,
-        (passing_runs, weighed_calls): (u64, u64),
+        (passing_runs, weighed_calls, longest_loop): (u64, u64, u64),
         runs: u64,
     ) -> Self {
         let limits = [
@@ -264,6 +390,7 @@ impl BudgetOutcome {
             ("max_steps", grader.max_steps),
             ("max_errors", grader.max_errors),
             ("max_repeats", grader.max_repeats),
+            ("max_loop", grader.max_loop),
         ]
         .into_iter()
         .filter_map(|(key, value)| Some((key, value?)))
@@ -279,6 +406,7 @@ impl BudgetOutcome {
             runs: listed,
             passing_runs,
             weighed_calls,
+            longest_loop: grader.max_loop.map(|_| longest_loop),
             pass_rate: Self::pass_rate_of(passing_runs, runs),
             efficiency: grader
                 .optimal_calls
@@ -293,6 +421,7 @@ impl BudgetOutcome {
             Limit::Steps => "max_steps".to_owned(),
             Limit::Errors => "max_errors".to_owned(),
             Limit::Repeats => "max_repeats".to_owned(),
+            Limit::Loop => "max_loop".to_owned(),
             Limit::PerTool(index) => format!(
                 "max_calls_per_tool {}",
                 self.per_tool

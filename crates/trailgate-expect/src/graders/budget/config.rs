@@ -1,5 +1,6 @@
 //! The `budget` grader's `config:` as the suite writes it (`max_calls`, `max_steps`,
-//! `max_errors`, `max_repeats`, `max_calls_per_tool`, `optimal_calls`), and its checks into
+//! `max_errors`, `max_repeats`, `max_loop`, `max_calls_per_tool`, `optimal_calls`), and its
+//! checks into
 //! a [`BudgetGrader`] (docs/graders/budget.md).
 
 use schemars::JsonSchema;
@@ -25,6 +26,9 @@ pub(crate) struct RawConfig {
     max_steps: Option<i64>,
     max_errors: Option<i64>,
     max_repeats: Option<i64>,
+    // Read as any number, so that `1.5` gets its own help (docs/graders/budget.md#loops).
+    #[schemars(with = "Option<i64>")]
+    max_loop: Option<serde_json::Number>,
     max_calls_per_tool: Option<Vec<RawToolLimit>>,
     optimal_calls: Option<i64>,
 }
@@ -51,6 +55,7 @@ impl GraderConfig for RawConfig {
         max_steps,
         max_errors,
         max_repeats,
+        max_loop,
         max_calls_per_tool,
         optimal_calls
     );
@@ -76,14 +81,17 @@ impl GraderConfig for RawConfig {
                     )
                     .with_help(
                         "set `max_calls`, `max_steps`, `max_errors`, `max_repeats`, \
-                         `max_calls_per_tool` or `optimal_calls`; see docs/graders/budget.md",
+                         `max_loop`, `max_calls_per_tool` or `optimal_calls`; see \
+                         docs/graders/budget.md",
                     ),
                     path,
                 ),
             );
         }
-        // 0 calls or 0 turns would refuse every run that does anything, and an optimal path
-        // of 0 calls makes efficiency meaningless: each needs at least 1.
+        let loop_limit = whole("max_loop", self.max_loop, file, path, problems);
+        // 0 calls or 0 turns would refuse every run that does anything, as would a loop limit
+        // of 0 (every call is a block that occurs once), and an optimal path of 0 calls makes
+        // efficiency meaningless: each needs at least 1.
         let mut limit = |key: &'static str, value: Option<i64>, least: i64| {
             let value = value?;
             let at = join(path, &[PathSeg::Key(key)]);
@@ -91,7 +99,14 @@ impl GraderConfig for RawConfig {
                 let (message, help) = if value < 0 {
                     (
                         format!("`{key}` is negative: {value}"),
-                        format!("a limit counts calls: write a number of at least {least}"),
+                        match key {
+                            "max_loop" => "a loop limit counts the times a block occurs: write \
+                                           a number of at least 1"
+                                .to_owned(),
+                            _ => {
+                                format!("a limit counts calls: write a number of at least {least}")
+                            }
+                        },
                     )
                 } else {
                     (
@@ -99,6 +114,11 @@ impl GraderConfig for RawConfig {
                         match key {
                             "optimal_calls" => "the best path makes at least one call; \
                                                 write its length"
+                                .to_owned(),
+                            // Every call is a block that occurs once: 1 allows no loop.
+                            "max_loop" => "a block of calls occurs at least once; \
+                                           `max_loop: 1` allows no loop \
+                                           (docs/graders/budget.md#loops)"
                                 .to_owned(),
                             _ => format!(
                                 "`{key}: 0` would fail every run that calls a tool; to forbid \
@@ -122,6 +142,7 @@ impl GraderConfig for RawConfig {
         let max_steps = limit("max_steps", self.max_steps, 1);
         let max_errors = limit("max_errors", self.max_errors, 0);
         let max_repeats = limit("max_repeats", self.max_repeats, 0);
+        let max_loop = limit("max_loop", loop_limit, 1);
         let optimal_calls = limit("optimal_calls", self.optimal_calls, 1);
         let per_tool = tool_limits(self.max_calls_per_tool, file, path, classes, problems);
         // `budget.efficiency` exists only with `optimal_calls`.
@@ -147,11 +168,44 @@ impl GraderConfig for RawConfig {
             max_steps,
             max_errors,
             max_repeats,
+            max_loop,
             per_tool,
             optimal_calls,
             gates,
         })
     }
+}
+
+/// A limit read as any number, as an integer: a number with a fraction is refused at its
+/// span; one past `i64` is `i64::MAX`, which no run reaches.
+fn whole(
+    key: &'static str,
+    value: Option<serde_json::Number>,
+    file: &SuiteFile,
+    path: &[PathSeg<'_>],
+    problems: &mut Vec<Problem>,
+) -> Option<i64> {
+    let value = value?;
+    if let Some(whole) = value.as_i64() {
+        return Some(whole);
+    }
+    if value.as_u64().is_some() {
+        return Some(i64::MAX);
+    }
+    problems.push(
+        file.located(
+            Problem::new(
+                "trailgate::suite::invalid_value",
+                format!("`{key}` is not a whole number: {value}"),
+                "not a whole number",
+            )
+            .with_help(
+                "a loop limit counts the times a block occurs: write a whole number of at least 1",
+            ),
+            &join(path, &[PathSeg::Key(key)]),
+        ),
+    );
+    None
 }
 
 /// The entries of `max_calls_per_tool`, checked: each a step and a `max` of at least 0.

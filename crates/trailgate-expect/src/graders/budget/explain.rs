@@ -1,5 +1,5 @@
-//! What the `budget` grader says about a test, for the reports: each run's counts, and for
-//! a run past a limit, which limit and by how much.
+//! What the `budget` grader says about a test, for the reports: each run's counts (with
+//! `max_loop`, its longest loop), and for a run past a limit, which limit and by how much.
 
 use std::fmt::Write as _;
 
@@ -7,7 +7,7 @@ use crate::graders::Block;
 use crate::run::RunInfo;
 use crate::section::{Line, ListedRun, Piece, Row, Section, Tone, called};
 
-use super::{BudgetOutcome, RunBudget};
+use super::{BudgetOutcome, Loop, RunBudget};
 
 impl BudgetOutcome {
     /// The grader's section of a test's report; `runs` are the test's listed runs, and
@@ -37,6 +37,13 @@ impl BudgetOutcome {
                 optimal.saturating_mul(run_count as u64),
                 self.weighed_calls
             );
+        }
+        match self.longest_loop {
+            Some(0) => summary.push_str("  no loop"),
+            Some(longest) => {
+                let _ = write!(summary, "  longest loop {longest} times back to back");
+            }
+            None => {}
         }
         Section {
             key: block.key(),
@@ -82,7 +89,7 @@ impl BudgetOutcome {
 
     /// A run's listing: its counts, and each limit it went past.
     fn listed_run(&self, run: &RunBudget) -> ListedRun {
-        let status = vec![
+        let mut status = vec![
             if run.passed {
                 Piece::text("within budget")
             } else {
@@ -93,6 +100,17 @@ impl BudgetOutcome {
                 run.calls, run.steps, run.errors, run.repeats
             )),
         ];
+        // The longest loop is named for every run of a grader with `max_loop`, within it or
+        // not (docs/graders/budget.md#loops).
+        if self.longest_loop.is_some() {
+            match &run.longest_loop {
+                Some(found) => {
+                    status.push(Piece::text(", longest loop "));
+                    status.extend(loop_words(found));
+                }
+                None => status.push(Piece::text(", no loop")),
+            }
+        }
         let rows = self.facts(run).into_iter().map(Row::plain).collect();
         ListedRun {
             status,
@@ -119,6 +137,11 @@ impl BudgetOutcome {
                 near.push(Piece::Text(format!(" repeats call {earlier}")));
                 fact.push(Piece::Closest(near));
             }
+            if exceeded.limit == super::Limit::Loop
+                && let Some(found) = &run.longest_loop
+            {
+                fact.push(Piece::Closest(loop_words(found)));
+            }
             facts.push(fact);
         }
         facts
@@ -132,4 +155,21 @@ impl BudgetOutcome {
             if runs == 1 { "run" } else { "runs" }
         ))]
     }
+}
+
+/// `search, fetch (call 3) 4 times back to back`: a loop's tools as user text, where its
+/// first occurrence starts, and how many times it occurs.
+fn loop_words(found: &Loop) -> Line {
+    let mut words = Vec::new();
+    for (index, tool) in found.tools.iter().enumerate() {
+        if index > 0 {
+            words.push(Piece::text(", "));
+        }
+        words.push(Piece::Tool(tool.to_string()));
+    }
+    words.push(Piece::Text(format!(
+        " (call {}) {} times back to back",
+        found.call, found.occurrences
+    )));
+    words
 }

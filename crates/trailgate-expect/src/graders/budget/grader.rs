@@ -10,11 +10,13 @@ use crate::run::{Detail, TestRun};
 
 use super::{BudgetGrader, BudgetOutcome, RunBudget};
 
-/// Runs within every limit, and with `optimal_calls` N, Σ max(N, calls), summed over runs.
+/// Runs within every limit, with `optimal_calls` N, Σ max(N, calls), summed over runs, and
+/// the most occurrences of a run's longest loop (0: no loop), their maximum.
 #[derive(Debug, Default)]
 pub(crate) struct BudgetSums {
     passing: u64,
     weighed: u64,
+    longest_loop: u64,
 }
 
 impl Verdicts for BudgetGrader {
@@ -49,10 +51,18 @@ impl Grader for BudgetGrader {
         sums.passing += u64::from(run.passed);
         // Without `optimal_calls` the sum is not reported; it is kept the same way.
         sums.weighed = sums.weighed.saturating_add(run.weighed);
+        if let Some(found) = &run.longest_loop {
+            sums.longest_loop = sums.longest_loop.max(found.occurrences);
+        }
     }
 
     fn outcome(&self, listed: Vec<RunBudget>, sums: BudgetSums, runs: u64) -> BudgetOutcome {
-        BudgetOutcome::new(self, listed, (sums.passing, sums.weighed), runs)
+        BudgetOutcome::new(
+            self,
+            listed,
+            (sums.passing, sums.weighed, sums.longest_loop),
+            runs,
+        )
     }
 
     fn metrics(outcome: &BudgetOutcome) -> Vec<(Target, Percent)> {

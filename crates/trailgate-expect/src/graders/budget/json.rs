@@ -5,7 +5,7 @@ use std::io;
 
 use serde::Serialize;
 
-use crate::json_part::{CallJson, Entries, JsonPart};
+use crate::json_part::{CallJson, Entries, JsonPart, ToolName};
 use crate::run::RunInfo;
 
 use super::{BudgetGrader, BudgetOutcome, RunBudget};
@@ -19,9 +19,10 @@ pub(crate) const LISTS: usize = 1;
 /// The names of the grader's run-sized lists, by number: their keys in its object.
 pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 
-/// How the grader's run entries name its limits.
+/// How the grader's run entries name its limits, and whether they name a loop (with
+/// `max_loop`).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct BudgetNames(Vec<String>);
+pub(crate) struct BudgetNames(Vec<String>, bool);
 
 impl BudgetGrader {
     pub(crate) fn json_names(&self) -> BudgetNames {
@@ -29,13 +30,17 @@ impl BudgetGrader {
             (0..self.per_tool.len())
                 .map(|index| self.per_tool[index].step.to_string())
                 .collect(),
+            self.max_loop.is_some(),
         )
     }
 }
 
 impl BudgetOutcome {
     pub(crate) fn json_names(&self) -> BudgetNames {
-        BudgetNames(self.per_tool.iter().map(|(step, _)| step.clone()).collect())
+        BudgetNames(
+            self.per_tool.iter().map(|(step, _)| step.clone()).collect(),
+            self.longest_loop.is_some(),
+        )
     }
 
     /// The grader's object: its limits, the sums and metrics, its list.
@@ -46,13 +51,17 @@ impl BudgetOutcome {
             .iter()
             .map(|(step, max)| ToolLimitJson { step, max: *max })
             .collect();
-        JsonPart::new("budget")
+        let mut part = JsonPart::new("budget")
             .value("limits", &limits)
             .value("max_calls_per_tool", &per_tool)
             .value("optimal_calls", &self.optimal_calls)
             .value("passing_runs", &self.passing_runs)
-            .value("weighed_calls", &self.weighed_calls)
-            .value("pass_rate", &self.pass_rate.value())
+            .value("weighed_calls", &self.weighed_calls);
+        // Only with `max_loop`, so that a report without it reads as before.
+        if let Some(longest) = self.longest_loop {
+            part = part.value("longest_loop", &longest);
+        }
+        part.value("pass_rate", &self.pass_rate.value())
             .value(
                 "efficiency",
                 &self.efficiency.map(trailgate_core::Percent::value),
@@ -79,6 +88,7 @@ pub(crate) fn write_entries(
         super::Limit::Steps => "max_steps".to_owned(),
         super::Limit::Errors => "max_errors".to_owned(),
         super::Limit::Repeats => "max_repeats".to_owned(),
+        super::Limit::Loop => "max_loop".to_owned(),
         super::Limit::PerTool(index) => format!(
             "max_calls_per_tool {}",
             names.0.get(index).map_or("", String::as_str)
@@ -106,6 +116,13 @@ pub(crate) fn write_entries(
             call: CallJson::of(call),
             repeats_call: *earlier,
         }),
+        longest_loop: names.1.then(|| {
+            run.longest_loop.as_ref().map(|found| LoopJson {
+                tools: found.tools.iter().map(ToolName).collect(),
+                call: found.call,
+                occurrences: found.occurrences,
+            })
+        }),
     };
     entries.push(RUNS, &entry)
 }
@@ -122,6 +139,20 @@ struct BudgetRun<'a> {
     weighed: u64,
     exceeded: Vec<ExceededJson>,
     first_repeat: Option<RepeatJson<'a>>,
+    /// With `max_loop`: the run's longest loop, `null` for none; absent without it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[expect(
+        clippy::option_option,
+        reason = "three cases: no key without `max_loop`, `null` for no loop, the loop"
+    )]
+    longest_loop: Option<Option<LoopJson<'a>>>,
+}
+
+#[derive(Serialize)]
+struct LoopJson<'a> {
+    tools: Vec<ToolName<'a>>,
+    call: usize,
+    occurrences: u64,
 }
 
 #[derive(Serialize)]

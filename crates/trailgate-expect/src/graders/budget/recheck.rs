@@ -1,17 +1,21 @@
 //! What `merge` checks of the `budget` block of a shard report's test: each run's verdict
 //! against its counts, and the block's sums and metrics.
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 
-use crate::recheck::{Fold, Metrics, Runs, Sum, same, same_percent};
+use crate::recheck::{Fold, Listed, Metrics, Runs, Sum, same, same_percent};
 
-use super::BudgetOutcome;
+use super::{BudgetOutcome, LOOP_BLOCK};
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct BudgetView {
+    pub(crate) limits: BTreeMap<String, u64>,
     pub(crate) optimal_calls: Option<u64>,
     pub(crate) passing_runs: u64,
     pub(crate) weighed_calls: u64,
+    pub(crate) longest_loop: Option<u64>,
     pub(crate) pass_rate: u8,
     pub(crate) efficiency: Option<u8>,
     pub(crate) runs: Runs<BudgetFold>,
@@ -23,21 +27,33 @@ pub(crate) struct BudgetRunView {
     pub(crate) calls: u64,
     pub(crate) weighed: u64,
     pub(crate) exceeded: Vec<ExceededView>,
+    pub(crate) longest_loop: Option<LoopView>,
 }
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct ExceededView {
+    pub(crate) limit: String,
     pub(crate) count: u64,
     pub(crate) max: u64,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct LoopView {
+    pub(crate) tools: Listed,
+    pub(crate) call: u64,
+    pub(crate) occurrences: u64,
 }
 
 /// The runs of `budget`, folded. A run's `weighed` is max(N, calls) for the block's
 /// `optimal_calls` N, which the fold does not see: it keeps the first value above the
 /// run's calls and the first run whose such value differs, and the fewest calls of a run
-/// weighed at its calls, for the check against N.
+/// weighed at its calls, for the check against N. Of loops it keeps the most occurrences,
+/// and the most of a run within `max_loop`, for the check against the limit.
 #[derive(Debug, Default)]
 pub(crate) struct BudgetFold {
     pub(crate) passing: u64,
+    pub(crate) longest_loop: u64,
+    pub(crate) longest_within: Option<(u64, u64)>,
     pub(crate) weighed: Sum,
     pub(crate) first_raised: Option<u64>,
     pub(crate) other_raised: Option<(u64, u64)>,
@@ -60,6 +76,50 @@ impl Fold for BudgetFold {
                 run.passed,
                 run.exceeded.len()
             ));
+        }
+        let occurrences = match &run.longest_loop {
+            Some(found) => {
+                let length = found.tools.0;
+                if found.occurrences < 2 || !(1..=LOOP_BLOCK as u64).contains(&length) {
+                    return Err(format!(
+                        "`budget.runs[{index}].longest_loop` is a block of {length} calls \
+                         occurring {} times",
+                        found.occurrences
+                    ));
+                }
+                let last = found
+                    .call
+                    .saturating_add(length.saturating_mul(found.occurrences));
+                if found.call == 0 || last - 1 > run.calls {
+                    return Err(format!(
+                        "`budget.runs[{index}].longest_loop` goes past the run's {} calls",
+                        run.calls
+                    ));
+                }
+                found.occurrences
+            }
+            None => u64::from(run.calls > 0),
+        };
+        match run.exceeded.iter().find(|e| e.limit == "max_loop") {
+            Some(e) if e.count != occurrences => {
+                return Err(format!(
+                    "`budget.runs[{index}]` exceeds `max_loop` with {} occurrences, but its \
+                     longest loop has {occurrences}",
+                    e.count
+                ));
+            }
+            Some(_) => {}
+            None => {
+                if self
+                    .longest_within
+                    .is_none_or(|(_, most)| occurrences > most)
+                {
+                    self.longest_within = Some((index, occurrences));
+                }
+            }
+        }
+        if run.longest_loop.is_some() {
+            self.longest_loop = self.longest_loop.max(occurrences);
         }
         if run.weighed < run.calls {
             return Err(format!(
@@ -91,6 +151,27 @@ pub(crate) fn add_up(budget: &BudgetView, metrics: &Metrics<'_>) -> Result<(), S
     same("budget.passing_runs", budget.passing_runs, fold.passing)?;
     let weighed = fold.weighed.get("budget.runs[].weighed")?;
     same("budget.weighed_calls", budget.weighed_calls, weighed)?;
+    match (budget.limits.get("max_loop"), budget.longest_loop) {
+        (Some(max), Some(longest)) => {
+            same("budget.longest_loop", longest, fold.longest_loop)?;
+            if let Some((index, within)) = fold.longest_within
+                && within > *max
+            {
+                return Err(format!(
+                    "`budget.runs[{index}]` repeats a block {within} times, more than \
+                     `max_loop` {max}, but does not list it as exceeded"
+                ));
+            }
+        }
+        (None, None) if fold.longest_loop == 0 => {}
+        (None, None) => {
+            return Err("`budget.runs[]` names a loop without `max_loop`".to_owned());
+        }
+        (Some(_), None) => return Err("`budget.longest_loop` is missing".to_owned()),
+        (None, Some(_)) => {
+            return Err("`budget.longest_loop` is stated without `max_loop`".to_owned());
+        }
+    }
     let pass_rate = BudgetOutcome::pass_rate_of(fold.passing, runs);
     same_percent("budget.pass_rate", budget.pass_rate, pass_rate)?;
     metrics.check("budget.pass_rate", pass_rate)?;

@@ -6,9 +6,14 @@ use crate::run::Detail;
 
 use super::{BudgetGrader, RunBudget};
 
-/// `max_calls`, `max_steps`, `max_repeats` and `max_errors`, counted by the grader itself.
+/// `max_calls`, `max_steps`, `max_repeats`, `max_loop` and `max_errors`, counted by the
+/// grader itself.
 pub(super) fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
-    let counter = BudgetGrader::default();
+    // A grader looks for loops only with `max_loop`; no run goes past this one.
+    let counter = BudgetGrader {
+        max_loop: Some(u64::MAX),
+        ..BudgetGrader::default()
+    };
     let budgets: Vec<RunBudget> = observed
         .runs
         .iter()
@@ -41,6 +46,21 @@ pub(super) fn suggest(observed: &Observed<'_>) -> Option<Suggested> {
         0,
         format!("max_repeats: {}", repeats.1),
         observed.per_run(repeats, "repeated call", "repeated calls"),
+    );
+    // A run without a loop repeats no block: each occurs once, and `max_loop: 1` holds.
+    let loops = seen(|run| {
+        run.longest_loop
+            .as_ref()
+            .map_or(1, |found| found.occurrences)
+    });
+    config.noted(
+        0,
+        format!("max_loop: {}", loops.1),
+        observed.per_run(
+            loops,
+            "back-to-back occurrence of one block",
+            "back-to-back occurrences of one block",
+        ),
     );
     let errors = seen(|run| run.errors);
     config.noted(

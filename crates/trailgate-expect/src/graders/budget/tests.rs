@@ -1,4 +1,4 @@
-//! `budget`'s repeats: one tool with equal arguments, by value.
+//! `budget`'s repeats (one tool with equal arguments, by value) and loops.
 
 use serde_json::json;
 use trailgate_trace::{Call, Status};
@@ -30,5 +30,81 @@ fn repeats_are_calls_of_one_tool_with_equal_arguments() {
         call(None, "search", json!({ "page": 1, "q": "a" })),
         call(None, "get", json!({ "page": 1e0, "q": "a" })),
     ];
-    assert_eq!(super::repeats(&calls), (3, Some((1, 0))));
+    let found = super::scan(&calls, false);
+    assert_eq!((found.repeats, found.first_repeat), (3, Some((1, 0))));
+}
+
+/// The calls written as words: `search` a call of `search` with no arguments, `get:2` a
+/// call of `get` with `{"page": 2}`.
+fn calls(words: &str) -> Vec<Call> {
+    words
+        .split_whitespace()
+        .map(|word| match word.split_once(':') {
+            Some((name, page)) => call(None, name, json!({ "page": page })),
+            None => call(None, word, json!({})),
+        })
+        .collect()
+}
+
+/// The longest loop of `words` as (start from 0, block length, occurrences).
+#[track_caller]
+fn check_loop(words: &str, expected: Option<(usize, usize, u64)>) {
+    let found = super::scan(&calls(words), true).longest_loop;
+    let found = found.map(|at| (at.start, at.length, at.occurrences));
+    assert_eq!(found, expected, "{words}");
+}
+
+#[rstest::rstest]
+#[case::none("a b c d", None)]
+#[case::empty("", None)]
+#[case::one_call("a", None)]
+#[case::three_in_a_row("a a a", Some((0, 1, 3)))]
+#[case::broken_runs_count_apart("a a a x a a a", Some((0, 1, 3)))]
+#[case::later_and_longer("a x b b b b", Some((2, 1, 4)))]
+#[case::shortest_form("a a a a", Some((0, 1, 4)))]
+#[case::pairs("a b a b a b", Some((0, 2, 3)))]
+#[case::triples("x a b c a b c", Some((1, 3, 2)))]
+#[case::block_of_eight("a b c d e f g h a b c d e f g h", Some((0, 8, 2)))]
+#[case::block_of_nine_is_no_loop("a b c d e f g h i a b c d e f g h i", None)]
+#[case::paging_is_no_loop("get:1 get:2 get:3 get:4", None)]
+#[case::paging_repeated("get:1 get:2 get:1 get:2", Some((0, 2, 2)))]
+#[case::tie_earliest_start("a a b b b c c c", Some((2, 1, 3)))]
+#[case::a_pair_then_another_call("a b a b c", Some((0, 2, 2)))]
+#[case::tie_earlier_longer_block_wins("a b a b a a", Some((0, 2, 2)))]
+#[case::partial_last_occurrence("a b a b a", Some((0, 2, 2)))]
+fn loops(#[case] words: &str, #[case] expected: Option<(usize, usize, u64)>) {
+    check_loop(words, expected);
+}
+
+/// A run fails `max_loop: N` exactly when a block occurs more than N times back to back,
+/// and the verdict names that block.
+#[rstest::rstest]
+#[case::at_the_limit("a a a", 3, true)]
+#[case::one_over("a a a", 2, false)]
+#[case::shortest_form_counts("a a a a", 3, false)]
+#[case::one_allows_no_loop("a b a b", 1, false)]
+#[case::no_loop_passes_one("a b c", 1, true)]
+fn max_loop(#[case] words: &str, #[case] max: u64, #[case] passed: bool) {
+    let grader = super::BudgetGrader {
+        max_loop: Some(max),
+        ..super::BudgetGrader::default()
+    };
+    let run = trailgate_trace::Run {
+        calls: calls(words),
+        ..trailgate_trace::Run::default()
+    };
+    let verdict = grader.grade(&run);
+    assert_eq!(verdict.passed, passed, "{words}");
+    let exceeded: Vec<_> = verdict
+        .exceeded
+        .iter()
+        .map(|e| (e.limit, e.count, e.max))
+        .collect();
+    let occurrences = verdict.longest_loop.as_ref().map_or(1, |l| l.occurrences);
+    let expected = if passed {
+        vec![]
+    } else {
+        vec![(super::Limit::Loop, occurrences, max)]
+    };
+    assert_eq!(exceeded, expected, "{words}");
 }

@@ -35,7 +35,7 @@ macro_rules! every_key {
         "valid keys here: `required`, `disallowed`, `sequence`, `expected_tools`, \
          `exact_match`, `check_ordering`, `threshold`, `expected`, `args_mode`, \
          `ignore_args`, `mode`, `max_calls`, `max_steps`, `max_errors`, `max_repeats`, \
-         `max_calls_per_tool`, `optimal_calls`, `edges`, `tool`, `expect`"
+         `max_loop`, `max_calls_per_tool`, `optimal_calls`, `edges`, `tool`, `expect`"
     };
 }
 
