@@ -685,7 +685,7 @@ tests:
 
 /// The trajectory, budget, errors and dependencies graders (docs/graders/) in the benchmark's
 /// suite: a trajectory with a parallel
-/// group and a budget with every limit.
+/// group and a budget with every limit (`max_loop` among them).
 fn path_graders(search_a: &str) -> String {
     format!(
         r#"      - type: trajectory
@@ -705,6 +705,7 @@ fn path_graders(search_a: &str) -> String {
           max_steps: 12
           max_errors: 3
           max_repeats: 2
+          max_loop: 4
           max_calls_per_tool:
             - {{ tool: bash, max: 10 }}
           optimal_calls: 8
