@@ -108,3 +108,61 @@ fn max_loop(#[case] words: &str, #[case] max: u64, #[case] passed: bool) {
     };
     assert_eq!(exceeded, expected, "{words}");
 }
+
+/// A `budget` block with `max_loop: 2` as the JSON report writes it: one run of a pair
+/// occurring 3 times, past the limit.
+fn loop_block() -> serde_json::Value {
+    json!({
+        "limits": { "max_loop": 2 },
+        "max_calls_per_tool": [],
+        "optimal_calls": null,
+        "passing_runs": 0,
+        "weighed_calls": 7,
+        "longest_loop": 3,
+        "pass_rate": 0,
+        "efficiency": null,
+        "runs": [{
+            "run": 1, "passed": false, "calls": 7, "steps": 7, "errors": 0, "repeats": 4,
+            "per_tool": [], "weighed": 7,
+            "exceeded": [{ "limit": "max_loop", "count": 3, "max": 2 }],
+            "first_repeat": { "call": { "call": 3, "tool": "search" }, "repeats_call": 1 },
+            "longest_loop": { "tools": ["search", "fetch"], "call": 1, "occurrences": 3 }
+        }]
+    })
+}
+
+/// `merge` re-checks a block's loops: the most occurrences over the runs, each run's
+/// `max_loop` entry against its loop, and a loop within the block of 7 calls.
+#[rstest::rstest]
+#[case::as_written(|_: &mut serde_json::Value| {}, None)]
+#[case::another_longest(|b: &mut serde_json::Value| b["longest_loop"] = 4.into(), Some("budget.longest_loop is 4 but its runs give 3"))]
+#[case::longest_missing(|b: &mut serde_json::Value| b["longest_loop"] = serde_json::Value::Null, Some("`budget.longest_loop` is missing"))]
+#[case::another_count(|b: &mut serde_json::Value| b["runs"][0]["exceeded"][0]["count"] = 4.into(), Some("but its longest loop has 3"))]
+#[case::over_but_passed(|b: &mut serde_json::Value| {
+    b["runs"][0]["exceeded"] = json!([]);
+    b["runs"][0]["passed"] = true.into();
+    b["passing_runs"] = 1.into();
+    b["pass_rate"] = 100.into();
+}, Some("more than `max_loop` 2"))]
+#[case::past_the_run(|b: &mut serde_json::Value| b["runs"][0]["longest_loop"]["call"] = 3.into(), Some("goes past the run's 7 calls"))]
+#[case::a_block_of_nine(|b: &mut serde_json::Value| b["runs"][0]["longest_loop"]["tools"] = json!(["a", "b", "c", "d", "e", "f", "g", "h", "i"]), Some("a block of 9 calls"))]
+fn merge_rechecks_loops(#[case] edit: fn(&mut serde_json::Value), #[case] refused: Option<&str>) {
+    let mut block = loop_block();
+    edit(&mut block);
+    let metrics = std::collections::BTreeMap::from([(
+        "budget.pass_rate".to_owned(),
+        u8::try_from(block["pass_rate"].as_u64().unwrap_or(0)).unwrap_or(0),
+    )]);
+    let view: super::recheck::BudgetView = match serde_json::from_value(block) {
+        Ok(view) => view,
+        Err(error) => panic!("{error}"),
+    };
+    let checked = super::recheck::add_up(&view, &crate::recheck::Metrics(&metrics));
+    match refused {
+        None => assert_eq!(checked, Ok(())),
+        Some(words) => {
+            let message = checked.err().unwrap_or_default();
+            assert!(message.contains(words), "{message}");
+        }
+    }
+}
