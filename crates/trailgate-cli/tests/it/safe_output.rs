@@ -108,3 +108,51 @@ fn grader_headings_escape_the_suite_s_text() {
         assert!(bad.is_empty(), "{format} prints {bad:?}:\n{}", run.stdout);
     }
 }
+
+/// Every grader writes the suite's own text somewhere (a tool it expects, an entry, a limit,
+/// a reason), and every such line is escaped: one suite names hostile text (C1 controls, a
+/// line break, a bidi override, a noncharacter) in each grader's config, its test name,
+/// agent and `xfail` reason, and no printed report carries a control character but its own
+/// line breaks.
+#[test]
+fn every_line_a_grader_writes_escapes_the_suite_s_text() {
+    const EVIL: &str = "e\\u0085v\\u009bi\\u202el\\ufffe\\nx";
+    let temp = tempfile::tempdir().unwrap();
+    let suite = format!(
+        "tests:\n  - name: \"t {EVIL}\"\n    agent: \"a {EVIL}\"\n    xfail: \"r {EVIL}\"\n    \
+         traces: run.json\n    equal_function_sets:\n      classes:\n        - {{name: \"c {EVIL}\", \
+         members: [\"{EVIL}\", search]}}\n    graders:\n      - type: tool-calls\n        config:\n          \
+         required: [{{name: \"{EVIL}\"}}]\n          disallowed: [{{name: \"^search$\", args: {{q: \"{EVIL}\"}}}}]\n          \
+         sequence: [{{name: \"{EVIL}\"}}]\n      - type: trajectory\n        config:\n          mode: strict\n          \
+         expected: [{{tool: \"{EVIL}\", args: {{q: \"{EVIL}\"}}}}]\n      - type: call-accuracy\n        config:\n          \
+         expected: [{{tool: \"{EVIL}\", args: {{q: \"{EVIL}\"}}}}]\n      - type: tool-correctness\n        config:\n          \
+         expected_tools: [\"{EVIL}\"]\n      - type: budget\n        config:\n          max_calls: 1\n          \
+         max_calls_per_tool: [{{tool: \"{EVIL}\", max: 1}}]\n      - type: dependencies\n        config:\n          \
+         edges: [{{feeds: \"{EVIL}\", into: search, arg: q}}]\n      - type: errors\n        config:\n          \
+         expect: [{{errors.rate: {{\"<=\": 0}}}}]\n"
+    );
+    std::fs::write(temp.path().join("trailgate.yaml"), suite).unwrap();
+    std::fs::write(
+        temp.path().join("run.json"),
+        r#"{"tool_calls": [{"name": "search", "args": {"q": "weather"}, "status": "error"}]}"#,
+    )
+    .unwrap();
+    for format in ["text", "github", "markdown", "junit"] {
+        let run = trailgate(
+            temp.path(),
+            &["check", "--format", format, "--color", "never"],
+        );
+        assert!(run.code <= 1, "{format}: {}", run.stderr);
+        assert!(
+            run.stdout.contains("XFAIL") || format == "junit",
+            "{format}: {}",
+            run.stdout
+        );
+        let bad: Vec<char> = run
+            .stdout
+            .chars()
+            .filter(|&c| (c.is_control() && c != '\n') || is_bidi_control(c) || c == '\u{fffe}')
+            .collect();
+        assert!(bad.is_empty(), "{format} prints {bad:?}:\n{}", run.stdout);
+    }
+}
