@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::render::{GAP, of, pairs_legend, rate_rows, significance, verdict_word};
+use super::render::{GAP, interval_words, of, pairs_legend, rate_rows, significance, verdict_word};
 use super::{Cell, Comparison};
 use crate::escape::html;
 
@@ -187,12 +187,7 @@ fn rates(comparison: &Comparison, labels: &[String], out: &mut dyn Write) -> io:
     writeln!(out, "<tbody>")?;
     for (row, changes) in rows {
         for (index, rate) in changes {
-            let (interval, word) = rate.interval.map_or((GAP.to_owned(), ""), |i| {
-                (
-                    format!("{} to {}", i.lower, i.upper),
-                    significance(i.significant),
-                )
-            });
+            let (interval, word) = interval_words(rate);
             writeln!(
                 out,
                 "<tr><td class=\"mono\">{}</td><td><code>{}</code></td><td class=\"num\">{} \

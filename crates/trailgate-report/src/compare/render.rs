@@ -18,6 +18,17 @@ pub(super) fn verdict_word(passed: bool) -> &'static str {
     if passed { "PASS" } else { "FAIL" }
 }
 
+/// A change in pass rate's interval, `-3 to 12`, and its word; a gap and no word when it
+/// has none. The Markdown and HTML tables both show it.
+pub(super) fn interval_words(rate: &RateChange) -> (String, &'static str) {
+    rate.interval.map_or((GAP.to_owned(), ""), |i| {
+        (
+            format!("{} to {}", i.lower, i.upper),
+            significance(i.significant),
+        )
+    })
+}
+
 pub(super) fn significance(significant: bool) -> &'static str {
     if significant {
         "significant"
@@ -406,12 +417,7 @@ fn markdown_rates(
     writeln!(out, "| --- | --- | --- | --- | --- |")?;
     for (row, changes) in rates {
         for (index, rate) in changes {
-            let (interval, word) = rate.interval.map_or((GAP.to_owned(), ""), |i| {
-                (
-                    format!("{} to {}", i.lower, i.upper),
-                    significance(i.significant),
-                )
-            });
+            let (interval, word) = interval_words(rate);
             writeln!(
                 out,
                 "| {} | {} | {} -> {} | {interval} | {word} |",
