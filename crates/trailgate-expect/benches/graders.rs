@@ -149,6 +149,8 @@ fn run(n: usize) -> Run {
                 status: Status::Ok,
                 step: u32::try_from(index / 4).unwrap_or(u32::MAX),
                 completed: true,
+                agent: None,
+                time: None,
             }
         })
         .collect();
@@ -156,6 +158,7 @@ fn run(n: usize) -> Run {
         calls,
         format: "trailgate",
         line: None,
+        ..Default::default()
     }
 }
 

@@ -32,6 +32,8 @@ pub(crate) fn call(spec: &str) -> Call {
         status: Status::Unknown,
         step: 0,
         completed,
+        agent: None,
+        time: None,
     }
 }
 

@@ -285,12 +285,15 @@ impl<V> Document<V> {
                         // `trailgate convert` writes `completed: false` for a call without a
                         // result, so that its output reads back as it was read.
                         completed: raw.completed.unwrap_or(true),
+                        agent: None,
+                        time: None,
                     });
                 }
                 Run {
                     calls,
                     format: "trailgate",
                     line: None,
+                    ..Default::default()
                 }
             }
             Self::Events(events) => events_to_run(
@@ -385,6 +388,8 @@ fn events_to_run(events: Vec<Event<LazyValue>>) -> Run {
                     status: Status::Unknown,
                     step: turns.saturating_sub(1),
                     completed: false,
+                    agent: None,
+                    time: None,
                 });
             }
             Event::ToolResult {
@@ -426,6 +431,7 @@ fn events_to_run(events: Vec<Event<LazyValue>>) -> Run {
         calls,
         format: "trailgate",
         line: None,
+        ..Default::default()
     }
 }
 

@@ -229,6 +229,8 @@ pub(crate) fn open_call(
         status: Status::Unknown,
         step,
         completed: false,
+        agent: None,
+        time: None,
     }
 }
 
@@ -269,6 +271,7 @@ impl CallLog {
             calls: self.calls,
             format: "",
             line: None,
+            ..Default::default()
         }
     }
 }

@@ -32,7 +32,7 @@ pub use crate::error::{
 pub use crate::formats::format_names;
 pub use crate::lazy_value::LazyValue;
 pub use crate::limited::read_text_limited;
-pub use crate::model::{Call, FileLayout, Run, Status};
+pub use crate::model::{Call, FileLayout, Interval, Run, Status, Tokens, Usage};
 pub use crate::naming::{
     MAX_REGEX_BYTES, MAX_REGEX_PATTERN_BYTES, Naming, NamingError, REGEX_DFA_CACHE_BYTES,
     compile_meta_regex, compile_regex,

@@ -1,5 +1,6 @@
 //! The trace model: runs, calls, and the status of a call.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,11 @@ pub struct Run {
     pub format: &'static str,
     /// The 1-based line it was read from, for formats that hold one run per line.
     pub line: Option<usize>,
+    /// The run's token usage per model, summed over its model responses; empty when the
+    /// trace records none (docs/formats.md says where each format keeps it).
+    pub usage: Usage,
+    /// The times of the run's first and last events, when the trace records times.
+    pub time: Option<Interval>,
 }
 
 /// One tool call as the trace recorded it.
@@ -41,6 +47,11 @@ pub struct Call {
     pub step: u32,
     /// Whether a result was recorded for the call.
     pub completed: bool,
+    /// The agent that made the call, when the trace says (a sub-agent's name, an
+    /// OpenTelemetry span's `gen_ai.agent.name`, ADK's `author`, ...).
+    pub agent: Option<String>,
+    /// When the call started and ended, when the trace records both.
+    pub time: Option<Interval>,
 }
 
 impl Call {
@@ -64,6 +75,40 @@ impl Call {
     pub fn result_view(&self) -> Option<ValueRef<'_>> {
         self.result.as_ref().map(LazyValue::whole_view)
     }
+}
+
+/// A run's token usage: the tokens of each model that answered in it, in model-name order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// The tokens per model, keyed by the model's name as the trace records it.
+    pub models: BTreeMap<String, Tokens>,
+}
+
+impl Usage {
+    /// Whether the trace recorded no usage for the run.
+    pub fn is_empty(&self) -> bool {
+        self.models.is_empty()
+    }
+}
+
+/// The tokens one model read and wrote over a run's responses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tokens {
+    /// Input tokens, counting cached ones.
+    pub input: u64,
+    /// Output tokens.
+    pub output: u64,
+    /// Cached input tokens on their own, where the trace records them.
+    pub cached_input: Option<u64>,
+}
+
+/// A stretch of time: its start and end, in nanoseconds since the Unix epoch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Interval {
+    /// When it started.
+    pub start_ns: i64,
+    /// When it ended; never before `start_ns`.
+    pub end_ns: i64,
 }
 
 /// Whether a call succeeded, as far as the trace says. Never guessed from result text.

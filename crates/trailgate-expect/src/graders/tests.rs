@@ -93,6 +93,8 @@ fn call() -> impl Strategy<Value = Call> {
                 status,
                 step,
                 completed,
+                agent: None,
+                time: None,
             }
         })
 }
@@ -140,7 +142,7 @@ proptest! {
     fn a_kind_s_run_metrics_are_those_of_its_run_alone(
         calls in prop::collection::vec(call(), 0..=5),
     ) {
-        let run = Run { calls, format: "trailgate", line: None };
+        let run = Run { calls, format: "trailgate", ..Run::default() };
         for test in tests() {
             check_every_kind(&test, &run)?;
         }

@@ -87,6 +87,8 @@ fn call() -> impl Strategy<Value = Call> {
             },
             step,
             completed,
+            agent: None,
+            time: None,
         })
 }
 
@@ -95,6 +97,7 @@ fn run() -> impl Strategy<Value = Run> {
         calls,
         format: "trailgate",
         line: None,
+        ..Default::default()
     })
 }
 
@@ -233,6 +236,8 @@ fn call_of(tool: &str, q: &str, step: u32) -> Call {
         status: Status::Ok,
         step,
         completed: true,
+        agent: None,
+        time: None,
     }
 }
 
@@ -270,6 +275,7 @@ fn run_along(path: &[PathEntry], edits: &[(u8, usize)]) -> Run {
         calls,
         format: "trailgate",
         line: None,
+        ..Default::default()
     }
 }
 

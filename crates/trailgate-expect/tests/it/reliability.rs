@@ -47,6 +47,8 @@ fn call(name: &str, step: u32) -> Call {
         status: Status::Ok,
         step,
         completed: true,
+        agent: None,
+        time: None,
     }
 }
 
@@ -61,6 +63,7 @@ fn run() -> impl Strategy<Value = Run> {
                 .collect(),
             format: "trailgate",
             line: None,
+            ..Default::default()
         },
     )
 }

@@ -611,5 +611,7 @@ fn blank_call() -> Call {
         status: Status::Unknown,
         step: 0,
         completed: true,
+        agent: None,
+        time: None,
     }
 }

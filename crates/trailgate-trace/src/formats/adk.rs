@@ -213,6 +213,7 @@ fn old_test(entries: &[Value]) -> Result<Run, RecordError> {
         calls,
         format: "",
         line: None,
+        ..Default::default()
     })
 }
 

@@ -176,6 +176,7 @@ fn trajectory_run(trajectory: &Value, path: &str, line: Option<usize>) -> Result
         calls: pairing.calls,
         format: "",
         line,
+        ..Default::default()
     })
 }
 

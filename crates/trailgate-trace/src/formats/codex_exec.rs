@@ -76,6 +76,7 @@ impl Converter for CodexExecConverter {
             calls: self.calls,
             format: "",
             line: None,
+            ..Default::default()
         }]
     }
 }

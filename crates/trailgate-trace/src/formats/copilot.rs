@@ -323,6 +323,7 @@ impl Converter for CopilotConverter {
             calls: self.calls,
             format: "",
             line: None,
+            ..Default::default()
         }]
     }
 }

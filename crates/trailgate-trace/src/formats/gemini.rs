@@ -267,6 +267,7 @@ impl Trajectory {
             calls: self.calls,
             format: "",
             line: None,
+            ..Default::default()
         }
     }
 }

@@ -234,6 +234,7 @@ impl Converter for LangChainConverter {
             calls: self.calls,
             format: "",
             line: None,
+            ..Default::default()
         }]
     }
 }

@@ -178,6 +178,7 @@ impl Converter for McpConverter {
             calls,
             format: "",
             line: None,
+            ..Default::default()
         }]
     }
 }

@@ -303,6 +303,7 @@ impl Conversation {
             calls: self.calls,
             format: "",
             line: None,
+            ..Default::default()
         }
     }
 }

@@ -504,6 +504,7 @@ impl Session {
             calls: self.calls,
             format: "",
             line: None,
+            ..Default::default()
         }
     }
 }

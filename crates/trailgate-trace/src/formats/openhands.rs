@@ -77,6 +77,7 @@ impl Converter for OpenHandsConverter {
             calls: self.calls,
             format: "",
             line: None,
+            ..Default::default()
         }]
     }
 }

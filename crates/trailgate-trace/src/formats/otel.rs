@@ -153,6 +153,7 @@ impl Converter for OtelConverter {
             calls,
             format: "",
             line: None,
+            ..Default::default()
         }]
     }
 }

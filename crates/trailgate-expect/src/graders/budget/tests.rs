@@ -13,6 +13,8 @@ fn call(server: Option<&str>, name: &str, args: serde_json::Value) -> Call {
         status: Status::Ok,
         step: 0,
         completed: true,
+        agent: None,
+        time: None,
     }
 }
 

@@ -1073,6 +1073,8 @@ fn model_call() -> impl Strategy<Value = Call> {
                 status: Status::Ok,
                 step,
                 completed,
+                agent: None,
+                time: None,
             },
         )
 }
@@ -1084,7 +1086,7 @@ proptest! {
         calls in prop::collection::vec(model_call(), 0..24),
     ) {
         let grader = grader(config);
-        let run = Run { calls, format: "trailgate", line: None };
+        let run = Run { calls, format: "trailgate", ..Run::default() };
         prop_assert_eq!(grade_run(&grader, &run, 1), grade_by_reference(&grader, &run));
     }
 }

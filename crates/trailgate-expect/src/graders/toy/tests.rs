@@ -37,10 +37,13 @@ fn run(names: &[&str]) -> Run {
                 status: Status::Ok,
                 step: 0,
                 completed: true,
+                agent: None,
+                time: None,
             })
             .collect(),
         format: "trailgate",
         line: None,
+        ..Default::default()
     }
 }
 

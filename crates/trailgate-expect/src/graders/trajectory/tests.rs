@@ -30,6 +30,8 @@ fn call(name: &str, step: u32) -> Call {
         status: Status::Ok,
         step,
         completed: true,
+        agent: None,
+        time: None,
     }
 }
 
@@ -38,6 +40,7 @@ fn run(calls: Vec<Call>) -> Run {
         calls,
         format: "trailgate",
         line: None,
+        ..Default::default()
     }
 }
 

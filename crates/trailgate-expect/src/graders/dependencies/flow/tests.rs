@@ -128,6 +128,8 @@ fn made(name: &str, argument: Option<Value>, result: Option<Value>) -> Call {
         result: result.map(Into::into),
         status: Status::Ok,
         step: 0,
+        agent: None,
+        time: None,
     }
 }
 
