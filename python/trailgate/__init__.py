@@ -2,7 +2,8 @@
 
 The same engine as the ``trailgate`` command, from Python:
 
-- :func:`check` runs a suite and returns its JSON report as Python data;
+- :func:`check` runs a suite (or one shard of it) and returns its JSON report as Python data;
+- :func:`merge` adds shards' reports up to the whole suite's report;
 - :func:`score` scores one run's calls against equal-function classes;
 - :func:`read_trace` returns the runs and calls trailgate reads from a trace file;
 - :func:`suggest` writes a suite from recorded runs, as ``trailgate init --from`` does.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Optional, Union
 
@@ -25,8 +27,10 @@ __all__ = [
     "EXIT_INVALID",
     "EXIT_NOTHING_SELECTED",
     "EXIT_PASSED",
+    "Report",
     "TrailgateError",
     "check",
+    "merge",
     "read_trace",
     "score",
     "suggest",
@@ -57,6 +61,38 @@ class TrailgateError(Exception):
         self.diagnostic = diagnostic
         #: The exit code the ``trailgate`` command gives for it (2 for invalid input).
         self.code = code
+
+
+class Report(dict):  # type: ignore[type-arg]
+    """A JSON report as Python data: a ``dict``, as :func:`json.loads` gives it, that also
+    keeps the report's exact text.
+
+    :func:`check` and :func:`merge` return one. :attr:`json_text` is what
+    ``trailgate check --format json`` prints, byte for byte: numbers are as the trace wrote
+    them (``1.10``, ``1e400``), which Python's floats cannot all keep. :func:`merge` reads a
+    shard's report from its text, so a report that travelled (pickled to a worker and back)
+    merges exactly.
+    """
+
+    #: The report's JSON text, exactly as trailgate wrote it.
+    json_text: str
+
+    def __init__(self, json_text: str) -> None:
+        super().__init__(json.loads(json_text))
+        self.json_text = json_text
+
+
+def _shard_arg(shard: Union[tuple[int, int], str]) -> str:
+    """``--shard K/N`` from ``(K, N)`` (or the command line's own ``"K/N"``)."""
+    if isinstance(shard, str):
+        return shard
+    if (
+        isinstance(shard, tuple)
+        and len(shard) == 2
+        and all(isinstance(part, int) and not isinstance(part, bool) for part in shard)
+    ):
+        return f"{shard[0]}/{shard[1]}"
+    raise TypeError(f"`shard` is a pair of ints `(K, N)`, shard K of N counted from 1, not {shard!r}")
 
 
 def _read_args(
@@ -95,7 +131,7 @@ def check(
     tests: Iterable[str] = (),
     select: Optional[str] = None,
     traces_dir: Optional[StrPath] = None,
-    shard: Optional[str] = None,
+    shard: Optional[Union[tuple[int, int], str]] = None,
     threads: Optional[int] = None,
     trace_format: Optional[str] = None,
     naming: Optional[str] = None,
@@ -103,13 +139,15 @@ def check(
     naming_pattern: Optional[str] = None,
     baseline: Optional[StrPath] = None,
     xfail: Optional[StrPath] = None,
-) -> dict[str, Any]:
+) -> Report:
     """Runs every test of ``suite`` and returns its JSON report as Python data.
 
     The report is the one ``trailgate check --format json`` prints (docs/reports.md): its
     ``passed`` is False when a gate failed. ``tests`` names the tests to check (``--test``)
     and ``select`` is a substring or regex of their names (``-k``); the report and its sums
-    then cover those alone. The other keyword arguments are the command line's options of
+    then cover those alone. ``shard=(K, N)`` checks shard K of N, counted from 1
+    (``--shard K/N``: whole tests, round robin); :func:`merge` adds the N reports up to the
+    whole suite's. The other keyword arguments are the command line's options of
     the same names; ``baseline`` is the JSON report (a path) that gates written
     ``baseline - N`` compare with (``--baseline``); ``xfail`` a file naming the tests
     expected to fail, one a line (``--xfail``, docs/reliability.md#expected-failures). Raises :class:`TrailgateError` when the suite, a trace or an option is
@@ -127,7 +165,7 @@ def check(
     if traces_dir is not None:
         args.append(f"--traces-dir={os.fspath(traces_dir)}")
     if shard is not None:
-        args.append(f"--shard={shard}")
+        args.append(f"--shard={_shard_arg(shard)}")
     if threads is not None:
         args.append(f"--threads={threads}")
     if baseline is not None:
@@ -137,8 +175,61 @@ def check(
     args += _read_args(trace_format, naming, servers, naming_pattern)
     args += ["--", os.fspath(suite)]
     _, stdout = _run(_native.check, args)
-    report: dict[str, Any] = json.loads(stdout)
-    return report
+    return Report(stdout.decode("utf-8"))
+
+
+#: A shard's report for :func:`merge`: what :func:`check` returned, the report's JSON text
+#: as bytes, or the path of a file holding it.
+ShardReport = Union[Report, Mapping[str, Any], bytes, str, "os.PathLike[str]"]
+
+
+def _report_text(report: ShardReport, index: int) -> bytes:
+    if isinstance(report, Report):
+        return report.json_text.encode("utf-8")
+    if isinstance(report, Mapping):
+        try:
+            return json.dumps(report, allow_nan=False).encode("utf-8")
+        except ValueError as error:
+            raise TypeError(
+                f"report {index} holds a number JSON cannot write ({error}); "
+                "pass the Report `check` returned, or the report's text as bytes"
+            ) from None
+    if isinstance(report, bytes):
+        return report
+    if isinstance(report, (str, os.PathLike)):
+        with open(report, "rb") as file:
+            return file.read()
+    raise TypeError(
+        f"report {index} is a {type(report).__name__}: a report is what `check` returned, "
+        "its JSON text as bytes, or the path of a file holding it"
+    )
+
+
+def merge(reports: Iterable[ShardReport]) -> Report:
+    """Adds the reports of ``check(suite, shard=(K, N))`` for K = 1..N, in any order, up to
+    the report of ``check(suite)``, byte for byte (``trailgate merge``, docs/ci.md).
+
+    Each report is what :func:`check` returned (a :class:`Report`, read from its exact
+    text), a mapping of the same data, the report's JSON text as ``bytes``, or the path of a
+    file holding it. The merged report's ``passed`` is the unsharded run's verdict (the
+    command's exit code 0 or 1). Raises :class:`TrailgateError` (code 2) for a set of
+    reports that is not one report per shard of one split of one suite, or whose numbers
+    do not add up.
+    """
+    if isinstance(reports, (Mapping, bytes, str, os.PathLike)):
+        raise TypeError("`reports` is a list of shard reports, not one report")
+    texts = [_report_text(report, index) for index, report in enumerate(reports, start=1)]
+    if not texts:
+        raise TypeError("`reports` names no report")
+    with tempfile.TemporaryDirectory(prefix="trailgate-merge-") as folder:
+        paths = []
+        for index, text in enumerate(texts, start=1):
+            path = os.path.join(folder, f"report-{index}.json")
+            with open(path, "wb") as file:
+                file.write(text)
+            paths.append(path)
+        _, stdout = _run(_native.run_captured, ["merge", "--format=json", "--", *paths])
+    return Report(stdout.decode("utf-8"))
 
 
 def read_trace(
