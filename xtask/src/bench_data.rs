@@ -778,6 +778,7 @@ mod tests {
             let source = RunSource {
                 file: "corpus.jsonl".to_owned(),
                 line: Some(index + 1),
+                trace: None,
             };
             evaluator.add_run(source, &run);
         }

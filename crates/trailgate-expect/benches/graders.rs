@@ -204,6 +204,7 @@ fn tool_calls_grade(bencher: Bencher<'_, '_>, n: usize) {
     let source = RunSource {
         file: "bench.jsonl".to_owned(),
         line: Some(1),
+        trace: None,
     };
     bencher.bench_local(|| {
         black_box(grader.grade(&TestRun {
@@ -230,6 +231,7 @@ fn tool_calls_grade_distinct_tools(bencher: Bencher<'_, '_>, n: usize) {
     let source = RunSource {
         file: "bench.jsonl".to_owned(),
         line: Some(1),
+        trace: None,
     };
     bencher.bench_local(|| {
         black_box(grader.grade(&TestRun {
@@ -252,6 +254,7 @@ fn evaluate_all_four(bencher: Bencher<'_, '_>, n: usize) {
             RunSource {
                 file: "bench.jsonl".to_owned(),
                 line: Some(1),
+                trace: None,
             },
             &run,
         );

@@ -6,20 +6,35 @@ use std::fmt;
 use trailgate_core::ToolId;
 use trailgate_trace::Run;
 
-/// Where a run was read from: a trace file, and the line for a JSON Lines file.
+/// Where a run was read from: a trace file, the line for a JSON Lines file, and the trace id
+/// for a file that holds a run per trace id (OpenTelemetry).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct RunSource {
     /// The file, relative to the suite's folder, with `/` separators.
     pub file: String,
     /// The 1-based line, for a run read from a `.jsonl` file.
     pub line: Option<usize>,
+    /// The trace id, for a run that is one trace of its file.
+    pub trace: Option<String>,
+}
+
+impl RunSource {
+    /// The file, and `#` and the trace id for a run that is one trace of its file: the
+    /// `source` of the JSON report (docs/reports.md#json-report).
+    pub fn file_and_trace(&self) -> std::borrow::Cow<'_, str> {
+        match &self.trace {
+            Some(trace) => format!("{}#{trace}", self.file).into(),
+            None => self.file.as_str().into(),
+        }
+    }
 }
 
 impl fmt::Display for RunSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.file_and_trace())?;
         match self.line {
-            Some(line) => write!(f, "{}:{line}", self.file),
-            None => f.write_str(&self.file),
+            Some(line) => write!(f, ":{line}"),
+            None => Ok(()),
         }
     }
 }

@@ -1033,6 +1033,7 @@ fn evaluate(classes: &str, expect: &str, runs: &[&str]) -> TestOutcome {
         let source = RunSource {
             file: format!("traces/run{number}.json"),
             line: None,
+            trace: None,
         };
         evaluator.add_run(source, &run(calls));
     }
@@ -1110,6 +1111,7 @@ fn gates_on_the_baseline(
             let source = RunSource {
                 file: format!("traces/run{number}.json"),
                 line: None,
+                trace: None,
             };
             evaluator.add_run(source, &run(calls));
         }
@@ -1156,6 +1158,7 @@ fn a_reliability_gate_on_the_baseline(
         let source = RunSource {
             file: format!("traces/run{number}.json"),
             line: None,
+            trace: None,
         };
         evaluator.add_run(source, &run(calls));
     }
@@ -1406,10 +1409,12 @@ fn the_outcome_names_the_test_and_its_runs_in_order() {
         RunSource {
             file: "traces/b.jsonl".to_owned(),
             line: Some(3),
+            trace: None,
         },
         RunSource {
             file: "traces/a.json".to_owned(),
             line: None,
+            trace: None,
         },
     ];
     evaluator.add_run(sources[0].clone(), &run("brave.web_search"));
@@ -1749,6 +1754,7 @@ fn search_run(number: usize, finding: bool) -> (RunSource, Run) {
     let source = RunSource {
         file: "traces/runs.jsonl".to_owned(),
         line: Some(number),
+        trace: None,
     };
     (source, run(calls))
 }
@@ -1842,6 +1848,7 @@ fn runs_graded_for_their_counts_give_the_outcome_of_runs_graded_in_full() {
     let source = |number: usize| RunSource {
         file: "traces/runs.jsonl".to_owned(),
         line: Some(number),
+        trace: None,
     };
     let mut full = TestEvaluator::new(&test);
     let mut by_evaluator = TestEvaluator::new(&test);

@@ -180,7 +180,7 @@ impl HtmlRun {
         // `{"l":...}` becomes `"l":...}`, to follow the run's number and file.
         bytes.remove(0);
         Self {
-            file: outcome.info.source.file.clone(),
+            file: outcome.info.source.file_and_trace().into_owned(),
             rest: bytes,
             metrics: metrics.iter().map(|(target, _)| target.as_str()).collect(),
             tools,

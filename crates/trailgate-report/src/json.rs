@@ -163,7 +163,7 @@ impl Serialize for Part<'_> {
 #[derive(Serialize)]
 pub(crate) struct RunOrigin<'a> {
     run: usize,
-    source: &'a str,
+    source: std::borrow::Cow<'a, str>,
     line: Option<usize>,
     format: &'a str,
     calls: usize,
@@ -174,7 +174,7 @@ impl<'a> RunOrigin<'a> {
     pub(crate) fn of(info: &'a RunInfo) -> Self {
         Self {
             run: info.number,
-            source: &info.source.file,
+            source: info.source.file_and_trace(),
             line: info.source.line,
             format: info.format,
             calls: info.calls,

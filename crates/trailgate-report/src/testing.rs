@@ -61,6 +61,7 @@ pub(crate) fn evaluate(
                 let source = RunSource {
                     file: format!("traces/run{number}.json"),
                     line: None,
+                    trace: None,
                 };
                 evaluator.add_run(source, &run);
             }

@@ -31,6 +31,7 @@ pub fn convert(files: &[PathBuf], options: &TraceOptions) -> Result<Output, Erro
                 let source = RunSource {
                     file: trace.label.clone(),
                     line: run.line,
+                    trace: run.trace_id.clone(),
                 };
                 if written.is_ok() {
                     written = write_run(&run, &source.to_string(), &mut stdout);

@@ -23,6 +23,9 @@ pub struct Run {
     pub usage: Usage,
     /// The times of the run's first and last events, when the trace records times.
     pub time: Option<Interval>,
+    /// The trace id the run was grouped by, for formats that hold several runs per file
+    /// under trace ids (OpenTelemetry): lower-case hex.
+    pub trace_id: Option<String>,
 }
 
 /// One tool call as the trace recorded it.

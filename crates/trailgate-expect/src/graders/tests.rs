@@ -106,6 +106,7 @@ fn both<G: Grader>(grader: &G, run: &Run) -> (Metrics, Metrics) {
     let source = RunSource {
         file: "run.json".to_owned(),
         line: None,
+        trace: None,
     };
     let run = TestRun {
         calls: run,

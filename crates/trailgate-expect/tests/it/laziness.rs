@@ -46,6 +46,7 @@ fn graders_read_values_without_parsing_them() {
     let source = RunSource {
         file: "run.json".to_owned(),
         line: None,
+        trace: None,
     };
     evaluator.add_run(source, &run);
     let outcome = evaluator.finish().expect("no command or path matchers");

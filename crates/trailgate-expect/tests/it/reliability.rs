@@ -91,6 +91,7 @@ fn evaluate(test: &Test, runs: &[Run]) -> TestOutcome {
         let source = RunSource {
             file: format!("run-{index}.json"),
             line: None,
+            trace: None,
         };
         evaluator.add_run(source, run);
     }

@@ -100,6 +100,7 @@ fn score_part(
         let source = RunSource {
             file: label.to_owned(),
             line: run.line,
+            trace: run.trace_id.clone(),
         };
         let limits = Limits::of(test, &run);
         let detail = if scoring.every_run {

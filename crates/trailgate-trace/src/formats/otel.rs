@@ -2,7 +2,7 @@
 //! (docs/formats.md#opentelemetry-genai-semantic-conventions-mcp-openinference): OTLP JSON,
 //! as one `{"resourceSpans": [...]}` document or the file exporter's JSON Lines (one export
 //! request per line), and the `GenAI` message values (`gen_ai.input.messages`,
-//! `gen_ai.output.messages`). A file is one run.
+//! `gen_ai.output.messages`). Each trace id of a file is one run.
 //!
 //! Tool calls are `GenAI` `execute_tool` spans, MCP `tools/call` spans, `OpenInference` `TOOL`
 //! spans and Vercel AI SDK `ai.toolCall` spans. The file exporter writes spans when they end,
@@ -22,7 +22,7 @@
 //!   and the spans that recorded one call);
 //! - [`messages`]: the calls and results in `GenAI` messages.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -146,15 +146,39 @@ impl Converter for OtelConverter {
         Ok(Vec::new())
     }
 
+    /// Each trace id is one run: the traces that hold a tool, inference or agent span, in
+    /// order of their earliest span start (traces without one last), then trace id. Calls
+    /// read from `GenAI` message values, which belong to no trace, are one more run, last; a
+    /// file with neither is one run without calls.
     fn finish(self: Box<Self>) -> Vec<Run> {
-        let mut calls = span_calls(&self.spans);
-        calls.extend(self.messages.log.calls);
-        vec![Run {
-            calls,
-            format: "",
-            line: None,
-            ..Default::default()
-        }]
+        let mut traces: BTreeMap<String, Vec<Span>> = BTreeMap::new();
+        for span in self.spans {
+            traces.entry(span.trace.clone()).or_default().push(span);
+        }
+        let mut runs: Vec<((bool, u64), Run)> = traces
+            .into_iter()
+            .filter(|(_, spans)| spans.iter().any(|span| !matches!(span.role, Role::Other)))
+            .map(|(trace, spans)| {
+                let earliest = spans.iter().filter_map(|span| span.start).min();
+                let run = Run {
+                    calls: span_calls(&spans),
+                    trace_id: (!trace.is_empty()).then_some(trace),
+                    ..Run::default()
+                };
+                ((earliest.is_none(), earliest.unwrap_or(0)), run)
+            })
+            .collect();
+        // A stable sort: traces that start together stay in trace id order.
+        runs.sort_by_key(|(earliest, _)| *earliest);
+        let mut runs: Vec<Run> = runs.into_iter().map(|(_, run)| run).collect();
+        let messages = self.messages.log.calls;
+        if !messages.is_empty() || runs.is_empty() {
+            runs.push(Run {
+                calls: messages,
+                ..Run::default()
+            });
+        }
+        runs
     }
 }
 

@@ -38,6 +38,7 @@ fn grade_run(grader: &ToolCallsGrader, run: &Run, number: usize) -> RunToolCalls
     let source = RunSource {
         file: "run.json".to_owned(),
         line: None,
+        trace: None,
     };
     grader.grade(&TestRun {
         calls: run,

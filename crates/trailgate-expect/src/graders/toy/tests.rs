@@ -65,6 +65,7 @@ fn outcome() -> TestOutcome {
         let source = RunSource {
             file: format!("traces/run{number}.json"),
             line: None,
+            trace: None,
         };
         evaluator.add_run(source, &run(calls));
     }

@@ -680,3 +680,114 @@ fn flattened_messages_keep_index_order_and_pair_by_id() {
     );
     assert_eq!(run.calls[1].result(), Some(&json!("second")));
 }
+
+/// An export request holding `spans`, each `(trace id, span id, start, operation, tool)`:
+/// an `execute_tool` span of `tool`, or a span of another operation (`chat`, or `""` for
+/// a span that is none of `GenAI`'s).
+fn export(spans: &[(&str, &str, u64, &str, &str)]) -> String {
+    let spans: Vec<Value> = spans
+        .iter()
+        .map(|(trace, id, start, operation, tool)| {
+            let mut attributes = vec![];
+            if !operation.is_empty() {
+                attributes.push(
+                    json!({"key": "gen_ai.operation.name", "value": {"stringValue": operation}}),
+                );
+            }
+            if !tool.is_empty() {
+                attributes.push(json!({"key": "gen_ai.tool.name", "value": {"stringValue": tool}}));
+            }
+            json!({"traceId": trace, "spanId": id, "name": format!("{operation} {tool}"),
+                   "startTimeUnixNano": start.to_string(), "attributes": attributes})
+        })
+        .collect();
+    json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).to_string()
+}
+
+fn runs_of(text: &str, lines: bool) -> Vec<(Option<String>, Vec<String>)> {
+    let (format, runs) = read(text, lines).unwrap();
+    assert_eq!(format, "otel");
+    runs.into_iter()
+        .map(|run| {
+            let names = run.calls.iter().map(|call| call.name.clone()).collect();
+            (run.trace_id, names)
+        })
+        .collect()
+}
+
+const LATE: &str = "0af7651916cd43dd8448eb211c80319c";
+const EARLY: &str = "5b8efff798038103d269b633813fc60c";
+
+#[test]
+fn each_trace_id_is_a_run_in_order_of_its_earliest_span() {
+    // The file exporter's batches: two traces interleaved, children first.
+    let text = [
+        export(&[
+            (LATE, "b1", 40, "execute_tool", "lookup"),
+            (EARLY, "a1", 2, "chat", ""),
+        ]),
+        export(&[
+            (EARLY, "a2", 5, "execute_tool", "lookup"),
+            (LATE, "b2", 50, "execute_tool", "reply"),
+        ]),
+        export(&[(EARLY, "a3", 9, "execute_tool", "reply")]),
+    ]
+    .join("\n");
+    assert_eq!(
+        runs_of(&text, true),
+        [
+            (
+                Some(EARLY.to_owned()),
+                vec!["lookup".to_owned(), "reply".to_owned()]
+            ),
+            (
+                Some(LATE.to_owned()),
+                vec!["lookup".to_owned(), "reply".to_owned()]
+            ),
+        ]
+    );
+}
+
+#[test]
+fn traces_that_start_together_are_in_trace_id_order() {
+    let text = export(&[
+        (EARLY, "a1", 7, "execute_tool", "x"),
+        (LATE, "b1", 7, "execute_tool", "y"),
+    ]);
+    let ids: Vec<_> = runs_of(&text, false)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(ids, [Some(LATE.to_owned()), Some(EARLY.to_owned())]);
+}
+
+#[test]
+fn a_trace_of_other_spans_only_is_not_a_run() {
+    // An HTTP handler's trace beside the agent's: only the agent's is a run.
+    let text = export(&[
+        (LATE, "h1", 1, "", ""),
+        (EARLY, "a1", 5, "execute_tool", "lookup"),
+    ]);
+    assert_eq!(
+        runs_of(&text, false),
+        [(Some(EARLY.to_owned()), vec!["lookup".to_owned()])]
+    );
+    // A file of such spans only is one run without calls, as any file without calls.
+    let text = export(&[(LATE, "h1", 1, "", "")]);
+    assert_eq!(runs_of(&text, false), [(None, vec![])]);
+}
+
+#[test]
+fn a_trace_of_inferences_without_calls_is_a_run_without_calls() {
+    let text = export(&[
+        (LATE, "c1", 1, "chat", ""),
+        (EARLY, "a1", 5, "execute_tool", "lookup"),
+    ]);
+    assert_eq!(
+        runs_of(&text, false),
+        [
+            (Some(LATE.to_owned()), vec![]),
+            (Some(EARLY.to_owned()), vec!["lookup".to_owned()])
+        ]
+    );
+}
