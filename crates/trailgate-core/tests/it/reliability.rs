@@ -64,7 +64,7 @@ fn every_difference_interval_matches_the_reference() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 3 * 23 * 23);
+    assert_eq!(checked, 3 * 24 * 24);
 }
 
 const PAGE: &str = include_str!("../../../../docs/reliability.md");
