@@ -1,7 +1,8 @@
 //! Tool matchers (docs/matchers.md): which calls an expected tool stands for. Every grader
 //! that names a tool uses them: a member (docs/scoring.md#tool-identity), any member of an
 //! equal-function
-//! class of the test (`class:`), and a regex on the call's server (`server:`).
+//! class of the test (`class:`), a regex on the call's server (`server:`), and the agent
+//! that made the call (`agent:`).
 
 pub(crate) mod config;
 
@@ -9,8 +10,11 @@ use std::fmt;
 use std::sync::Arc;
 
 use regex_automata::meta;
+use serde_json::Value;
 use trailgate_core::{Member, ToolRef};
+use trailgate_trace::{Call, ValueRef};
 
+use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::reading::RegexRefusal;
 
 /// A regular expression with the text it was written as. It is searched, unanchored.
@@ -119,13 +123,54 @@ impl ClassTools {
     }
 }
 
+/// Which agent made a call (docs/matchers.md#agents): an exact name, or a value matcher
+/// on the name (`{$regex: "^research"}`). A call the trace records without an agent
+/// matches no agent matcher, whatever its value matcher (`{$not: router}` included).
+#[derive(Debug, Clone)]
+pub struct AgentMatcher {
+    matcher: ValueMatcher,
+}
+
+impl AgentMatcher {
+    /// The agent matcher of `matcher`: a literal string is the agent's exact name.
+    pub fn new(matcher: ValueMatcher) -> Self {
+        Self { matcher }
+    }
+
+    /// Whether a call made by `agent` (`None`: the trace does not say) matches.
+    pub fn matches(&self, agent: Option<&str>) -> bool {
+        let Some(agent) = agent else {
+            return false;
+        };
+        match self.matcher.as_literal() {
+            Some(Value::String(name)) => name == agent,
+            _ => {
+                let value = Value::String(agent.to_owned());
+                self.matcher
+                    .matches(Some(ValueRef::parsed(&value)), ArgsMode::Exact)
+            }
+        }
+    }
+}
+
+impl fmt::Display for AgentMatcher {
+    /// An exact name as it is (`router`), any other matcher as compact JSON.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.matcher.as_literal() {
+            Some(Value::String(name)) => f.write_str(name),
+            _ => write!(f, "{}", self.matcher),
+        }
+    }
+}
+
 /// An expected tool: a member, a class, or both, and optionally a pattern that the call's
-/// server must contain. Each part given must hold.
+/// server must contain and the agent that must have made it. Each part given must hold.
 #[derive(Debug, Clone)]
 pub struct ToolMatcher {
     member: Option<Member>,
     class: Option<ClassTools>,
     server: Option<Pattern>,
+    agent: Option<AgentMatcher>,
 }
 
 impl ToolMatcher {
@@ -135,6 +180,7 @@ impl ToolMatcher {
             member: Some(member),
             class: None,
             server: None,
+            agent: None,
         }
     }
 
@@ -144,6 +190,7 @@ impl ToolMatcher {
             member: None,
             class: Some(class),
             server: None,
+            agent: None,
         }
     }
 
@@ -162,13 +209,32 @@ impl ToolMatcher {
         self
     }
 
+    /// The matcher, further limited to calls made by an agent that `agent` matches. A call
+    /// recorded without an agent matches no agent matcher.
+    #[must_use]
+    pub fn by_agent(mut self, agent: AgentMatcher) -> Self {
+        self.agent = Some(agent);
+        self
+    }
+
     /// The member, when the matcher names one.
     pub fn as_member(&self) -> Option<&Member> {
         self.member.as_ref()
     }
 
-    /// Whether a call of `call` is the expected tool.
-    pub fn matches(&self, call: ToolRef<'_>) -> bool {
+    /// Whether `call` is the expected tool: its tool id, and the agent that made it when
+    /// the matcher names one.
+    pub fn matches(&self, call: &Call) -> bool {
+        self.matches_tool(ToolRef::new(call.server.as_deref(), &call.name))
+            && self
+                .agent
+                .as_ref()
+                .is_none_or(|agent| agent.matches(call.agent.as_deref()))
+    }
+
+    /// Whether a call of the tool `call` can be the expected tool: every part of the
+    /// matcher but the agent holds.
+    fn matches_tool(&self, call: ToolRef<'_>) -> bool {
         self.member
             .as_ref()
             .is_none_or(|member| member.matches_ref(call))
@@ -181,8 +247,8 @@ impl ToolMatcher {
 }
 
 impl fmt::Display for ToolMatcher {
-    /// A member as written (`brave.web_search`), a class as `class:search`, and a server
-    /// pattern after either as `server:^brave$`.
+    /// A member as written (`brave.web_search`), a class as `class:search`, a server
+    /// pattern after either as `server:^brave$`, and an agent as `agent:router`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
         if let Some(member) = &self.member {
@@ -193,6 +259,9 @@ impl fmt::Display for ToolMatcher {
         }
         if let Some(server) = &self.server {
             parts.push(format!("server:{}", server.as_str()));
+        }
+        if let Some(agent) = &self.agent {
+            parts.push(format!("agent:{agent}"));
         }
         f.write_str(&parts.join(" "))
     }
