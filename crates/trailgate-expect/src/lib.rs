@@ -5,6 +5,7 @@
 //! points into the file. A [`TestEvaluator`] scores a test's runs one at a time and gates
 //! the aggregate. Finding and reading trace files is the caller's job.
 
+mod agents;
 mod error;
 mod evaluate;
 mod expect;
@@ -33,6 +34,7 @@ mod verdict;
 mod work;
 mod yaml_depth;
 
+pub use crate::agents::{AgentRow, AgentTable};
 pub use crate::error::{Problem, SuiteError, SuiteSource};
 pub use crate::evaluate::{
     Outcomes, RunGrades, RunOutcome, SuiteOutcome, TestEvaluator, TestOutcome, UnjudgedCalls,
@@ -81,7 +83,7 @@ pub use crate::step_matcher::{StepMatcher, StepMiss};
 pub use crate::suggest::{SuggestNaming, SuggestTest, suggest_suite};
 pub use crate::suite_file::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile};
 pub use crate::test_json::JsonContext;
-pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
+pub use crate::tool_matcher::{AgentMatcher, ClassTools, Pattern, ToolMatcher};
 pub use crate::verdict::{Tally, Verdict};
 pub use crate::yaml_depth::MAX_YAML_DEPTH;
 
