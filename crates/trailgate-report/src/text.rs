@@ -199,7 +199,7 @@ fn write_agents(test: &TestOutcome, out: &mut dyn Write) -> io::Result<()> {
         for (cell, width) in row.iter().zip(widths) {
             write!(out, " {cell}{}", " ".repeat(width - cell.width() + 1))?;
         }
-        writeln!(out, "tools {}", row[3])?;
+        writeln!(out, " tools {}", row[3])?;
     }
     Ok(())
 }
