@@ -19,7 +19,8 @@ use crate::memo::{Memo, REMEMBERED_TOOLS};
 use crate::run::{Detail, TestRun};
 
 use self::sequence::SequenceNear;
-use crate::tool_matcher::{AgentMatcher, ClassTools, Pattern};
+use crate::pattern::Pattern;
+use crate::tool_matcher::{AgentMatcher, ClassTools};
 
 /// `tool_calls.pass_rate`.
 pub(crate) const PASS_RATE: Target = Target::new("tool_calls.pass_rate");

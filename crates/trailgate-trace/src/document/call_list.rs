@@ -218,14 +218,7 @@ impl<'t> Reader<'t> {
         if seen & NAME == 0 {
             return None;
         }
-        match (server, &mut call.server) {
-            (None, kept) => *kept = None,
-            (Some(server), Some(kept)) => {
-                kept.clear();
-                kept.push_str(&self.unescaped(server)?);
-            }
-            (Some(server), kept) => *kept = Some(self.unescaped(server)?.into_owned()),
-        }
+        self.set_server(call, server)?;
         call.args = match args {
             Some(kept) => self.keep(kept)?,
             None => empty_args(),
@@ -243,7 +236,26 @@ impl<'t> Reader<'t> {
         // `trailgate convert` writes `completed: false` for a call without a result, so that
         // its output reads back as it was read.
         call.completed = completed.unwrap_or(true);
-        // An empty name is refused by the derived parse, which says where.
+        self.set_agent(call, agent)?;
+        Some(())
+    }
+
+    /// Sets a call's server, reusing the buffer of the one it had.
+    fn set_server(&self, call: &mut Call, server: Option<Text>) -> Option<()> {
+        match (server, &mut call.server) {
+            (None, kept) => *kept = None,
+            (Some(server), Some(kept)) => {
+                kept.clear();
+                kept.push_str(&self.unescaped(server)?);
+            }
+            (Some(server), kept) => *kept = Some(self.unescaped(server)?.into_owned()),
+        }
+        Some(())
+    }
+
+    /// Sets a call's agent; `None` for an empty name, which the derived parse refuses and
+    /// says where.
+    fn set_agent(&self, call: &mut Call, agent: Option<Text>) -> Option<()> {
         call.agent = match agent {
             Some(agent) => {
                 let name = self.unescaped(agent)?.into_owned();

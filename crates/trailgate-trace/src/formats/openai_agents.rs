@@ -1,4 +1,4 @@
-//! The `openai-agents` format: the OpenAI Agents SDK's trace export
+//! The `openai-agents` format: the `OpenAI` Agents SDK's trace export
 //! (docs/formats.md#openai-agents-sdk-traces). Each span is exported as
 //! `{object: "trace.span", id, trace_id, parent_id, started_at, ended_at, span_data, error}`
 //! (the SDK's `Span.export()`), next to `{object: "trace", id, workflow_name, ...}` records;
@@ -100,7 +100,7 @@ impl Converter for AgentsConverter {
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {
-        vec![run_of(self.spans)]
+        vec![run_of(&self.spans)]
     }
 }
 
@@ -142,13 +142,13 @@ fn start_nanos(text: &str) -> Option<u64> {
 }
 
 /// The run of a file's spans.
-fn run_of(spans: Vec<Span>) -> Run {
+fn run_of(spans: &[Span]) -> Run {
     let index: BTreeMap<&str, usize> = spans
         .iter()
         .enumerate()
         .filter_map(|(i, span)| Some((span.id.as_deref()?, i)))
         .collect();
-    let agents = nearest_agents(&spans, &index);
+    let agents = nearest_agents(spans, &index);
     let mut order: Vec<(bool, u64, usize)> = spans
         .iter()
         .enumerate()

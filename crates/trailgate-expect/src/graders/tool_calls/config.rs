@@ -17,10 +17,11 @@ use crate::graders::Block;
 use crate::graders::config::{GraderConfig, block_gates, config_keys};
 use crate::graders::contract::Unjudged;
 use crate::matchers::ValueMatcher;
+use crate::pattern::Pattern;
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join, plain_number};
 use crate::tool_matcher::config::{AgentValue, PatternValue, TestClasses, compile, resolve_class};
-use crate::tool_matcher::{AgentMatcher, ClassTools, Pattern};
+use crate::tool_matcher::{AgentMatcher, ClassTools};
 
 use super::{
     MatchList, MissingArgument, MissingArguments, RequiredMatch, ToolCallsGrader, ToolMatch,
