@@ -4,6 +4,7 @@ use trailgate_core::Percent;
 use trailgate_core::reliability::ReliabilityError;
 use trailgate_trace::Run;
 
+use crate::agents::AgentTable;
 use crate::error::Problem;
 use crate::gate::{Baseline, GateOutcome, Target, gate_outcome};
 use crate::graders::contract::{Grader, GraderReport, ToolMarks, Unjudged, Verdicts};
@@ -47,6 +48,9 @@ pub struct TestOutcome {
     pub gates: Vec<GateOutcome>,
     /// Whether every gate passed.
     pub passed: bool,
+    /// The calls of every run per agent; empty when no call has an agent
+    /// (docs/reports.md#agents).
+    pub agents: AgentTable,
     /// Why the test is expected to fail, when it is marked (its [`verdict`](Self::verdict)).
     pub xfail: Option<String>,
 }
@@ -137,6 +141,8 @@ pub struct RunOutcome {
     pub info: RunInfo,
     /// Each grader's verdict, for the graders the test has.
     pub graders: RunGrades,
+    /// The run's calls per agent; empty when no call has an agent.
+    pub agents: AgentTable,
 }
 
 impl RunOutcome {
@@ -400,6 +406,8 @@ pub struct TestEvaluator<'t> {
     run_count: usize,
     runs_with_findings: usize,
     passed_runs: usize,
+    /// The calls of the runs added so far, per agent.
+    agents: AgentTable,
     /// The first [`LISTED_RUNS`] runs.
     first: Vec<RunOutcome>,
     /// Later runs with findings, while fewer than [`LISTED_RUNS`] runs with findings are kept.
@@ -417,6 +425,7 @@ impl<'t> TestEvaluator<'t> {
             run_count: 0,
             runs_with_findings: 0,
             passed_runs: 0,
+            agents: AgentTable::default(),
             first: Vec::new(),
             flagged: Vec::new(),
             slots: Slots::new(test),
@@ -461,8 +470,9 @@ impl<'t> TestEvaluator<'t> {
     /// that scored it on another thread can free it there, where its memory is reused
     /// (freed on this thread, every block would go back to the other thread's allocator
     /// through a cache line of this core).
-    pub fn add_giving_back(&mut self, outcome: RunOutcome) -> Option<RunOutcome> {
+    pub fn add_giving_back(&mut self, mut outcome: RunOutcome) -> Option<RunOutcome> {
         self.run_count += 1;
+        self.agents.add(std::mem::take(&mut outcome.agents));
         // The rule that chose the detail the run was graded to: a run a report may list.
         let listable = Detail::for_run(self.run_count, self.runs_with_findings) == Detail::Full;
         self.slots.add(&outcome.graders);
@@ -552,6 +562,7 @@ impl<'t> TestEvaluator<'t> {
             metrics,
             gates,
             passed,
+            agents: self.agents,
             xfail: self.test.xfail.clone(),
         })
     }
@@ -590,6 +601,7 @@ pub fn grade_run_as(
             passed: graders.passes(test),
         },
         graders,
+        agents: AgentTable::of_run(run),
     }
 }
 

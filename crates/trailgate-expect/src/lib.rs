@@ -5,6 +5,7 @@
 //! points into the file. A [`TestEvaluator`] scores a test's runs one at a time and gates
 //! the aggregate. Finding and reading trace files is the caller's job.
 
+mod agents;
 mod error;
 mod evaluate;
 mod expect;
@@ -16,6 +17,7 @@ mod memo;
 mod model;
 mod observed;
 mod parse;
+mod pattern;
 mod reading;
 mod recheck;
 mod reliability;
@@ -33,6 +35,7 @@ mod verdict;
 mod work;
 mod yaml_depth;
 
+pub use crate::agents::{AgentRow, AgentTable};
 pub use crate::error::{Problem, SuiteError, SuiteSource};
 pub use crate::evaluate::{
     Outcomes, RunGrades, RunOutcome, SuiteOutcome, TestEvaluator, TestOutcome, UnjudgedCalls,
@@ -71,6 +74,7 @@ pub use crate::json_part::{Entries, EntrySink, JsonField, JsonPart};
 pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
 pub use crate::model::{Shard, ShardError, Suite, Test, TracePattern, slug};
 pub use crate::parse::{run_count_problems, suite_schema};
+pub use crate::pattern::Pattern;
 pub use crate::reading::{MAX_MATCHER_NODES, MAX_SUITE_REGEX_BYTES};
 pub use crate::reliability::{ReliabilityBlock, ReliabilityOutcome};
 pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource, TestRun};
@@ -81,7 +85,7 @@ pub use crate::step_matcher::{StepMatcher, StepMiss};
 pub use crate::suggest::{SuggestNaming, SuggestTest, suggest_suite};
 pub use crate::suite_file::{MAX_SUITE_BYTES, MAX_YAML_NODES, PathSeg, SuiteFile};
 pub use crate::test_json::JsonContext;
-pub use crate::tool_matcher::{ClassTools, Pattern, ToolMatcher};
+pub use crate::tool_matcher::{AgentMatcher, ClassTools, ToolMatcher};
 pub use crate::verdict::{Tally, Verdict};
 pub use crate::yaml_depth::MAX_YAML_DEPTH;
 

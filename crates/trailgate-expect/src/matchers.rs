@@ -23,9 +23,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use trailgate_trace::{Decimal, LazyValue, ValueRef};
 
+use crate::pattern::Pattern;
 use crate::reading::CompiledSchema;
 use crate::section::Piece;
-use crate::tool_matcher::Pattern;
 
 /// An expected value: a literal, or an operator (`$eq`, `$regex`, `$contains`,
 /// `$icontains`, `$any_of`, `$all_of`, `$not`, `$gte`, `$gt`, `$lte`, `$lt`, `$near`,

@@ -25,12 +25,25 @@ use trailgate_core::reliability::Reliability;
 #[derive(Debug, Deserialize)]
 struct SourceView {
     passed: Option<bool>,
+    calls: Option<u64>,
+}
+
+/// A row of a test's per-agent table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AgentView {
+    agent: String,
+    calls: u64,
+    errors: u64,
+    tools: Vec<String>,
 }
 
 /// The sources of a test, folded: how many runs passed.
 #[derive(Debug, Default)]
 struct SourceFold {
     passed: u64,
+    /// The runs' calls, summed.
+    calls: u64,
 }
 
 impl Fold for SourceFold {
@@ -38,6 +51,7 @@ impl Fold for SourceFold {
 
     fn add(&mut self, _index: u64, run: SourceView) -> Result<(), String> {
         self.passed += u64::from(run.passed == Some(true));
+        self.calls = self.calls.saturating_add(run.calls.unwrap_or(0));
         Ok(())
     }
 }
@@ -63,6 +77,7 @@ macro_rules! shard_kinds {
             gates: Vec<ShardGate>,
             $($field: Option<<$grader as GraderRecheck>::View>,)*
             reliability: Option<ReliabilityView>,
+            agents: Option<Vec<AgentView>>,
         }
 
         impl ShardTest {
@@ -212,8 +227,47 @@ impl ShardTest {
             .map(|reliability| reliability.add_up(self.runs as u64, self.passed_runs, &metrics))
             .transpose()?;
         self.same_stability()?;
+        self.same_agents()?;
         self.same_verdict()?;
         apply_gates(self, figures.as_ref())
+    }
+
+    /// The per-agent table (docs/reports.md#agents) is a table a run could give: its rows in
+    /// name order, each agent once, no more errors than calls, tools in byte order, and no
+    /// more calls than the runs' `sources` count.
+    fn same_agents(&self) -> Result<(), String> {
+        let Some(rows) = &self.agents else {
+            return Ok(());
+        };
+        if rows.is_empty() {
+            return Err("`agents` is an empty list".to_owned());
+        }
+        if rows.windows(2).any(|pair| pair[0].agent >= pair[1].agent) {
+            return Err("`agents` is not in agent-name order, each agent once".to_owned());
+        }
+        let mut calls: u64 = 0;
+        for row in rows {
+            if row.errors > row.calls || row.calls == 0 {
+                return Err(format!(
+                    "`agents` gives `{}` {} errors of {} calls",
+                    row.agent, row.errors, row.calls
+                ));
+            }
+            if row.tools.is_empty() || row.tools.windows(2).any(|pair| pair[0] >= pair[1]) {
+                return Err(format!(
+                    "the tools of `{}` in `agents` are not distinct names in order",
+                    row.agent
+                ));
+            }
+            calls = calls.saturating_add(row.calls);
+        }
+        if calls > self.sources.fold.calls {
+            return Err(format!(
+                "`agents` counts {calls} calls but the runs' `sources` have {}",
+                self.sources.fold.calls
+            ));
+        }
+        Ok(())
     }
 
     /// A marked test's `verdict` is the one its `passed` and mark give, and an unmarked test

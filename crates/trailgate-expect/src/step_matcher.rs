@@ -1,13 +1,12 @@
 //! Step matchers (docs/matchers.md#step-matchers): one expected step of an agent's path, a tool
 //! matcher
-//! (`tool`, `class`, `server`) and, optionally, value matchers on the call's arguments with
+//! (`tool`, `class`, `server`, `agent`) and, optionally, value matchers on the call's arguments with
 //! their `args_mode`. Every trajectory grader matches calls with these, and only with these.
 
 pub(crate) mod config;
 
 use std::fmt;
 
-use trailgate_core::ToolRef;
 use trailgate_trace::Call;
 
 use crate::matchers::{ArgsMode, ValueMatcher, ValueMismatch};
@@ -16,7 +15,7 @@ use crate::tool_matcher::ToolMatcher;
 /// One expected step: the tool, and what its arguments must be.
 #[derive(Debug, Clone)]
 pub struct StepMatcher {
-    /// The tool (a member, a class, a server pattern; docs/matchers.md).
+    /// The tool (a member, a class, a server pattern, an agent; docs/matchers.md).
     pub tool: ToolMatcher,
     /// The arguments, when the step says: a map of value matchers.
     pub args: Option<ValueMatcher>,
@@ -39,10 +38,10 @@ impl StepMatcher {
         self.tool_matches(call) && self.args_match(call)
     }
 
-    /// Whether `call` is of the step's tool, whatever its arguments.
+    /// Whether `call` is of the step's tool (and by its agent, when the step names one),
+    /// whatever its arguments.
     pub fn tool_matches(&self, call: &Call) -> bool {
-        self.tool
-            .matches(ToolRef::new(call.server.as_deref(), &call.name))
+        self.tool.matches(call)
     }
 
     fn args_match(&self, call: &Call) -> bool {

@@ -1,95 +1,19 @@
 //! Tool matchers (docs/matchers.md): which calls an expected tool stands for. Every grader
 //! that names a tool uses them: a member (docs/scoring.md#tool-identity), any member of an
 //! equal-function
-//! class of the test (`class:`), and a regex on the call's server (`server:`).
+//! class of the test (`class:`), a regex on the call's server (`server:`), and the agent
+//! that made the call (`agent:`).
 
 pub(crate) mod config;
 
 use std::fmt;
-use std::sync::Arc;
 
-use regex_automata::meta;
+use serde_json::Value;
 use trailgate_core::{Member, ToolRef};
+use trailgate_trace::{Call, ValueRef};
 
-use crate::reading::RegexRefusal;
-
-/// A regular expression with the text it was written as. It is searched, unanchored.
-#[derive(Debug, Clone)]
-pub struct Pattern {
-    text: String,
-    /// Shared by every pattern of a suite written the same (`reading.rs`).
-    regex: Arc<meta::Regex>,
-    /// The only texts it matches, when it is written `^name$` or `^(name|other|...)$` with
-    /// names of ASCII letters, digits, `_` and `-`: the anchored tool names that suites are
-    /// advised to write, compared as strings rather than searched.
-    exact: Option<Vec<String>>,
-}
-
-impl Pattern {
-    /// Compiles `text` with the `regex` crate (linear time; `(?i)` and friends work),
-    /// within [`MAX_REGEX_BYTES`](trailgate_trace::MAX_REGEX_BYTES) of compiled program.
-    pub fn new(text: &str) -> Result<Self, regex::Error> {
-        Ok(Self::of(
-            text,
-            Arc::new(trailgate_trace::compile_meta_regex(text)?),
-        ))
-    }
-
-    /// A pattern of the suite being read: compiled once for the suite, and counted in its
-    /// total ([`crate::reading::regex`]).
-    pub(crate) fn read(text: &str) -> Result<Self, RegexRefusal> {
-        Ok(Self::of(text, crate::reading::regex(text)?))
-    }
-
-    fn of(text: &str, regex: Arc<meta::Regex>) -> Self {
-        Self {
-            text: text.to_owned(),
-            regex,
-            exact: exact_texts(text),
-        }
-    }
-
-    /// The pattern as written.
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-
-    /// Whether the pattern is found anywhere in `haystack`.
-    pub fn is_match(&self, haystack: &str) -> bool {
-        match &self.exact {
-            Some(texts) => texts.iter().any(|text| text == haystack),
-            None => self.regex.is_match(haystack),
-        }
-    }
-}
-
-/// The texts a pattern written `^name$` or `^(name|other|...)$` matches, when every
-/// alternative is a non-empty run of ASCII letters, digits, `_` and `-` (none of them special
-/// in a regex outside a class, and `^` and `$` match only at the ends of the text without
-/// the `m` flag, which such a pattern cannot set). `None` for any other pattern.
-pub(crate) fn exact_texts(pattern: &str) -> Option<Vec<String>> {
-    let inner = pattern.strip_prefix('^')?.strip_suffix('$')?;
-    let alternatives: Vec<&str> = match inner.strip_prefix('(') {
-        Some(group) => group.strip_suffix(')')?.split('|').collect(),
-        None => vec![inner],
-    };
-    let plain = |text: &str| {
-        !text.is_empty()
-            && text
-                .bytes()
-                .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
-    };
-    alternatives
-        .iter()
-        .all(|text| plain(text))
-        .then(|| alternatives.into_iter().map(str::to_owned).collect())
-}
-
-impl fmt::Display for Pattern {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}`", self.text)
-    }
-}
+use crate::matchers::{ArgsMode, ValueMatcher};
+use crate::pattern::Pattern;
 
 /// An equal-function class named by a matcher (`class: search`), with its members copied
 /// from the test's classes when the suite was read.
@@ -119,13 +43,52 @@ impl ClassTools {
     }
 }
 
+/// Which agent made a call (docs/matchers.md#agents): an exact name, or a value matcher
+/// on the name (`{$regex: "^research"}`). A call the trace records without an agent
+/// matches no agent matcher, whatever its value matcher (`{$not: router}` included).
+#[derive(Debug, Clone)]
+pub struct AgentMatcher {
+    matcher: ValueMatcher,
+}
+
+impl AgentMatcher {
+    /// The agent matcher of `matcher`: a literal string is the agent's exact name.
+    pub fn new(matcher: ValueMatcher) -> Self {
+        Self { matcher }
+    }
+
+    /// Whether a call made by `agent` (`None`: the trace does not say) matches.
+    pub fn matches(&self, agent: Option<&str>) -> bool {
+        let Some(agent) = agent else {
+            return false;
+        };
+        if let Some(Value::String(name)) = self.matcher.as_literal() {
+            return name == agent;
+        }
+        let value = Value::String(agent.to_owned());
+        self.matcher
+            .matches(Some(ValueRef::parsed(&value)), ArgsMode::Exact)
+    }
+}
+
+impl fmt::Display for AgentMatcher {
+    /// An exact name as it is (`router`), any other matcher as compact JSON.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.matcher.as_literal() {
+            Some(Value::String(name)) => f.write_str(name),
+            _ => write!(f, "{}", self.matcher),
+        }
+    }
+}
+
 /// An expected tool: a member, a class, or both, and optionally a pattern that the call's
-/// server must contain. Each part given must hold.
+/// server must contain and the agent that must have made it. Each part given must hold.
 #[derive(Debug, Clone)]
 pub struct ToolMatcher {
     member: Option<Member>,
     class: Option<ClassTools>,
     server: Option<Pattern>,
+    agent: Option<AgentMatcher>,
 }
 
 impl ToolMatcher {
@@ -135,6 +98,7 @@ impl ToolMatcher {
             member: Some(member),
             class: None,
             server: None,
+            agent: None,
         }
     }
 
@@ -144,6 +108,7 @@ impl ToolMatcher {
             member: None,
             class: Some(class),
             server: None,
+            agent: None,
         }
     }
 
@@ -162,13 +127,32 @@ impl ToolMatcher {
         self
     }
 
+    /// The matcher, further limited to calls made by an agent that `agent` matches. A call
+    /// recorded without an agent matches no agent matcher.
+    #[must_use]
+    pub fn by_agent(mut self, agent: AgentMatcher) -> Self {
+        self.agent = Some(agent);
+        self
+    }
+
     /// The member, when the matcher names one.
     pub fn as_member(&self) -> Option<&Member> {
         self.member.as_ref()
     }
 
-    /// Whether a call of `call` is the expected tool.
-    pub fn matches(&self, call: ToolRef<'_>) -> bool {
+    /// Whether `call` is the expected tool: its tool id, and the agent that made it when
+    /// the matcher names one.
+    pub fn matches(&self, call: &Call) -> bool {
+        self.matches_tool(ToolRef::new(call.server.as_deref(), &call.name))
+            && self
+                .agent
+                .as_ref()
+                .is_none_or(|agent| agent.matches(call.agent.as_deref()))
+    }
+
+    /// Whether a call of the tool `call` can be the expected tool: every part of the
+    /// matcher but the agent holds.
+    fn matches_tool(&self, call: ToolRef<'_>) -> bool {
         self.member
             .as_ref()
             .is_none_or(|member| member.matches_ref(call))
@@ -181,8 +165,8 @@ impl ToolMatcher {
 }
 
 impl fmt::Display for ToolMatcher {
-    /// A member as written (`brave.web_search`), a class as `class:search`, and a server
-    /// pattern after either as `server:^brave$`.
+    /// A member as written (`brave.web_search`), a class as `class:search`, a server
+    /// pattern after either as `server:^brave$`, and an agent as `agent:router`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
         if let Some(member) = &self.member {
@@ -193,6 +177,9 @@ impl fmt::Display for ToolMatcher {
         }
         if let Some(server) = &self.server {
             parts.push(format!("server:{}", server.as_str()));
+        }
+        if let Some(agent) = &self.agent {
+            parts.push(format!("agent:{agent}"));
         }
         f.write_str(&parts.join(" "))
     }

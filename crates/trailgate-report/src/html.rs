@@ -345,6 +345,10 @@ struct TestData<'a> {
     tools: Vec<(&'a str, u64, u64, u64, u64)>,
     /// Per class of the equal-function sets: `[class, runs satisfied, runs missed]`.
     classes: Vec<(&'a str, u64, u64)>,
+    /// Per agent, by name: `{agent, calls, errors, tools}`; left out when no call has an
+    /// agent, so that pages of traces without agents keep their bytes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    agents: Vec<crate::json::AgentRow<'a>>,
     /// The comparison with the report of `check --baseline` (`null` without one).
     baseline: Option<BaselineData<'a>>,
     /// Why the test failed, shown in its section without a click; empty when it passed.
@@ -655,6 +659,7 @@ fn test_data<'a>(
             .map(|(tool, c)| (tool.as_str(), c.called, c.satisfied, c.unexpected, c.errors))
             .collect(),
         classes,
+        agents: crate::json::agent_rows(test),
         baseline: baseline.map(|baseline| BaselineData {
             metrics: baseline.test(&test.name),
         }),

@@ -105,8 +105,34 @@ struct Test<'a> {
     sources: Listed<'a>,
     metrics: BTreeMap<&'static str, u8>,
     gates: Vec<Gate<'a>>,
+    /// Only when a call has an agent, so that reports of traces without agents keep their
+    /// bytes (docs/reports.md#agents).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    agents: Vec<AgentRow<'a>>,
     #[serde(flatten)]
     graders: Parts<'a>,
+}
+
+/// A row of a test's per-agent table.
+#[derive(Serialize)]
+pub(crate) struct AgentRow<'a> {
+    agent: &'a str,
+    calls: u64,
+    errors: u64,
+    tools: Vec<&'a str>,
+}
+
+/// A test's per-agent table, by agent name; empty when no call has an agent.
+pub(crate) fn agent_rows(test: &TestOutcome) -> Vec<AgentRow<'_>> {
+    test.agents
+        .rows()
+        .map(|(agent, row)| AgentRow {
+            agent,
+            calls: row.calls,
+            errors: row.errors,
+            tools: row.tools.iter().map(String::as_str).collect(),
+        })
+        .collect()
 }
 
 /// Each grader's object, under its key, as the grader wrote it.
@@ -449,6 +475,7 @@ fn test<'a>(
         },
         metrics: metrics(test),
         gates: gates(test),
+        agents: agent_rows(test),
         graders: Parts {
             each: test.json_parts(),
             readers,

@@ -67,6 +67,9 @@ struct TestLine<'a> {
     verdict: Option<&'static str>,
     metrics: BTreeMap<&'static str, u8>,
     gates: Vec<crate::json::Gate<'a>>,
+    /// Only when a call has an agent (docs/reports.md#agents).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    agents: Vec<crate::json::AgentRow<'a>>,
 }
 
 #[derive(Serialize)]
@@ -196,6 +199,7 @@ impl<W: Write> JsonLines<W> {
             verdict: test.verdict().marked_word(),
             metrics: crate::json::metrics(test),
             gates: crate::json::gates(test),
+            agents: crate::json::agent_rows(test),
         })?;
         head.pop();
         self.out.write_all(&head)?;

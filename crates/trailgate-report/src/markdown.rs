@@ -50,6 +50,7 @@ pub fn render_markdown(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Resul
     }
     render_tests_table(outcome, out)?;
     render_gates_table(outcome, out)?;
+    render_agents_table(outcome, out)?;
     let failed = |test: &&TestOutcome| test.verdict() == Verdict::Failed;
     if outcome.tests.iter().any(|t| t.verdict().fails_check()) {
         writeln!(out)?;
@@ -149,6 +150,34 @@ fn render_gates_table(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result
                     (Some(note), None) => format!("{} ({})", verdict(gate.passed), cell(note)),
                     (None, None) => verdict(gate.passed).to_string(),
                 }
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The per-agent table (docs/reports.md#agents), when a call of any test has an agent: a
+/// row per agent of each such test, by name.
+fn render_agents_table(outcome: &SuiteOutcome, out: &mut dyn Write) -> io::Result<()> {
+    if outcome.tests.iter().all(|test| test.agents.is_empty()) {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(out, "### Agents")?;
+    writeln!(out)?;
+    writeln!(out, "| Test | Agent | Calls | Errors | Tools |")?;
+    writeln!(out, "| --- | --- | ---: | ---: | --- |")?;
+    for test in &outcome.tests {
+        for (agent, row) in test.agents.rows() {
+            let tools: Vec<String> = row.tools.iter().map(|tool| code(tool)).collect();
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                cell(&code(&test.name)),
+                cell(&code(agent)),
+                row.calls,
+                row.errors,
+                cell(&tools.join(", "))
             )?;
         }
     }

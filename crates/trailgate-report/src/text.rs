@@ -141,6 +141,7 @@ fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io
     for section in test.sections() {
         render_section(test, &section, painter, out)?;
     }
+    write_agents(test, out)?;
     write_run_verdicts(test, painter, out)?;
     writeln!(out, "  gates")?;
     for gate in &test.gates {
@@ -160,6 +161,52 @@ fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io
         }
     }
     Ok(())
+}
+
+/// The per-agent table (docs/reports.md#agents), when any call has an agent: per agent,
+/// by name, its calls, failed calls and distinct tools, the names escaped and aligned.
+fn write_agents(test: &TestOutcome, out: &mut dyn Write) -> io::Result<()> {
+    if test.agents.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<[String; 4]> = test
+        .agents
+        .rows()
+        .map(|(agent, row)| {
+            let tools: Vec<String> = row
+                .tools
+                .iter()
+                .map(|tool| escape_terminal(tool).into_owned())
+                .collect();
+            [
+                escape_terminal(agent).into_owned(),
+                plural(row.calls, "call", "calls"),
+                plural(row.errors, "error", "errors"),
+                tools.join(", "),
+            ]
+        })
+        .collect();
+    let width = |column: usize| {
+        rows.iter()
+            .map(|row| row[column].width())
+            .max()
+            .unwrap_or(0)
+    };
+    let widths = [width(0), width(1), width(2)];
+    writeln!(out, "  agents")?;
+    for row in rows {
+        write!(out, "   ")?;
+        for (cell, width) in row.iter().zip(widths) {
+            write!(out, " {cell}{}", " ".repeat(width - cell.width() + 1))?;
+        }
+        writeln!(out, " tools {}", row[3])?;
+    }
+    Ok(())
+}
+
+/// `1 call`, `2 calls`.
+fn plural(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 /// For a test of several runs, how many passed every gate on their own metrics, and each

@@ -154,6 +154,25 @@ struct RawCall<V> {
     args_raw: Option<String>,
     #[serde(default)]
     completed: Option<bool>,
+    /// The agent that made the call (docs/suite.md#trace-files): a non-empty name.
+    #[serde(default)]
+    agent: Option<AgentName>,
+}
+
+/// An agent's name in the call-list shape: a non-empty string.
+struct AgentName(String);
+
+impl<'de> Deserialize<'de> for AgentName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        if name.is_empty() {
+            return Err(serde::de::Error::invalid_value(
+                serde::de::Unexpected::Str(""),
+                &"a non-empty agent name",
+            ));
+        }
+        Ok(Self(name))
+    }
 }
 
 /// The fields an event may carry, on the event itself or inside its `data` object.
@@ -285,7 +304,7 @@ impl<V> Document<V> {
                         // `trailgate convert` writes `completed: false` for a call without a
                         // result, so that its output reads back as it was read.
                         completed: raw.completed.unwrap_or(true),
-                        agent: None,
+                        agent: raw.agent.map(|agent| agent.0),
                         time: None,
                     });
                 }

@@ -203,6 +203,7 @@ pub enum TraceError {
 pub(crate) const FORMAT_NAMES: &[&str] = &[
     "trailgate",
     "otel",
+    "openai-agents",
     "atif",
     "mini-swe-agent",
     "gemini-cli",

@@ -31,6 +31,7 @@ mod langfuse;
 mod mcp;
 mod mini_swe_agent;
 mod native;
+mod openai_agents;
 mod openai_chat;
 mod openai_responses;
 mod openhands;
@@ -44,6 +45,7 @@ mod testing;
 pub(crate) const ADAPTERS: &[&dyn Adapter] = &[
     &native::Native,
     &otel::Otel,
+    &openai_agents::OpenAiAgents,
     &atif::Atif,
     &mini_swe_agent::MiniSweAgent,
     &gemini_cli::GeminiCli,
@@ -210,6 +212,12 @@ pub(crate) fn id_field(value: &Value, key: &str) -> Option<String> {
         Value::Number(number) => Some(number.to_string()),
         _ => None,
     }
+}
+
+/// An agent's name as a call keeps it: `None` for an empty name, which names no agent
+/// (docs/formats.md#agents).
+pub(crate) fn agent_name(name: &str) -> Option<String> {
+    (!name.is_empty()).then(|| name.to_owned())
 }
 
 /// A new call that has not been answered yet.

@@ -30,6 +30,9 @@ struct Entry<'a> {
     /// Written only when false: an entry of the call list is a completed call otherwise.
     #[serde(skip_serializing_if = "is_true")]
     completed: bool,
+    /// Written only when the trace names the call's agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent: Option<&'a str>,
 }
 
 #[expect(
@@ -57,6 +60,7 @@ pub fn write_run(run: &Run, source: &str, out: &mut dyn Write) -> io::Result<()>
                 status: call.status,
                 step: call.step,
                 completed: call.completed,
+                agent: call.agent.as_deref(),
             })
             .collect(),
     };

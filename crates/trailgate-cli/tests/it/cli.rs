@@ -151,6 +151,55 @@ fn convert_output_reads_back_unchanged() {
     );
 }
 
+/// The agents `convert` writes read back as they were, through the one-pass reader of
+/// trailgate's call list and, for an empty name, refused by the derived parse.
+#[test]
+fn convert_output_with_agents_reads_back_unchanged() {
+    let cases = [
+        ("agents-openai-agents-handoff", "customer-service.jsonl"),
+        ("agents-convert-otel-agent-name", "research-crew.otlp.json"),
+        ("agents-convert-adk-agent-tool", "trip-planner.session.json"),
+        (
+            "agents-convert-claude-code-sidechain",
+            "session-with-sidechain.jsonl",
+        ),
+    ];
+    for (fixture, file) in cases {
+        let first = trailgate(&fixtures().join(fixture), &["convert", file]);
+        assert_eq!(first.code, 0, "{fixture}: {}", first.stderr);
+        assert!(
+            first.stdout.contains(r#""agent":""#),
+            "{fixture}: {}",
+            first.stdout
+        );
+        let temp = tempfile::tempdir().unwrap();
+        fs::write(temp.path().join("converted.jsonl"), &first.stdout).unwrap();
+        let second = trailgate(temp.path(), &["convert", "converted.jsonl"]);
+        assert_eq!(second.code, 0, "{fixture}: {}", second.stderr);
+        let calls = |text: &str| -> Vec<serde_json::Value> {
+            text.lines()
+                .map(|line| {
+                    serde_json::from_str::<serde_json::Value>(line).unwrap()["tool_calls"].clone()
+                })
+                .collect()
+        };
+        assert_eq!(calls(&first.stdout), calls(&second.stdout), "{fixture}");
+    }
+    let temp = tempfile::tempdir().unwrap();
+    fs::write(
+        temp.path().join("empty.json"),
+        r#"{"tool_calls": [{"name": "search", "agent": ""}]}"#,
+    )
+    .unwrap();
+    let run = trailgate(temp.path(), &["convert", "empty.json"]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("a non-empty agent name"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn convert_fails_whole_on_a_file_of_no_known_format() {
     let temp = tempfile::tempdir().unwrap();

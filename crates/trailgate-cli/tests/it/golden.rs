@@ -104,14 +104,16 @@ fn check_scored(dir: &Path, args: &[String]) {
 }
 
 /// The fixtures whose HTML report is snapshotted too: a passing suite, a failing one with
-/// many runs, markup in every string, gates on a baseline, and each verdict of a marked test
+/// many runs, markup in every string, gates on a baseline, each verdict of a marked test, and
+/// a per-agent table
 /// (the browser test opens them).
-pub(crate) const HTML_FIXTURES: [&str; 5] = [
+pub(crate) const HTML_FIXTURES: [&str; 6] = [
     "seed-000-first-run",
     "many-runs-listing",
     "hostile-html-content",
     "baseline-gates",
     "xfail-verdicts",
+    "agents-matchers",
 ];
 
 /// The HTML page as its snapshot shows it: the page with its style sheet, script and the

@@ -122,9 +122,9 @@ fn every_line_a_grader_writes_escapes_the_suite_s_text() {
         "tests:\n  - name: \"t {EVIL}\"\n    agent: \"a {EVIL}\"\n    xfail: \"r {EVIL}\"\n    \
          traces: run.json\n    equal_function_sets:\n      classes:\n        - {{name: \"c {EVIL}\", \
          members: [\"{EVIL}\", search]}}\n    graders:\n      - type: tool-calls\n        config:\n          \
-         required: [{{name: \"{EVIL}\"}}]\n          disallowed: [{{name: \"^search$\", args: {{q: \"{EVIL}\"}}}}]\n          \
+         required: [{{name: \"{EVIL}\", agent: {{$regex: \"{EVIL}\"}}}}]\n          disallowed: [{{name: \"^search$\", args: {{q: \"{EVIL}\"}}}}]\n          \
          sequence: [{{name: \"{EVIL}\"}}]\n      - type: trajectory\n        config:\n          mode: strict\n          \
-         expected: [{{tool: \"{EVIL}\", args: {{q: \"{EVIL}\"}}}}]\n      - type: call-accuracy\n        config:\n          \
+         expected: [{{tool: \"{EVIL}\", agent: \"{EVIL}\", args: {{q: \"{EVIL}\"}}}}]\n      - type: call-accuracy\n        config:\n          \
          expected: [{{tool: \"{EVIL}\", args: {{q: \"{EVIL}\"}}}}]\n      - type: tool-correctness\n        config:\n          \
          expected_tools: [\"{EVIL}\"]\n      - type: budget\n        config:\n          max_calls: 1\n          \
          max_calls_per_tool: [{{tool: \"{EVIL}\", max: 1}}]\n      - type: dependencies\n        config:\n          \
@@ -134,7 +134,7 @@ fn every_line_a_grader_writes_escapes_the_suite_s_text() {
     std::fs::write(temp.path().join("trailgate.yaml"), suite).unwrap();
     std::fs::write(
         temp.path().join("run.json"),
-        r#"{"tool_calls": [{"name": "search", "args": {"q": "weather"}, "status": "error"}]}"#,
+        r#"{"tool_calls": [{"name": "search", "args": {"q": "weather"}, "status": "error", "agent": "e\u0085v\u009bi\u202el\ufffe\nx"}]}"#,
     )
     .unwrap();
     for format in ["text", "github", "markdown", "junit"] {
@@ -143,6 +143,12 @@ fn every_line_a_grader_writes_escapes_the_suite_s_text() {
             &["check", "--format", format, "--color", "never"],
         );
         assert!(run.code <= 1, "{format}: {}", run.stderr);
+        // The per-agent table names the hostile agent of the run's call.
+        assert!(
+            !matches!(format, "text" | "markdown") || run.stdout.contains("gent"),
+            "{format}: {}",
+            run.stdout
+        );
         assert!(
             run.stdout.contains("XFAIL") || format == "junit",
             "{format}: {}",
@@ -155,4 +161,71 @@ fn every_line_a_grader_writes_escapes_the_suite_s_text() {
             .collect();
         assert!(bad.is_empty(), "{format} prints {bad:?}:\n{}", run.stdout);
     }
+}
+
+/// Agent names come from traces: control characters, a bidi override, a line break and
+/// HTML markup in one are inert in every report. The printed reports show no control
+/// character and no workflow command of the trace's; the JSON report carries the name
+/// exactly; the HTML page embeds it with `<` escaped, never as markup.
+#[test]
+fn agent_names_are_inert_in_every_report() {
+    const AGENT: &str = "<img src=x onerror=alert(1)>\u{1b}[2J\u{9b}31m\n::error::pwned\u{202e}";
+    let temp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        temp.path().join("trailgate.yaml"),
+        "tests:\n  - name: hostile agent\n    traces: run.json\n    graders:\n      \
+         - type: tool-calls\n        config:\n          disallowed: [{agent: {$regex: \"onerror\"}, name: \"^search$\"}]\n",
+    )
+    .unwrap();
+    let call = serde_json::json!({"tool_calls": [{"name": "search", "agent": AGENT}]});
+    std::fs::write(temp.path().join("run.json"), call.to_string()).unwrap();
+    for format in ["text", "github", "markdown", "junit"] {
+        let run = trailgate(
+            temp.path(),
+            &["check", "--format", format, "--color", "never"],
+        );
+        assert_eq!(run.code, 1, "{format}: {}", run.stderr);
+        let bad: Vec<char> = run
+            .stdout
+            .chars()
+            .filter(|&c| (c.is_control() && c != '\n') || is_bidi_control(c))
+            .collect();
+        assert!(bad.is_empty(), "{format} prints {bad:?}:\n{}", run.stdout);
+        assert!(
+            !run.stdout
+                .lines()
+                .any(|line| line.starts_with("::error::pwned")),
+            "{format}: {}",
+            run.stdout
+        );
+        if format == "text" {
+            assert!(
+                run.stdout.contains(
+                    r"<img src=x onerror=alert(1)>\u{1b}[2J\u{9b}31m\n::error::pwned\u{202e}"
+                ),
+                "{}",
+                run.stdout
+            );
+        }
+        if format == "markdown" {
+            assert!(run.stdout.contains("### Agents"), "{}", run.stdout);
+            assert!(!run.stdout.contains("| <img"), "{}", run.stdout);
+        }
+    }
+    let json = trailgate(temp.path(), &["check", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(report["tests"][0]["agents"][0]["agent"], AGENT);
+    assert_eq!(report["tests"][0]["agents"][0]["calls"], 1);
+    let html = trailgate(temp.path(), &["check", "--format", "html"]);
+    assert_eq!(html.code, 1, "{}", html.stderr);
+    assert!(
+        !html.stdout.contains("<img"),
+        "the agent's markup is not markup"
+    );
+    assert!(!html.stdout.contains('\u{1b}'));
+    assert!(
+        html.stdout
+            .contains(r"\u003cimg src=x onerror=alert(1)\u003e"),
+        "the name is in the page's data, escaped"
+    );
 }

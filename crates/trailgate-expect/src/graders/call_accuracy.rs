@@ -5,7 +5,7 @@ pub(crate) mod config;
 mod suggest;
 
 use serde_json::Value;
-use trailgate_core::{AccuracyCounts, AccuracyMetrics, Percent, ToolId, ToolRef, pair_calls};
+use trailgate_core::{AccuracyCounts, AccuracyMetrics, Percent, ToolId, pair_calls};
 use trailgate_trace::{LazyValue, Run, ValueRef};
 
 use crate::gate::{Gate, Target};
@@ -234,10 +234,7 @@ impl CallAccuracyGrader {
         let pairing = pair_calls(
             self.expected.len(),
             calls.len(),
-            |e, a| {
-                let call = &calls[a];
-                (self.expected[e].tool).matches(ToolRef::new(call.server.as_deref(), &call.name))
-            },
+            |e, a| (self.expected[e].tool).matches(&calls[a]),
             // Compared on the arguments' text, which is not parsed for it.
             |e, a| self.args_equal(&self.expected[e], &calls[a].args),
         );

@@ -19,7 +19,8 @@ use crate::memo::{Memo, REMEMBERED_TOOLS};
 use crate::run::{Detail, TestRun};
 
 use self::sequence::SequenceNear;
-use crate::tool_matcher::{ClassTools, Pattern};
+use crate::pattern::Pattern;
+use crate::tool_matcher::{AgentMatcher, ClassTools};
 
 /// `tool_calls.pass_rate`.
 pub(crate) const PASS_RATE: Target = Target::new("tool_calls.pass_rate");
@@ -54,6 +55,8 @@ pub struct ToolMatch {
     pub class: Option<ClassTools>,
     /// Searched in the call's server; a call recorded without a server does not match.
     pub server: Option<Pattern>,
+    /// The agent that made the call; a call recorded without an agent does not match.
+    pub agent: Option<AgentMatcher>,
     /// Searched in the `command` argument, which a call whose name matches must have.
     pub command: Option<Pattern>,
     /// Searched in the `path` argument, which a call whose name matches must have.
@@ -72,7 +75,9 @@ pub struct ToolMatch {
 impl fmt::Display for ToolMatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
-        if !self.name.as_str().is_empty() || (self.class.is_none() && self.server.is_none()) {
+        if !self.name.as_str().is_empty()
+            || (self.class.is_none() && self.server.is_none() && self.agent.is_none())
+        {
             parts.push(self.name.to_string());
         }
         if let Some(class) = &self.class {
@@ -80,6 +85,9 @@ impl fmt::Display for ToolMatch {
         }
         if let Some(server) = &self.server {
             parts.push(format!("on server {server}"));
+        }
+        if let Some(agent) = &self.agent {
+            parts.push(format!("by agent `{agent}`"));
         }
         f.write_str(&parts.join(" "))?;
         if let Some(command) = &self.command {
@@ -308,7 +316,7 @@ const PATH_KEYS: &[&str] = &["path", "file_path", "absolute_path", "notebook_pat
 
 /// How a call fares against the argument and result conditions of a match.
 enum FieldCheck<'a> {
-    /// The call's tool is not in the entry's class, or its server does not match: the entry
+    /// The call's tool is not in the entry's class, or its server or agent does not match: the entry
     /// is not about this call, as when its name does not match.
     OtherTool,
     Match,
@@ -402,8 +410,8 @@ impl MissAt<'_> {
 }
 
 impl ToolMatch {
-    /// Whether the call's tool is in the entry's class and on its server, when the entry
-    /// names them; its name was matched before.
+    /// Whether the call's tool is in the entry's class and on its server, and the call by
+    /// its agent, when the entry names them; its name was matched before.
     fn is_tool(&self, call: &Call) -> bool {
         let tool = trailgate_core::ToolRef::new(call.server.as_deref(), &call.name);
         self.class.as_ref().is_none_or(|class| class.contains(tool))
@@ -412,6 +420,10 @@ impl ToolMatch {
                     .as_deref()
                     .is_some_and(|server| pattern.is_match(server))
             })
+            && self
+                .agent
+                .as_ref()
+                .is_none_or(|agent| agent.matches(call.agent.as_deref()))
     }
 
     fn check_fields<'a>(&'a self, call: &'a Call) -> FieldCheck<'a> {

@@ -54,7 +54,7 @@ impl ToolCorrectnessGrader {
             .iter()
             .map(|call| ToolRef::new(call.server.as_deref(), &call.name))
             .collect();
-        let matches = |e: usize, c: usize| self.expected[e].matches(ids[c]);
+        let matches = |e: usize, c: usize| self.expected[e].matches(&calls[c]);
         let pairs: Vec<Option<usize>> = if self.check_ordering && self.exact_match {
             (0..self.expected.len())
                 .map(|e| (e < ids.len() && matches(e, e)).then_some(e))

@@ -1,5 +1,5 @@
 //! Step matchers as the suite writes them: a member as a string (`search`), or a map with
-//! `tool`, `class`, `server`, `args` and `args_mode`; read while the suite is read and
+//! `tool`, `class`, `server`, `agent`, `args` and `args_mode`; read while the suite is read and
 //! checked against the test's classes. Every trajectory grader reads its steps with these.
 
 use std::fmt;
@@ -15,7 +15,7 @@ use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::config::{
-    MemberValue, PatternValue, RawTool, TestClasses, member_error, tool_matcher,
+    AgentValue, MemberValue, PatternValue, RawTool, TestClasses, member_error, tool_matcher,
 };
 
 use super::StepMatcher;
@@ -25,6 +25,7 @@ pub(crate) struct RawStep {
     pub(crate) tool: Option<Member>,
     pub(crate) class: Option<String>,
     pub(crate) server: Option<PatternValue>,
+    pub(crate) agent: Option<AgentValue>,
     pub(crate) args: Option<ValueMatcher>,
     pub(crate) args_mode: Option<ArgsMode>,
 }
@@ -39,6 +40,8 @@ pub(crate) struct RawStepObject {
     pub(crate) class: Option<String>,
     // A regex searched in the call's server.
     pub(crate) server: Option<PatternValue>,
+    // The agent that made the call: its name, or a value matcher on it.
+    pub(crate) agent: Option<AgentValue>,
     // A map from each argument's name to a literal or an operator (docs/matchers.md).
     pub(crate) args: Option<ValueMatcher>,
     pub(crate) args_mode: Option<ArgsMode>,
@@ -50,6 +53,7 @@ impl From<RawStepObject> for RawStep {
             tool: object.tool.map(|member| member.0),
             class: object.class,
             server: object.server,
+            agent: object.agent,
             args: object.args,
             args_mode: object.args_mode,
         }
@@ -64,6 +68,7 @@ impl RawStep {
             tool: Some(member),
             class: None,
             server: None,
+            agent: None,
             args: None,
             args_mode: None,
         })
@@ -78,7 +83,7 @@ impl<'de> Deserialize<'de> for RawStep {
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(
                     "a step: a tool like `brave.web_search`, or a map with `tool` or `class`, \
-                     and optionally `server`, `args` and `args_mode`",
+                     and optionally `server`, `agent`, `args` and `args_mode`",
                 )
             }
             fn visit_str<E: de::Error>(self, text: &str) -> Result<RawStep, E> {
@@ -95,7 +100,7 @@ impl<'de> Deserialize<'de> for RawStep {
 described!(RawStep, "Step", |generator| {
     let object = generator.subschema_for::<RawStepObject>();
     json_schema!({
-        "description": "an expected step: `server.tool`, a bare `tool`, or {tool, class, server, args, args_mode} (docs/matchers.md)",
+        "description": "an expected step: `server.tool`, a bare `tool`, or {tool, class, server, agent, args, args_mode} (docs/matchers.md)",
         "oneOf": [ { "type": "string", "minLength": 1 }, object ]
     })
 });
@@ -115,6 +120,7 @@ pub(crate) fn step_matcher(
             member: step.tool,
             class: step.class,
             server: step.server.map(|pattern| pattern.0),
+            agent: step.agent.map(|agent| agent.0),
         },
         at,
         classes,

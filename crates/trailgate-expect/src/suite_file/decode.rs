@@ -41,6 +41,7 @@ const KNOWN_CODES: &[&str] = &[
     "trailgate::suite::empty",
     "trailgate::suite::invalid_value",
     "trailgate::suite::invalid_member",
+    "trailgate::suite::invalid_agent",
     "trailgate::suite::out_of_range",
     "trailgate::suite::missing_key",
     "trailgate::suite::unknown_operator",

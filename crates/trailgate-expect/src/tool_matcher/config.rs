@@ -11,11 +11,12 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use trailgate_core::{ClassSet, Member, MemberError};
 
 use crate::error::{Problem, custom, suggest};
+use crate::matchers::ValueMatcher;
 use crate::reading::{RegexRefusal, total_problem};
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join};
 
-use super::{ClassTools, Pattern, ToolMatcher};
+use super::{AgentMatcher, ClassTools, Pattern, ToolMatcher};
 
 /// The classes a test's matchers may name: whether the test has an `equal_function_sets`
 /// block, and its classes when the block loaded.
@@ -30,6 +31,7 @@ pub(crate) struct RawTool {
     pub(crate) member: Option<Member>,
     pub(crate) class: Option<String>,
     pub(crate) server: Option<Pattern>,
+    pub(crate) agent: Option<AgentMatcher>,
 }
 
 /// An expected tool, with its class resolved against the test's classes.
@@ -77,8 +79,12 @@ pub(crate) fn tool_matcher(
             return None;
         }
     };
-    Some(match tool.server {
+    let matcher = match tool.server {
         Some(server) => matcher.on_server(server),
+        None => matcher,
+    };
+    Some(match tool.agent {
+        Some(agent) => matcher.by_agent(agent),
         None => matcher,
     })
 }
@@ -254,5 +260,53 @@ described!(MemberValue, "Member", |generator| {
     json_schema!({
         "description": "`server.tool` (split at the first dot), a bare `tool`, or {server, tool}",
         "oneOf": [ { "type": "string", "minLength": 1 }, object ]
+    })
+});
+
+/// An `agent:` value (docs/matchers.md#agents): an agent's name, or a value matcher on it.
+/// A literal that is not a non-empty string could never equal an agent's name, so it is an
+/// error rather than a matcher that silently matches nothing.
+pub(crate) struct AgentValue(pub(crate) AgentMatcher);
+
+impl<'de> Deserialize<'de> for AgentValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let matcher = ValueMatcher::deserialize(deserializer)?;
+        match matcher.as_literal() {
+            Some(serde_json::Value::String(name)) if name.is_empty() => Err(custom(
+                "trailgate::suite::invalid_agent",
+                "`agent` is an empty name",
+                "empty agent name",
+                "write the agent's name as the trace records it (`agent: router`), or a \
+                 value matcher such as `{$regex: \"^research\"}`",
+            )),
+            Some(serde_json::Value::String(_)) | None => Ok(Self(AgentMatcher::new(matcher))),
+            Some(other) => Err(custom(
+                "trailgate::suite::invalid_agent",
+                &format!("`agent` is {}, not an agent's name", json_kind(other)),
+                "not a name",
+                "write the agent's name as the trace records it (`agent: router`), or a \
+                 value matcher such as `{$regex: \"^research\"}` or `{$not: router}`",
+            )),
+        }
+    }
+}
+
+/// What kind of JSON value a literal is, as a message names it.
+pub(crate) fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "a list",
+        serde_json::Value::Object(_) => "a map",
+    }
+}
+
+described!(AgentValue, "Agent", |generator| {
+    let matcher = generator.subschema_for::<ValueMatcher>();
+    json_schema!({
+        "description": "the agent that made the call: its exact name, or a value matcher on the name such as {$regex: ...} or {$not: ...}; a call without an agent matches none (docs/matchers.md#agents)",
+        "oneOf": [ { "type": "string", "minLength": 1 }, matcher ]
     })
 });

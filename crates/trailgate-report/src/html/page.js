@@ -264,6 +264,13 @@
       section.append(table(["Tool", "Called", "Errors"],
         test.tools.map(([tool, called, , , errors]) => [el("code", {}, tool), String(called), String(errors)]), [false, true, true]));
     }
+    // The per-agent table, only when a call has an agent; names are text nodes, inert.
+    if (test.agents && test.agents.length > 0) {
+      section.append(el("h3", {}, "Agents"));
+      section.append(table(["Agent", "Calls", "Errors", "Tools"], test.agents.map((row) => [
+        row.agent, String(row.calls), String(row.errors), el("code", {}, row.tools.join(", ")),
+      ]), [false, true, true, false]));
+    }
     const reliability = test.parts.reliability;
     if (reliability) {
       section.append(el("h3", {}, "Reliability"));

@@ -140,16 +140,17 @@ impl<'t> Reader<'t> {
 
     /// One entry of the list, read over a call kept from an earlier run.
     fn call(&mut self, call: &mut Call) -> Option<()> {
-        const NAME: u8 = 1;
-        const SERVER: u8 = 2;
-        const ARGS: u8 = 4;
-        const RESULT: u8 = 8;
-        const STATUS: u8 = 16;
-        const STEP: u8 = 32;
-        const ARGS_RAW: u8 = 64;
-        const COMPLETED: u8 = 128;
-        let mut seen = 0_u8;
-        let mut once = |field: u8| {
+        const NAME: u16 = 1;
+        const SERVER: u16 = 2;
+        const ARGS: u16 = 4;
+        const RESULT: u16 = 8;
+        const STATUS: u16 = 16;
+        const STEP: u16 = 32;
+        const ARGS_RAW: u16 = 64;
+        const COMPLETED: u16 = 128;
+        const AGENT: u16 = 256;
+        let mut seen = 0_u16;
+        let mut once = |field: u16| {
             let first = seen & field == 0;
             seen |= field;
             first.then_some(())
@@ -161,6 +162,7 @@ impl<'t> Reader<'t> {
         let mut step = None;
         let mut args_raw = None;
         let mut completed = None;
+        let mut agent = None;
         self.object(|reader, key| {
             match reader.bytes_of(key) {
                 b"name" => {
@@ -205,6 +207,10 @@ impl<'t> Reader<'t> {
                     once(COMPLETED)?;
                     reader.null_or(&mut completed, Self::boolean)?;
                 }
+                b"agent" => {
+                    once(AGENT)?;
+                    reader.null_or(&mut agent, Self::string_value)?;
+                }
                 _ => reader.value(0, false)?,
             }
             Some(())
@@ -212,14 +218,7 @@ impl<'t> Reader<'t> {
         if seen & NAME == 0 {
             return None;
         }
-        match (server, &mut call.server) {
-            (None, kept) => *kept = None,
-            (Some(server), Some(kept)) => {
-                kept.clear();
-                kept.push_str(&self.unescaped(server)?);
-            }
-            (Some(server), kept) => *kept = Some(self.unescaped(server)?.into_owned()),
-        }
+        self.set_server(call, server)?;
         call.args = match args {
             Some(kept) => self.keep(kept)?,
             None => empty_args(),
@@ -237,6 +236,36 @@ impl<'t> Reader<'t> {
         // `trailgate convert` writes `completed: false` for a call without a result, so that
         // its output reads back as it was read.
         call.completed = completed.unwrap_or(true);
+        self.set_agent(call, agent)?;
+        Some(())
+    }
+
+    /// Sets a call's server, reusing the buffer of the one it had.
+    fn set_server(&self, call: &mut Call, server: Option<Text>) -> Option<()> {
+        match (server, &mut call.server) {
+            (None, kept) => *kept = None,
+            (Some(server), Some(kept)) => {
+                kept.clear();
+                kept.push_str(&self.unescaped(server)?);
+            }
+            (Some(server), kept) => *kept = Some(self.unescaped(server)?.into_owned()),
+        }
+        Some(())
+    }
+
+    /// Sets a call's agent; `None` for an empty name, which the derived parse refuses and
+    /// says where.
+    fn set_agent(&self, call: &mut Call, agent: Option<Text>) -> Option<()> {
+        call.agent = match agent {
+            Some(agent) => {
+                let name = self.unescaped(agent)?.into_owned();
+                if name.is_empty() {
+                    return None;
+                }
+                Some(name)
+            }
+            None => None,
+        };
         Some(())
     }
 

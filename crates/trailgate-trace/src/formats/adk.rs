@@ -141,7 +141,10 @@ fn read_event(trajectory: &mut Trajectory, event: &Value, path: &str) -> Result<
     else {
         return Ok(());
     };
+    let first = trajectory.len();
     trajectory.add_step(calls_in(parts, &at(path, "content.parts"))?);
+    // The event's `author` is the agent that wrote it (docs/formats.md#agents).
+    trajectory.set_agent_from(first, event.get("author").and_then(Value::as_str));
     let limit = trajectory.len();
     trajectory.answer_parts(parts, limit);
     Ok(())

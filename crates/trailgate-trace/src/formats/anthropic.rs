@@ -324,6 +324,18 @@ impl ContentCalls {
         complete(call, content.map(result_value), status);
     }
 
+    /// The number of calls recorded so far.
+    pub(crate) fn len(&self) -> usize {
+        self.log.calls.len()
+    }
+
+    /// Sets the agent of the calls from the `from`-th on: those of the message just read.
+    pub(crate) fn set_agent_from(&mut self, from: usize, agent: Option<&str>) {
+        for call in self.log.calls.iter_mut().skip(from) {
+            call.agent = agent.and_then(crate::formats::agent_name);
+        }
+    }
+
     /// The step of the call with this id, when it was recorded.
     pub(crate) fn step_of(&self, id: &str) -> Option<u32> {
         self.steps_by_id.get(id).copied()

@@ -6,6 +6,12 @@
 //! `assistant` and `user` records carry Anthropic messages, read with the `anthropic`
 //! adapter's content blocks. A step is one assistant message: the CLI writes one record per
 //! content block, so the records that share `message.id` are one step.
+//!
+//! A subagent's calls carry its agent (docs/formats.md#agents): the `subagent_type` of the
+//! `Task` (or `Agent`) call that spawned it, found through `parent_tool_use_id` in
+//! stream-json, and for a transcript's side chain (`isSidechain`) the last such call made
+//! before it; in a subagent's own file, which does not write its type, the records'
+//! `agentId`. The main agent's calls have none.
 
 use std::collections::BTreeMap;
 
@@ -76,6 +82,10 @@ struct ClaudeCodeConverter {
     /// then the file is a subagent's own (`<session>/subagents/agent-*.jsonl`), whose
     /// records take steps of their own.
     main_seen: bool,
+    /// The `subagent_type` of each `Task` or `Agent` call seen, by call id.
+    task_agents: BTreeMap<String, String>,
+    /// The `subagent_type` of the last `Task` or `Agent` call seen.
+    last_task_agent: Option<String>,
 }
 
 impl Converter for ClaudeCodeConverter {
@@ -113,8 +123,12 @@ impl ClaudeCodeConverter {
                     return Ok(());
                 };
                 let step = self.step(record, message);
+                let agent = self.agent(record);
+                let first = self.calls.len();
                 self.calls
                     .blocks(message.get("content"), Some(step), &join(path, "message"))?;
+                self.calls.set_agent_from(first, agent.as_deref());
+                self.note_tasks(message);
             }
             Some("user") => {
                 if let Some(message) = record.get("message") {
@@ -127,6 +141,48 @@ impl ClaudeCodeConverter {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The agent of an assistant record's calls: a subagent's type, or `None` for the main
+    /// agent's (and for a subagent whose type the file does not say).
+    fn agent(&self, record: &Value) -> Option<String> {
+        if let Some(parent) = id_field(record, "parent_tool_use_id") {
+            return self.task_agents.get(&parent).cloned();
+        }
+        if !is_sidechain(record) {
+            return None;
+        }
+        if self.main_seen {
+            self.last_task_agent.clone()
+        } else {
+            str_field(record, "agentId").map(str::to_owned)
+        }
+    }
+
+    /// Notes the `subagent_type` of the `Task` and `Agent` calls of an assistant message,
+    /// for the subagents they spawn.
+    fn note_tasks(&mut self, message: &Value) {
+        let Some(blocks) = message.get("content").and_then(Value::as_array) else {
+            return;
+        };
+        for block in blocks {
+            if str_field(block, "type") != Some("tool_use")
+                || !matches!(str_field(block, "name"), Some("Task" | "Agent"))
+            {
+                continue;
+            }
+            let Some(kind) = block
+                .get("input")
+                .and_then(|input| str_field(input, "subagent_type"))
+                .filter(|kind| !kind.is_empty())
+            else {
+                continue;
+            };
+            if let Some(id) = id_field(block, "id") {
+                self.task_agents.insert(id, kind.to_owned());
+            }
+            self.last_task_agent = Some(kind.to_owned());
+        }
     }
 
     /// `mcp_servers` of `system/init`: `[{name, status}]` (or plain names).

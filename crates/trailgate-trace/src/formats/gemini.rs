@@ -186,6 +186,13 @@ impl Trajectory {
         self.calls.len()
     }
 
+    /// Sets the agent of the calls from the `from`-th on: those of the step just added.
+    pub(super) fn set_agent_from(&mut self, from: usize, agent: Option<&str>) {
+        for call in self.calls.iter_mut().skip(from) {
+            call.agent = agent.and_then(crate::formats::agent_name);
+        }
+    }
+
     /// The number of calls made up to the end of step `step`, if there is such a step.
     pub(super) fn step_end(&self, step: usize) -> Option<usize> {
         self.step_ends.get(step).copied()

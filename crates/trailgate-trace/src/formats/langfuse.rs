@@ -5,7 +5,9 @@
 //! from `gen_ai.tool.name` in the observation's metadata attributes (else the observation's
 //! name, without the `running tool: ` prefix that pydantic-ai's spans carry), arguments
 //! from `input`, result from `output`, `error` for `level: ERROR`. A step is one
-//! `GENERATION`: a tool takes the step of the last generation that started before it.
+//! `GENERATION`: a tool takes the step of the last generation that started before it. The
+//! agent is the `gen_ai.agent.name` attribute of the observation or of its nearest ancestor
+//! (by `parentObservationId`) that has one (docs/formats.md#agents).
 
 use serde_json::Value;
 
@@ -85,6 +87,7 @@ fn trace_run(trace: &Value, path: &str) -> Result<Run, RecordError> {
         })
         .collect();
     order.sort_unstable();
+    let agents = observation_agents(observations);
     let mut run = Run::default();
     let mut generations: u32 = 0;
     for (_, _, index) in order {
@@ -112,6 +115,7 @@ fn trace_run(trace: &Value, path: &str) -> Result<Run, RecordError> {
                 let server = attribute("mcp.server.name").map(str::to_owned);
                 let step = generations.saturating_sub(1);
                 let mut call = open_call(server, name.to_owned(), observation.get("input"), step);
+                call.agent = agents.get(index).copied().flatten().map(str::to_owned);
                 let output = observation.get("output").filter(|output| !output.is_null());
                 let failed = str_field(observation, "level") == Some("ERROR");
                 let ended = observation.get("endTime").is_some_and(|end| !end.is_null());
@@ -131,6 +135,63 @@ fn trace_run(trace: &Value, path: &str) -> Result<Run, RecordError> {
         }
     }
     Ok(run)
+}
+
+/// The `gen_ai.agent.name` of an observation's metadata attributes, when non-empty.
+fn own_agent(observation: &Value) -> Option<&str> {
+    observation
+        .get("metadata")
+        .and_then(|metadata| metadata.get("attributes"))
+        .and_then(|attributes| str_field(attributes, "gen_ai.agent.name"))
+        .filter(|name| !name.is_empty())
+}
+
+/// The agent of each observation: its own `gen_ai.agent.name`, else its nearest ancestor's.
+/// Linear in the observations, whatever their parent links (a long chain, a loop): each
+/// observation is settled once.
+fn observation_agents(observations: &[Value]) -> Vec<Option<&str>> {
+    let mut index = std::collections::BTreeMap::new();
+    for (i, observation) in observations.iter().enumerate() {
+        if let Some(id) = str_field(observation, "id") {
+            index.entry(id).or_insert(i);
+        }
+    }
+    let parent = |i: usize| {
+        str_field(&observations[i], "parentObservationId").and_then(|id| index.get(id).copied())
+    };
+    // 0: not yet, 1: on the current path, 2: settled.
+    let mut state = vec![0_u8; observations.len()];
+    let mut agents: Vec<Option<&str>> = vec![None; observations.len()];
+    let mut path = Vec::new();
+    for start in 0..observations.len() {
+        let mut node = start;
+        let answer = loop {
+            if state[node] == 2 {
+                break agents[node];
+            }
+            if state[node] == 1 {
+                break None;
+            }
+            if let Some(agent) = own_agent(&observations[node]) {
+                break Some(agent);
+            }
+            state[node] = 1;
+            path.push(node);
+            match parent(node) {
+                Some(next) => node = next,
+                None => break None,
+            }
+        };
+        for settled in path.drain(..) {
+            state[settled] = 2;
+            agents[settled] = answer;
+        }
+        if own_agent(&observations[node]).is_some() && state[node] != 2 {
+            state[node] = 2;
+            agents[node] = answer;
+        }
+    }
+    agents
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ use serde_json::Value;
 
 use self::calls::span_calls;
 use self::messages::{Messages, flattened_messages};
-use self::spans::{Role, Span, classify};
+use self::spans::{Role, Span, agent_name, classify};
 use self::values::{attributes, is_error_code, is_server_kind, nanos, span_id};
 use crate::formats::{Adapter, Converter, Record, RecordError, str_field};
 use crate::model::Run;
@@ -233,6 +233,7 @@ impl OtelConverter {
             start: time("start_time"),
             end: time("end_time"),
             role,
+            agent: agent_name(&attributes),
         });
         Ok(())
     }
@@ -252,6 +253,7 @@ impl OtelConverter {
                 start: None,
                 end: None,
                 role,
+                agent: agent_name(&attributes),
             });
             return Ok(());
         }
@@ -345,6 +347,7 @@ impl OtelConverter {
             start: field(span, "startTimeUnixNano", "start_time_unix_nano").and_then(nanos),
             end: field(span, "endTimeUnixNano", "end_time_unix_nano").and_then(nanos),
             role,
+            agent: agent_name(&attributes),
         });
         Ok(())
     }

@@ -14,7 +14,7 @@ use crate::graders::config::{GraderConfig, config_keys};
 use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::step_matcher::config::{RawStep, step_matcher};
 use crate::suite_file::{PathSeg, SuiteFile, join};
-use crate::tool_matcher::config::{MemberValue, PatternValue, TestClasses};
+use crate::tool_matcher::config::{AgentValue, MemberValue, PatternValue, TestClasses};
 
 use super::{BudgetGrader, ToolLimit};
 
@@ -41,6 +41,7 @@ struct RawToolLimit {
     tool: Option<MemberValue>,
     class: Option<String>,
     server: Option<PatternValue>,
+    agent: Option<AgentValue>,
     args: Option<ValueMatcher>,
     args_mode: Option<ArgsMode>,
     // How many calls of the step may be made; 0 forbids it.
@@ -257,6 +258,7 @@ fn tool_limits(
             tool: entry.tool.map(|member| member.0),
             class: entry.class,
             server: entry.server,
+            agent: entry.agent,
             args: entry.args,
             args_mode: entry.args_mode,
         };

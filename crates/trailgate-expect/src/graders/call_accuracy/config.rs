@@ -13,7 +13,9 @@ use crate::graders::config::{GraderConfig, block_gates, config_keys};
 use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::ToolMatcher;
-use crate::tool_matcher::config::{MemberValue, PatternValue, RawTool, TestClasses, tool_matcher};
+use crate::tool_matcher::config::{
+    AgentValue, MemberValue, PatternValue, RawTool, TestClasses, tool_matcher,
+};
 
 use super::{CallAccuracyGrader, ExpectedCall};
 
@@ -53,6 +55,7 @@ impl GraderConfig for RawConfig {
                     member: call.tool.as_ref().map(|m| m.0.clone()),
                     class: call.class.clone(),
                     server: call.server.as_ref().map(|p| p.0.clone()),
+                    agent: call.agent.as_ref().map(|a| a.0.clone()),
                 };
                 tool_matcher(file, tool, &at, classes, problems)
             })
@@ -133,6 +136,8 @@ struct RawExpectedCall {
     class: Option<String>,
     /// A regex searched in the call's server.
     server: Option<PatternValue>,
+    /// The agent that made the call: its name, or a value matcher on it.
+    agent: Option<AgentValue>,
     /// A map from each argument's name to a literal or an operator (docs/matchers.md).
     args: Option<ValueMatcher>,
 }

@@ -17,10 +17,11 @@ use crate::graders::Block;
 use crate::graders::config::{GraderConfig, block_gates, config_keys};
 use crate::graders::contract::Unjudged;
 use crate::matchers::ValueMatcher;
+use crate::pattern::Pattern;
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join, plain_number};
-use crate::tool_matcher::config::{PatternValue, TestClasses, compile, resolve_class};
-use crate::tool_matcher::{ClassTools, Pattern};
+use crate::tool_matcher::config::{AgentValue, PatternValue, TestClasses, compile, resolve_class};
+use crate::tool_matcher::{AgentMatcher, ClassTools};
 
 use super::{
     MatchList, MissingArgument, MissingArguments, RequiredMatch, ToolCallsGrader, ToolMatch,
@@ -262,6 +263,7 @@ struct RawToolMatch {
     name: Pattern,
     class: Option<String>,
     server: Option<Pattern>,
+    agent: Option<AgentMatcher>,
     command: Option<Pattern>,
     path: Option<Pattern>,
     args: Option<BTreeMap<String, ValueTestValue>>,
@@ -289,6 +291,7 @@ impl RawToolMatch {
             name: self.name,
             class,
             server: self.server,
+            agent: self.agent,
             command: self.command,
             path: self.path,
             args: self
@@ -306,12 +309,15 @@ impl RawToolMatch {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawToolMatchObject {
-    /// A regex searched in the tool name; optional when `class` or `server` is given.
+    /// A regex searched in the tool name; optional when `class`, `server` or `agent` is
+    /// given.
     name: Option<PatternValue>,
     /// An equal-function class of the test: the call's tool is one of its members.
     class: Option<String>,
     /// A regex searched in the call's server.
     server: Option<PatternValue>,
+    /// The agent that made the call: its name, or a value matcher on it.
+    agent: Option<AgentValue>,
     command: Option<PatternValue>,
     path: Option<PatternValue>,
     /// A regex (a string) or a value matcher (anything else) for each argument, by name.
@@ -368,6 +374,7 @@ impl<'de> Deserialize<'de> for RawToolMatch {
                     name: compile(text)?,
                     class: None,
                     server: None,
+                    agent: None,
                     command: None,
                     path: None,
                     args: None,
@@ -383,14 +390,17 @@ impl<'de> Deserialize<'de> for RawToolMatch {
                 let raw = RawToolMatchObject::deserialize(MapAccessDeserializer::new(map))?;
                 let name = match raw.name {
                     Some(name) => name.0,
-                    None if raw.class.is_some() || raw.server.is_some() => compile("")?,
+                    None if raw.class.is_some() || raw.server.is_some() || raw.agent.is_some() => {
+                        compile("")?
+                    }
                     None => {
                         return Err(custom(
                             "trailgate::suite::missing_key",
-                            "a tool match needs `name`, `class` or `server`",
-                            "no `name`, `class` or `server`",
+                            "a tool match needs `name`, `class`, `server` or `agent`",
+                            "no `name`, `class`, `server` or `agent`",
                             "write `name: <regex>` for the tool name, `class: <class>` for an \
-                             equal-function class of the test, or `server: <regex>`",
+                             equal-function class of the test, `server: <regex>`, or \
+                             `agent: <name>`",
                         ));
                     }
                 };
@@ -398,6 +408,7 @@ impl<'de> Deserialize<'de> for RawToolMatch {
                     name,
                     class: raw.class,
                     server: raw.server.map(|p| p.0),
+                    agent: raw.agent.map(|a| a.0),
                     command: raw.command.map(|p| p.0),
                     path: raw.path.map(|p| p.0),
                     args: raw.args,

@@ -1106,7 +1106,7 @@ proptest! {
 #[case::not_ascii("^é$", None)]
 fn anchored_names_are_compared_as_text(#[case] pattern: &str, #[case] texts: Option<&[&str]>) {
     let texts = texts.map(|texts| texts.iter().map(|&text| text.to_owned()).collect());
-    assert_eq!(crate::tool_matcher::exact_texts(pattern), texts);
+    assert_eq!(crate::pattern::exact_texts(pattern), texts);
 }
 
 proptest! {

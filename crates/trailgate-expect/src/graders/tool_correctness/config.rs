@@ -18,7 +18,9 @@ use crate::graders::config::{GraderConfig, config_keys};
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::ToolMatcher;
-use crate::tool_matcher::config::{RawTool, TestClasses, compile, member_error, tool_matcher};
+use crate::tool_matcher::config::{
+    AgentValue, RawTool, TestClasses, compile, member_error, tool_matcher,
+};
 
 use super::ToolCorrectnessGrader;
 
@@ -120,6 +122,7 @@ struct RawToolSpecObject {
     tool: Option<String>,
     server: Option<String>,
     class: Option<String>,
+    agent: Option<AgentValue>,
 }
 
 impl<'de> Deserialize<'de> for RawToolSpec {
@@ -139,6 +142,7 @@ impl<'de> Deserialize<'de> for RawToolSpec {
                     member: Some(member),
                     class: None,
                     server: None,
+                    agent: None,
                 }))
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawToolSpec, A::Error> {
@@ -155,6 +159,7 @@ impl<'de> Deserialize<'de> for RawToolSpec {
                         member,
                         class: object.class,
                         server,
+                        agent: object.agent.map(|agent| agent.0),
                     }));
                 }
                 let Some(tool) = &object.tool else {
@@ -176,6 +181,7 @@ impl<'de> Deserialize<'de> for RawToolSpec {
                     member: Some(member),
                     class: None,
                     server: None,
+                    agent: object.agent.map(|agent| agent.0),
                 }))
             }
         }
@@ -186,7 +192,7 @@ impl<'de> Deserialize<'de> for RawToolSpec {
 described!(RawToolSpec, "ExpectedTool", |generator| {
     let object = generator.subschema_for::<RawToolSpecObject>();
     json_schema!({
-        "description": "`server.tool`, a bare `tool`, {server, tool} (server by name), or {class, server} (any member of the test's class; server a regex)",
+        "description": "`server.tool`, a bare `tool`, {server, tool} (server by name), or {class, server} (any member of the test's class; server a regex); each map may add `agent` (docs/matchers.md#agents)",
         "oneOf": [ { "type": "string", "minLength": 1 }, object ]
     })
 });

@@ -17,7 +17,7 @@ use crate::matchers::{ArgsMode, ValueMatcher};
 use crate::schema::described;
 use crate::step_matcher::config::{RawStep, step_matcher};
 use crate::suite_file::{PathSeg, SuiteFile, join};
-use crate::tool_matcher::config::{MemberValue, PatternValue, TestClasses};
+use crate::tool_matcher::config::{AgentValue, MemberValue, PatternValue, TestClasses};
 
 use super::{Entry, Mode, TrajectoryGrader};
 
@@ -127,6 +127,7 @@ struct RawEntryObject {
     tool: Option<MemberValue>,
     class: Option<String>,
     server: Option<PatternValue>,
+    agent: Option<AgentValue>,
     args: Option<ValueMatcher>,
     args_mode: Option<ArgsMode>,
 }
@@ -150,6 +151,7 @@ impl<'de> Deserialize<'de> for RawEntry {
                 let step_keys = object.tool.is_some()
                     || object.class.is_some()
                     || object.server.is_some()
+                    || object.agent.is_some()
                     || object.args.is_some()
                     || object.args_mode.is_some();
                 Ok(match object.parallel {
@@ -159,6 +161,7 @@ impl<'de> Deserialize<'de> for RawEntry {
                         tool: object.tool.map(|member| member.0),
                         class: object.class,
                         server: object.server,
+                        agent: object.agent,
                         args: object.args,
                         args_mode: object.args_mode,
                     })),
@@ -172,7 +175,7 @@ impl<'de> Deserialize<'de> for RawEntry {
 described!(RawEntry, "TrajectoryEntry", |generator| {
     let object = generator.subschema_for::<RawEntryObject>();
     json_schema!({
-        "description": "an expected step (`server.tool`, a bare `tool`, or {tool, class, server, args, args_mode}), or {parallel: [step, ...]} with at least two steps made in one agent turn",
+        "description": "an expected step (`server.tool`, a bare `tool`, or {tool, class, server, agent, args, args_mode}), or {parallel: [step, ...]} with at least two steps made in one agent turn",
         "oneOf": [ { "type": "string", "minLength": 1 }, object ]
     })
 });

@@ -15,9 +15,9 @@ use super::{MatcherSeed, finite, float_as_written_in_suite, invalid};
 use crate::error::{custom, suggest};
 use crate::matchers::decimal::near_bounds;
 use crate::matchers::{Comparison, JsonType, Node, ValueMatcher};
+use crate::pattern::Pattern;
 use crate::reading::{CompiledSchema, RegexRefusal, total_problem};
 use crate::suite_file::plain_number;
-use crate::tool_matcher::Pattern;
 
 /// Reads the value of `operator` and compiles it.
 pub(super) fn operator_value<'de, A: MapAccess<'de>>(

@@ -432,3 +432,47 @@ fn forced_on_odd_input_reads_no_calls(#[case] text: &str, #[case] recognised: bo
         other => panic!("{other:?}"),
     }
 }
+
+/// A subagent's calls carry its type: through `parent_tool_use_id` in stream-json, the
+/// `subagent_type` of the `Task` call it names; in a transcript's side chain, that of the
+/// last `Task` call; in a subagent's own file, its `agentId`. The main agent's have none.
+#[test]
+fn a_subagent_s_calls_carry_its_agent() {
+    let task = |id: &str, kind: &str| {
+        json!({"type": "assistant", "message": {"id": format!("m_{id}"), "content": [
+            {"type": "tool_use", "id": id, "name": "Task", "input": {"prompt": "p", "subagent_type": kind}}]}})
+    };
+    let sub = |parent: &str, id: &str| {
+        json!({"type": "assistant", "parent_tool_use_id": parent, "message": {"id": format!("m_{id}"), "content": [
+            {"type": "tool_use", "id": id, "name": "Grep", "input": {"pattern": "x"}}]}})
+    };
+    let stream = Value::Array(vec![
+        task("t1", "Explore"),
+        task("t2", "code-reviewer"),
+        sub("t2", "g1"),
+        sub("t1", "g2"),
+        sub("unknown", "g3"),
+    ])
+    .to_string();
+    let agents = |run: &Run| -> Vec<Option<String>> {
+        run.calls.iter().map(|call| call.agent.clone()).collect()
+    };
+    assert_eq!(
+        agents(&run(&stream, false)),
+        [
+            None,
+            None,
+            Some("code-reviewer".to_owned()),
+            Some("Explore".to_owned()),
+            None
+        ]
+    );
+    let own_file = [
+        json!({"type": "user", "isSidechain": true, "agentId": "a2898e3", "message": {"role": "user", "content": "go"}}),
+        json!({"type": "assistant", "isSidechain": true, "agentId": "a2898e3", "message": {"id": "m1", "content": [
+            {"type": "tool_use", "id": "r1", "name": "Read", "input": {"file_path": "a"}}]}}),
+    ]
+    .map(|record| record.to_string())
+    .join("\n");
+    assert_eq!(agents(&run(&own_file, true)), [Some("a2898e3".to_owned())]);
+}

@@ -102,3 +102,12 @@ fn a_tool_without_a_name_is_an_error() {
     let error = read(&text.to_string(), false).unwrap_err();
     assert!(matches!(error, TraceError::Shape { .. }), "{error:?}");
 }
+
+/// Each `TOOL` observation's agent is the `gen_ai.agent.name` of its nearest ancestor
+/// observation that has one: pydantic-ai's `joke_agent run` span, two levels up.
+#[test]
+fn a_tool_s_agent_is_its_nearest_agent_observation_s() {
+    let runs = runs(EXPORT);
+    let agents: Vec<Option<&str>> = runs[0].calls.iter().map(|c| c.agent.as_deref()).collect();
+    assert_eq!(agents, [Some("joke_agent"); 3]);
+}

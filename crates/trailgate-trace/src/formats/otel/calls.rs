@@ -58,6 +58,10 @@ fn build_call(spans: &[Span], steps: &Steps<'_>, mut group: Vec<usize>) -> Optio
         .iter()
         .any(|&(i, _)| spans[i].end.is_some_and(|end| end > 0));
     let mut call = open_call(server.cloned(), name.clone(), args, steps.of(primary));
+    call.agent = tools
+        .iter()
+        .find_map(|&(i, _)| steps.tree.agent(i))
+        .map(str::to_owned);
     if ended || error || result.is_some() {
         let status = if error { Status::Error } else { Status::Ok };
         complete(&mut call, result, status);
@@ -73,6 +77,8 @@ struct Tree<'s> {
     spans: &'s [Span],
     /// The nearest ancestor of each span whose role is not `Other`.
     marked: Vec<Option<usize>>,
+    /// The nearest ancestor of each span that names its agent (`gen_ai.agent.name`).
+    agents: Vec<Option<usize>>,
 }
 
 impl<'s> Tree<'s> {
@@ -91,7 +97,22 @@ impl<'s> Tree<'s> {
             })
             .collect();
         let marked = nearest_marked(&parents, |i| !matches!(spans[i].role, Role::Other));
-        Self { spans, marked }
+        let agents = nearest_marked(&parents, |i| spans[i].agent.is_some());
+        Self {
+            spans,
+            marked,
+            agents,
+        }
+    }
+
+    /// The agent of span `i`: the `gen_ai.agent.name` of the span itself or of its nearest
+    /// ancestor that has one (docs/formats.md#agents).
+    fn agent(&self, i: usize) -> Option<&'s str> {
+        let spans = self.spans;
+        spans.get(i)?.agent.as_deref().or_else(|| {
+            let ancestor = self.agents.get(i).copied().flatten()?;
+            spans.get(ancestor)?.agent.as_deref()
+        })
     }
 
     /// The nearest ancestor of span `i` whose role is not `Other`: an inference, agent or

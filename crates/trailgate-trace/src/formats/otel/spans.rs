@@ -21,6 +21,8 @@ pub(super) struct Span {
     pub(super) start: Option<u64>,
     pub(super) end: Option<u64>,
     pub(super) role: Role,
+    /// The span's own `gen_ai.agent.name`, when it has one.
+    pub(super) agent: Option<String>,
 }
 
 impl Span {
@@ -234,4 +236,12 @@ fn name_from_span(span_name: &str) -> Option<&str> {
         .unwrap_or(name)
         .trim();
     (!name.is_empty() && name != "execute_tool" && name != "tools/call").then_some(name)
+}
+
+/// A span's `gen_ai.agent.name` (docs/formats.md#agents), when it is a non-empty string.
+pub(super) fn agent_name(attributes: &BTreeMap<String, Value>) -> Option<String> {
+    attributes
+        .get("gen_ai.agent.name")
+        .and_then(Value::as_str)
+        .and_then(crate::formats::agent_name)
 }
