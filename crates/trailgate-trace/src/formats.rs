@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use crate::lazy_value::LazyValue;
 use crate::model::{Call, Run, Status};
 use crate::naming::Naming;
+pub(crate) use usage::widen;
 
 mod adk;
 mod anthropic;
@@ -38,6 +39,7 @@ mod otel;
 mod swe_agent;
 #[cfg(test)]
 mod testing;
+pub(crate) mod usage;
 
 /// Every format, in detection order: the first whose `detect` accepts the first record
 /// reads the file. More specific shapes come before looser ones.

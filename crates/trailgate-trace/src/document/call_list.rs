@@ -59,6 +59,8 @@ pub(super) fn read_call_list_into(
     }
     run.format = "trailgate";
     run.line = None;
+    run.usage = crate::model::Usage::default();
+    run.time = None;
     true
 }
 
@@ -115,7 +117,8 @@ impl<'t> Reader<'t> {
                 read = true;
                 reader.calls(calls)
             }
-            b"tool_calls" | b"events" => None,
+            // A run's usage and times are read by the derived parse.
+            b"tool_calls" | b"events" | b"usage" | b"started_at" | b"ended_at" => None,
             _ => reader.value(0, false),
         })?;
         self.skip_space();
@@ -205,10 +208,13 @@ impl<'t> Reader<'t> {
                     once(COMPLETED)?;
                     reader.null_or(&mut completed, Self::boolean)?;
                 }
+                // A call's times are read by the derived parse.
+                b"started_at" | b"ended_at" => return None,
                 _ => reader.value(0, false)?,
             }
             Some(())
         })?;
+        call.time = None;
         if seen & NAME == 0 {
             return None;
         }

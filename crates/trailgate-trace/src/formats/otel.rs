@@ -22,16 +22,16 @@
 //!   and the spans that recorded one call);
 //! - [`messages`]: the calls and results in `GenAI` messages.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use self::calls::span_calls;
 use self::messages::{Messages, flattened_messages};
 use self::spans::{Role, Span, classify};
 use self::values::{attributes, is_error_code, is_server_kind, nanos, span_id};
-use crate::formats::{Adapter, Converter, Record, RecordError, str_field};
-use crate::model::Run;
+use crate::formats::{Adapter, Converter, Record, RecordError, str_field, usage};
+use crate::model::{Interval, Run, Tokens, Usage};
 
 pub(crate) use self::values::iso_nanos;
 
@@ -130,6 +130,9 @@ struct OtelConverter {
     /// `(trace id, span id)` of the spans read, so that a span exported twice counts once.
     seen: BTreeSet<(String, String)>,
     messages: Messages,
+    /// The usage of the spans read, and the span of their times.
+    usage: Usage,
+    time: Option<Interval>,
 }
 
 impl Converter for OtelConverter {
@@ -153,7 +156,8 @@ impl Converter for OtelConverter {
             calls,
             format: "",
             line: None,
-            ..Default::default()
+            usage: self.usage,
+            time: self.time,
         }]
     }
 }
@@ -201,6 +205,7 @@ impl OtelConverter {
         let name = str_field(span, "name").unwrap_or("");
         let role = classify(&attributes, name, server_kind, status_error, path)?;
         let time = |key: &str| str_field(span, key).and_then(iso_nanos);
+        self.usage_of(&attributes, time("start_time"), time("end_time"))?;
         self.spans.push(Span {
             order: self.spans.len(),
             trace,
@@ -252,6 +257,72 @@ impl OtelConverter {
                 self.messages.message(message, &format!("{prefix}{i}"))?;
             }
         }
+        Ok(())
+    }
+
+    /// A span's `gen_ai.usage.*` tokens, under its `gen_ai.response.model` (or
+    /// `gen_ai.request.model`), and its times. An agent or tool span's usage would count its
+    /// children's model calls again, so only other spans' usage counts
+    /// (docs/formats.md#usage-and-time).
+    fn usage_of(
+        &mut self,
+        attributes: &BTreeMap<String, Value>,
+        start: Option<u64>,
+        end: Option<u64>,
+    ) -> Result<(), RecordError> {
+        let nanos =
+            |value: Option<u64>| value.filter(|&n| n > 0).and_then(|n| i64::try_from(n).ok());
+        if let (Some(start), Some(end)) = (nanos(start), nanos(end)) {
+            usage::widen(&mut self.time, start, end);
+        }
+        let operation = attributes
+            .get("gen_ai.operation.name")
+            .and_then(Value::as_str);
+        if matches!(
+            operation,
+            Some("invoke_agent" | "create_agent" | "execute_tool")
+        ) {
+            return Ok(());
+        }
+        let count = |keys: &[&str]| -> Result<Option<u64>, RecordError> {
+            for key in keys {
+                match attributes.get(*key) {
+                    None | Some(Value::Null) => {}
+                    Some(Value::String(text)) => {
+                        return usage::count(
+                            &json!({ *key: text.parse::<Value>().unwrap_or(Value::String(text.clone())) }),
+                            key,
+                        );
+                    }
+                    Some(other) => return usage::count(&json!({ *key: other }), key),
+                }
+            }
+            Ok(None)
+        };
+        let input = count(&["gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"])?;
+        let output = count(&[
+            "gen_ai.usage.output_tokens",
+            "gen_ai.usage.completion_tokens",
+        ])?;
+        if input.is_none() && output.is_none() {
+            return Ok(());
+        }
+        let cached_input = count(&[
+            "gen_ai.usage.cache_read.input_tokens",
+            "gen_ai.usage.cache_read_input_tokens",
+        ])?;
+        let model = ["gen_ai.response.model", "gen_ai.request.model"]
+            .iter()
+            .find_map(|key| attributes.get(*key).and_then(Value::as_str));
+        usage::add(
+            &mut self.usage,
+            model,
+            Tokens {
+                input: input.unwrap_or(0),
+                output: output.unwrap_or(0),
+                cached_input,
+            },
+        );
         Ok(())
     }
 
@@ -313,6 +384,11 @@ impl OtelConverter {
         let attributes = attributes(span.get("attributes"));
         let name = str_field(span, "name").unwrap_or("");
         let role = classify(&attributes, name, server_kind, status_error, path)?;
+        self.usage_of(
+            &attributes,
+            field(span, "startTimeUnixNano", "start_time_unix_nano").and_then(nanos),
+            field(span, "endTimeUnixNano", "end_time_unix_nano").and_then(nanos),
+        )?;
         self.spans.push(Span {
             order: self.spans.len(),
             trace,
