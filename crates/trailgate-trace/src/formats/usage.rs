@@ -116,15 +116,6 @@ pub(crate) fn seconds_ns(text: &str) -> Option<i64> {
     seconds.checked_mul(1_000_000_000)?.checked_add(nanos)
 }
 
-/// A nanosecond count written as a decimal string or an integer (OTLP's `startTimeUnixNano`).
-pub(crate) fn nanos_field(value: &Value, key: &str) -> Option<i64> {
-    match value.get(key)? {
-        Value::String(text) => text.parse().ok(),
-        Value::Number(number) => number.as_i64(),
-        _ => None,
-    }
-}
-
 /// Widens `span` to cover `start..end` (a single instant when `end` is `start`).
 pub(crate) fn widen(span: &mut Option<Interval>, start: i64, end: i64) {
     let (start, end) = (start.min(end), start.max(end));

@@ -1,6 +1,6 @@
 //! The `budget` grader's `config:` as the suite writes it (`max_calls`, `max_steps`,
-//! `max_errors`, `max_repeats`, `max_loop`, `max_calls_per_tool`, `optimal_calls`), and its
-//! checks into
+//! `max_errors`, `max_repeats`, `max_loop`, `max_calls_per_tool`, `optimal_calls`, the
+//! token, duration and cost limits), and its checks into
 //! a [`BudgetGrader`] (docs/graders/budget.md).
 
 use schemars::JsonSchema;
@@ -16,7 +16,8 @@ use crate::step_matcher::config::{RawStep, step_matcher};
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::config::{MemberValue, PatternValue, TestClasses};
 
-use super::{BudgetGrader, ToolLimit};
+use super::cost::{COST_DIGITS, NotAnAmount, WrittenNumber, scaled};
+use super::{BudgetGrader, Cost, Prices, ToolLimit};
 
 /// The keys of a `budget` config, as read before the grader's `type:` is known (see
 /// [`RawGraderConfig`](crate::graders::config::RawGraderConfig)).
@@ -31,6 +32,13 @@ pub(crate) struct RawConfig {
     max_loop: Option<serde_json::Number>,
     max_calls_per_tool: Option<Vec<RawToolLimit>>,
     optimal_calls: Option<i64>,
+    max_input_tokens: Option<i64>,
+    max_output_tokens: Option<i64>,
+    max_tokens: Option<i64>,
+    max_duration_ms: Option<i64>,
+    max_call_duration_ms: Option<i64>,
+    // Read as the decimal its text spells (docs/graders/budget.md#cost).
+    max_cost: Option<WrittenNumber>,
 }
 
 /// An entry of `max_calls_per_tool`: a step matcher's keys and `max`. (Plain comments:
@@ -57,7 +65,13 @@ impl GraderConfig for RawConfig {
         max_repeats,
         max_loop,
         max_calls_per_tool,
-        optimal_calls
+        optimal_calls,
+        max_input_tokens,
+        max_output_tokens,
+        max_tokens,
+        max_duration_ms,
+        max_call_duration_ms,
+        max_cost
     );
 
     /// A `budget` config (docs/graders/budget.md).
@@ -65,7 +79,7 @@ impl GraderConfig for RawConfig {
         self,
         expect: Option<Expectations>,
         file: &SuiteFile,
-        _index: usize,
+        index: usize,
         path: &[PathSeg<'_>],
         classes: TestClasses<'_>,
         problems: &mut Vec<Problem>,
@@ -81,7 +95,9 @@ impl GraderConfig for RawConfig {
                     )
                     .with_help(
                         "set `max_calls`, `max_steps`, `max_errors`, `max_repeats`, \
-                         `max_loop`, `max_calls_per_tool` or `optimal_calls`; see \
+                         `max_loop`, `max_calls_per_tool`, `optimal_calls`, \
+                         `max_input_tokens`, `max_output_tokens`, `max_tokens`, \
+                         `max_duration_ms`, `max_call_duration_ms` or `max_cost`; see \
                          docs/graders/budget.md",
                     ),
                     path,
@@ -103,6 +119,13 @@ impl GraderConfig for RawConfig {
                             "max_loop" => "a loop limit counts the times a block occurs: write \
                                            a number of at least 1"
                                 .to_owned(),
+                            "max_input_tokens" | "max_output_tokens" | "max_tokens" => {
+                                "a limit counts tokens: write a number of at least 0".to_owned()
+                            }
+                            "max_duration_ms" | "max_call_duration_ms" => {
+                                "a limit counts milliseconds: write a number of at least 0"
+                                    .to_owned()
+                            }
                             _ => {
                                 format!("a limit counts calls: write a number of at least {least}")
                             }
@@ -144,6 +167,14 @@ impl GraderConfig for RawConfig {
         let max_repeats = limit("max_repeats", self.max_repeats, 0);
         let max_loop = limit("max_loop", loop_limit, 1);
         let optimal_calls = limit("optimal_calls", self.optimal_calls, 1);
+        let max_input_tokens = limit("max_input_tokens", self.max_input_tokens, 0);
+        let max_output_tokens = limit("max_output_tokens", self.max_output_tokens, 0);
+        let max_tokens = limit("max_tokens", self.max_tokens, 0);
+        let max_duration_ms = limit("max_duration_ms", self.max_duration_ms, 0);
+        let max_call_duration_ms = limit("max_call_duration_ms", self.max_call_duration_ms, 0);
+        let max_cost = self
+            .max_cost
+            .and_then(|written| max_cost(&written, file, path, problems));
         let per_tool = tool_limits(self.max_calls_per_tool, file, path, classes, problems);
         // `budget.efficiency` exists only with `optimal_calls`.
         let targets: &[Target] = if self.optimal_calls.is_some() {
@@ -171,9 +202,52 @@ impl GraderConfig for RawConfig {
             max_loop,
             per_tool,
             optimal_calls,
+            max_input_tokens,
+            max_output_tokens,
+            max_tokens,
+            max_duration_ms,
+            max_call_duration_ms,
+            max_cost,
+            // The suite's `prices:` are set once the suite is read (`parse.rs`).
+            prices: Prices::default(),
+            index,
             gates,
         })
     }
+}
+
+/// `max_cost`, exact: a decimal of at least 0 with at most 18 digits after the point.
+fn max_cost(
+    written: &WrittenNumber,
+    file: &SuiteFile,
+    path: &[PathSeg<'_>],
+    problems: &mut Vec<Problem>,
+) -> Option<Cost> {
+    let text = &written.0;
+    let (message, label, help) = match scaled(text, COST_DIGITS) {
+        Ok(units) => return Some(Cost(units)),
+        Err(NotAnAmount::Negative) => (
+            format!("`max_cost` is negative: {text}"),
+            "out of range",
+            "a cost limit is an amount of the suite's currency: write a number of at least 0"
+                .to_owned(),
+        ),
+        Err(NotAnAmount::TooPrecise) => (
+            format!("`max_cost` has more than {COST_DIGITS} digits after the point: {text}"),
+            "too precise",
+            format!("costs are exact to {COST_DIGITS} digits after the point: round the limit"),
+        ),
+        Err(NotAnAmount::TooLarge) => (
+            format!("`max_cost` is too large: {text}"),
+            "out of range",
+            "write a cost below 10^20".to_owned(),
+        ),
+    };
+    problems.push(file.located(
+        Problem::new("trailgate::suite::invalid_value", message, label).with_help(help),
+        &join(path, &[PathSeg::Key("max_cost")]),
+    ));
+    None
 }
 
 /// A limit read as any number, as an integer: a number with a fraction is refused at its
