@@ -302,7 +302,7 @@ struct GeminiConverter {
 
 /// The tokens of a Gemini `usageMetadata`: `promptTokenCount` counts the cached ones
 /// (`cachedContentTokenCount`); the thoughts are output, as they are billed.
-fn gemini_tokens(metadata: &Value) -> Result<Option<Tokens>, RecordError> {
+pub(super) fn gemini_tokens(metadata: &Value) -> Result<Option<Tokens>, RecordError> {
     let Some(mut tokens) = usage::tokens(
         metadata,
         &["promptTokenCount", "prompt_token_count"],

@@ -196,7 +196,8 @@ impl ResponsesConverter {
             && let Some(payload) = object.get("payload")
         {
             let session = self.session.get_or_insert_with(Session::default);
-            if let Some(now) = usage::time_field(value, "timestamp") {
+            session.now = usage::time_field(value, "timestamp");
+            if let Some(now) = session.now {
                 usage::widen(&mut session.time, now, now);
             }
             match kind {
@@ -208,6 +209,13 @@ impl ResponsesConverter {
                 // Codex: each response's tokens (`last_token_usage`; `total_token_usage`
                 // is the running sum, which would count them again).
                 "event_msg" if str_field(payload, "type") == Some("token_count") => {
+                    // An event that repeats the running sum before it (Codex writes one
+                    // again when only its rate limits changed) adds no response.
+                    let total = payload.pointer("/info/total_token_usage");
+                    if total.is_some() && total == session.last_total.as_ref() {
+                        return Ok(());
+                    }
+                    session.last_total = total.cloned();
                     if let Some(tokens) = payload
                         .pointer("/info/last_token_usage")
                         .map(responses_tokens)
@@ -323,6 +331,10 @@ struct Session {
     model: Option<String>,
     usage: Usage,
     time: Option<Interval>,
+    /// Codex: the running sum of the last `token_count` event.
+    last_total: Option<Value>,
+    /// Codex: the time of the record being read.
+    now: Option<i64>,
 }
 
 impl Session {
@@ -533,10 +545,17 @@ impl Session {
         };
         if let Some(call) = self.calls.get_mut(index) {
             complete(call, result, status);
+            call.time = usage::interval(call.time.map(|time| time.start_ns), self.now);
         }
     }
 
-    fn push(&mut self, id: Option<String>, call: Call) {
+    fn push(&mut self, id: Option<String>, mut call: Call) {
+        // Codex: the call starts at its record's time, kept as an instant until its output's
+        // record ends it.
+        call.time = self.now.map(|now| Interval {
+            start_ns: now,
+            end_ns: now,
+        });
         if let Some(id) = id {
             self.open.entry(id).or_default().push_back(self.calls.len());
         }
@@ -552,7 +571,11 @@ impl Session {
         index
     }
 
-    fn into_run(self) -> Run {
+    fn into_run(mut self) -> Run {
+        // A call no timed output ended has only a start: no duration.
+        for call in self.calls.iter_mut().filter(|call| !call.completed) {
+            call.time = None;
+        }
         Run {
             calls: self.calls,
             format: "",

@@ -224,6 +224,7 @@ impl OtelConverter {
     fn span_map(&mut self, map: &Value, path: &str) -> Result<(), RecordError> {
         let attributes = attributes(Some(map));
         let role = classify(&attributes, "", false, false, path)?;
+        self.usage_of(&attributes, None, None)?;
         if let Role::Tool(_) = role {
             self.spans.push(Span {
                 order: self.spans.len(),
