@@ -146,6 +146,26 @@ struct RawTokens {
     cached_input_tokens: Option<u64>,
 }
 
+/// A run's `usage`, as read.
+fn usage_of(raw: Option<BTreeMap<String, RawTokens>>) -> Usage {
+    Usage {
+        models: raw
+            .into_iter()
+            .flatten()
+            .map(|(model, tokens)| {
+                (
+                    model,
+                    Tokens {
+                        input: tokens.input_tokens,
+                        output: tokens.output_tokens,
+                        cached_input: tokens.cached_input_tokens,
+                    },
+                )
+            })
+            .collect(),
+    }
+}
+
 /// An RFC 3339 timestamp (`2025-06-02T10:00:01.250Z`), as nanoseconds since the epoch.
 fn timestamp<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
     let Some(text) = Option::<String>::deserialize(deserializer)? else {
@@ -195,23 +215,7 @@ impl<V> TryFrom<RawDocument<V>> for Document<V> {
                 );
             }
         };
-        let usage = Usage {
-            models: raw
-                .usage
-                .into_iter()
-                .flatten()
-                .map(|(model, tokens)| {
-                    (
-                        model,
-                        Tokens {
-                            input: tokens.input_tokens,
-                            output: tokens.output_tokens,
-                            cached_input: tokens.cached_input_tokens,
-                        },
-                    )
-                })
-                .collect(),
-        };
+        let usage = usage_of(raw.usage);
         let time = interval_of(raw.started_at, raw.ended_at, "the run")?;
         Ok(Self { body, usage, time })
     }
