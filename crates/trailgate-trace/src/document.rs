@@ -139,6 +139,10 @@ struct RawDocument<V> {
 /// (a negative count, a fraction or one past 2^64 - 1 is an error at its line).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+#[expect(
+    clippy::struct_field_names,
+    reason = "the keys of the trace format, as written"
+)]
 struct RawTokens {
     input_tokens: u64,
     output_tokens: u64,

@@ -24,6 +24,10 @@ struct Line<'a> {
 }
 
 #[derive(Serialize)]
+#[expect(
+    clippy::struct_field_names,
+    reason = "the keys of the trace format, as written"
+)]
 struct TokensEntry {
     input_tokens: u64,
     output_tokens: u64,

@@ -109,57 +109,7 @@ impl GraderConfig for RawConfig {
         // of 0 (every call is a block that occurs once), and an optimal path of 0 calls makes
         // efficiency meaningless: each needs at least 1.
         let mut limit = |key: &'static str, value: Option<i64>, least: i64| {
-            let value = value?;
-            let at = join(path, &[PathSeg::Key(key)]);
-            if value < least {
-                let (message, help) = if value < 0 {
-                    (
-                        format!("`{key}` is negative: {value}"),
-                        match key {
-                            "max_loop" => "a loop limit counts the times a block occurs: write \
-                                           a number of at least 1"
-                                .to_owned(),
-                            "max_input_tokens" | "max_output_tokens" | "max_tokens" => {
-                                "a limit counts tokens: write a number of at least 0".to_owned()
-                            }
-                            "max_duration_ms" | "max_call_duration_ms" => {
-                                "a limit counts milliseconds: write a number of at least 0"
-                                    .to_owned()
-                            }
-                            _ => {
-                                format!("a limit counts calls: write a number of at least {least}")
-                            }
-                        },
-                    )
-                } else {
-                    (
-                        format!("`{key}` must be at least 1"),
-                        match key {
-                            "optimal_calls" => "the best path makes at least one call; \
-                                                write its length"
-                                .to_owned(),
-                            // Every call is a block that occurs once: 1 allows no loop.
-                            "max_loop" => "a block of calls occurs at least once; \
-                                           `max_loop: 1` allows no loop \
-                                           (docs/graders/budget.md#loops)"
-                                .to_owned(),
-                            _ => format!(
-                                "`{key}: 0` would fail every run that calls a tool; to forbid \
-                                 calls, use `tool-calls` `disallowed`"
-                            ),
-                        },
-                    )
-                };
-                problems.push(
-                    file.located(
-                        Problem::new("trailgate::suite::invalid_value", message, "out of range")
-                            .with_help(help),
-                        &at,
-                    ),
-                );
-                return None;
-            }
-            u64::try_from(value).ok()
+            checked_limit(key, value, least, file, path, problems)
         };
         let max_calls = limit("max_calls", self.max_calls, 1);
         let max_steps = limit("max_steps", self.max_steps, 1);
@@ -214,6 +164,67 @@ impl GraderConfig for RawConfig {
             gates,
         })
     }
+}
+
+/// A limit of at least `least`, checked: a problem at its key otherwise.
+fn checked_limit(
+    key: &'static str,
+    value: Option<i64>,
+    least: i64,
+    file: &SuiteFile,
+    path: &[PathSeg<'_>],
+    problems: &mut Vec<Problem>,
+) -> Option<u64> {
+    let value = value?;
+    let at = join(path, &[PathSeg::Key(key)]);
+    if value < least {
+        let (message, help) = if value < 0 {
+            (
+                format!("`{key}` is negative: {value}"),
+                match key {
+                    "max_loop" => "a loop limit counts the times a block occurs: write \
+                                       a number of at least 1"
+                        .to_owned(),
+                    "max_input_tokens" | "max_output_tokens" | "max_tokens" => {
+                        "a limit counts tokens: write a number of at least 0".to_owned()
+                    }
+                    "max_duration_ms" | "max_call_duration_ms" => {
+                        "a limit counts milliseconds: write a number of at least 0".to_owned()
+                    }
+                    _ => {
+                        format!("a limit counts calls: write a number of at least {least}")
+                    }
+                },
+            )
+        } else {
+            (
+                format!("`{key}` must be at least 1"),
+                match key {
+                    "optimal_calls" => "the best path makes at least one call; \
+                                            write its length"
+                        .to_owned(),
+                    // Every call is a block that occurs once: 1 allows no loop.
+                    "max_loop" => "a block of calls occurs at least once; \
+                                       `max_loop: 1` allows no loop \
+                                       (docs/graders/budget.md#loops)"
+                        .to_owned(),
+                    _ => format!(
+                        "`{key}: 0` would fail every run that calls a tool; to forbid \
+                             calls, use `tool-calls` `disallowed`"
+                    ),
+                },
+            )
+        };
+        problems.push(
+            file.located(
+                Problem::new("trailgate::suite::invalid_value", message, "out of range")
+                    .with_help(help),
+                &at,
+            ),
+        );
+        return None;
+    }
+    u64::try_from(value).ok()
 }
 
 /// `max_cost`, exact: a decimal of at least 0 with at most 18 digits after the point.

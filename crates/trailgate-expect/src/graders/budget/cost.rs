@@ -149,11 +149,6 @@ pub(crate) fn scaled(text: &str, digits: u32) -> Result<u128, NotAnAmount> {
 pub struct Cost(pub u128);
 
 impl Cost {
-    /// The cost floored to 6 digits after the point (the `usage.cost` metric).
-    pub fn floored_micros(self) -> Self {
-        Self(self.0 - self.0 % 1_000_000_000_000)
-    }
-
     /// The amount as a JSON number, written exactly.
     pub(crate) fn json(self) -> serde_json::Number {
         // Digits and at most one point: always a JSON number.
