@@ -16,6 +16,7 @@ mod memo;
 mod model;
 mod observed;
 mod parse;
+mod prices;
 mod reading;
 mod recheck;
 mod reliability;

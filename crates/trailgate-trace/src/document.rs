@@ -423,11 +423,12 @@ impl<V> Document<V> {
         run.usage = self.usage;
         // Without the run's own times, its calls' times span it.
         run.time = self.time.or_else(|| {
-            let mut span = None;
-            for time in run.calls.iter().filter_map(|call| call.time) {
-                crate::formats::widen(&mut span, time.start_ns, time.end_ns);
-            }
-            span
+            let mut times = run.calls.iter().filter_map(|call| call.time);
+            let first = times.next()?;
+            Some(times.fold(first, |span, time| Interval {
+                start_ns: span.start_ns.min(time.start_ns),
+                end_ns: span.end_ns.max(time.end_ns),
+            }))
         });
         Some(run)
     }

@@ -13,7 +13,6 @@ use serde_json::{Map, Value};
 use crate::lazy_value::LazyValue;
 use crate::model::{Call, Run, Status};
 use crate::naming::Naming;
-pub(crate) use usage::widen;
 
 mod adk;
 mod anthropic;

@@ -3,7 +3,6 @@
 //! (docs/graders/budget.md).
 
 pub(crate) mod config;
-pub(crate) mod cost;
 mod suggest;
 
 use std::borrow::Cow;
@@ -12,8 +11,8 @@ use std::collections::hash_map::Entry;
 use trailgate_core::{Percent, ToolId};
 use trailgate_trace::{Call, Run, Status};
 
-pub use self::cost::{Cost, Price, Prices};
 use crate::gate::{Gate, Target};
+pub use crate::prices::{Cost, Price, Prices};
 use crate::run::{CalledTool, Detail};
 use crate::step_matcher::StepMatcher;
 

@@ -16,8 +16,8 @@ use crate::step_matcher::config::{RawStep, step_matcher};
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::config::{MemberValue, PatternValue, TestClasses};
 
-use super::cost::{COST_DIGITS, NotAnAmount, WrittenNumber, scaled};
 use super::{BudgetGrader, Cost, Prices, ToolLimit};
+use crate::prices::{COST_DIGITS, NotAnAmount, WrittenNumber, scaled};
 
 /// The keys of a `budget` config, as read before the grader's `type:` is known (see
 /// [`RawGraderConfig`](crate::graders::config::RawGraderConfig)).

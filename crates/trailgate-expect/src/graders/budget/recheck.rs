@@ -9,8 +9,8 @@ use crate::recheck::{Fold, Listed, Metrics, Runs, Sum, same, same_percent};
 
 use trailgate_trace::Decimal;
 
-use super::cost::{COST_DIGITS, scaled};
 use super::{BudgetOutcome, LOOP_BLOCK};
+use crate::prices::{COST_DIGITS, scaled};
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct BudgetView {

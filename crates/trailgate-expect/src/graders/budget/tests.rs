@@ -2,8 +2,8 @@
 
 use rstest::rstest;
 
-use super::cost::NotAnAmount;
 use super::{Lack, Limit};
+use crate::prices::NotAnAmount;
 use serde_json::json;
 use trailgate_trace::{Call, Status};
 
@@ -177,6 +177,68 @@ fn merge_rechecks_loops(#[case] edit: fn(&mut serde_json::Value), #[case] refuse
     }
 }
 
+/// A `budget` block with `max_tokens` and `max_cost` as the JSON report writes it: two
+/// runs, the second over both limits.
+fn usage_block() -> serde_json::Value {
+    let run = |number: u64, output: u64, cost: &str, exceeded: serde_json::Value| {
+        json!({
+            "run": number, "passed": exceeded.as_array().is_none_or(Vec::is_empty),
+            "calls": 1, "steps": 1, "errors": 0, "repeats": 0, "per_tool": [], "weighed": 1,
+            "exceeded": exceeded, "first_repeat": null,
+            "input_tokens": 1_000_000, "output_tokens": output,
+            "cost": serde_json::Number::from_string_unchecked(cost.to_owned())
+        })
+    };
+    let number = |text: &str| serde_json::Number::from_string_unchecked(text.to_owned());
+    json!({
+        "limits": { "max_tokens": 2_000_000 },
+        "max_calls_per_tool": [],
+        "optimal_calls": null,
+        "passing_runs": 1,
+        "weighed_calls": 2,
+        "max_cost": number("0.3"),
+        "input_tokens": 2_000_000,
+        "output_tokens": 2_000_001,
+        "cost": number("0.6000002"),
+        "pass_rate": 50,
+        "efficiency": null,
+        "runs": [
+            run(1, 1_000_000, "0.3", json!([])),
+            run(2, 1_000_001, "0.3000002", json!([
+                { "limit": "max_tokens", "count": 2_000_001, "max": 2_000_000 },
+                { "limit": "max_cost", "count": number("0.3000002"), "max": number("0.3") }
+            ])),
+        ]
+    })
+}
+
+/// `merge` adds the runs' tokens and costs exactly and checks the block's sums, and checks
+/// each exceeded amount, decimals included, against its limit.
+#[rstest::rstest]
+#[case::as_written(|_: &mut serde_json::Value| {}, None)]
+#[case::another_output_sum(|b: &mut serde_json::Value| b["output_tokens"] = 2_000_000.into(), Some("budget.output_tokens is 2000000 but its runs give 2000001"))]
+#[case::a_cost_off_by_one_unit(|b: &mut serde_json::Value| b["cost"] = serde_json::Number::from_string_unchecked("0.600000200000000001".to_owned()).into(), Some("budget.cost"))]
+#[case::cost_sum_missing(|b: &mut serde_json::Value| { b.as_object_mut().map(|o| o.remove("cost")); }, Some("`budget.cost`"))]
+#[case::a_cost_within_listed_as_over(|b: &mut serde_json::Value| b["runs"][1]["exceeded"][1]["count"] = serde_json::Number::from_string_unchecked("0.3".to_owned()).into(), Some("lists a limit of 0.3 as exceeded by 0.3"))]
+#[case::a_negative_cost(|b: &mut serde_json::Value| b["runs"][0]["cost"] = serde_json::Number::from_string_unchecked("-0.3".to_owned()).into(), Some("which is no cost"))]
+fn merge_rechecks_usage(#[case] edit: fn(&mut serde_json::Value), #[case] refused: Option<&str>) {
+    let mut block = usage_block();
+    edit(&mut block);
+    let metrics = std::collections::BTreeMap::from([("budget.pass_rate".to_owned(), 50_u8)]);
+    let view: super::recheck::BudgetView = match serde_json::from_value(block) {
+        Ok(view) => view,
+        Err(error) => panic!("{error}"),
+    };
+    let checked = super::recheck::add_up(&view, &crate::recheck::Metrics(&metrics));
+    match refused {
+        None => assert_eq!(checked, Ok(())),
+        Some(words) => {
+            let message = checked.err().unwrap_or_default();
+            assert!(message.contains(words), "{message}");
+        }
+    }
+}
+
 /// A written number times 10^digits, exact, or why it is no amount.
 #[rstest]
 #[case::whole("3", 2, Ok(300))]
@@ -189,7 +251,7 @@ fn merge_rechecks_loops(#[case] edit: fn(&mut serde_json::Value), #[case] refuse
 #[case::too_precise("0.0000000000001", 12, Err(NotAnAmount::TooPrecise))]
 #[case::too_large("1e40", 0, Err(NotAnAmount::TooLarge))]
 fn scaled(#[case] text: &str, #[case] digits: u32, #[case] expected: Result<u128, NotAnAmount>) {
-    assert_eq!(super::cost::scaled(text, digits), expected, "{text}");
+    assert_eq!(crate::prices::scaled(text, digits), expected, "{text}");
 }
 
 /// What tokens cost at a price, exactly, written as reports write it.
@@ -216,7 +278,7 @@ fn cost(
         .into_iter()
         .collect(),
     };
-    let price = |text: &str| super::cost::scaled(text, super::cost::PRICE_DIGITS).unwrap();
+    let price = |text: &str| crate::prices::scaled(text, crate::prices::PRICE_DIGITS).unwrap();
     let price = super::Price {
         input: price(input_price),
         output: price(output_price),

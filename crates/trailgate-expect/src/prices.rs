@@ -1,4 +1,4 @@
-//! Exact money for `budget.max_cost`: the suite's `prices:` and `max_cost` read as the
+//! Exact money: the suite's `prices:` and `budget.max_cost` read as the
 //! decimals their YAML text spells, never through a binary float, and a run's cost summed in
 //! whole units of 10^-18 (docs/graders/budget.md#cost).
 
