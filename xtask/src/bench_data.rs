@@ -402,7 +402,16 @@ fn generate_run(rng: &mut Rng, universe: &Universe, length: u64, short: bool) ->
         call.insert("step".into(), step.into());
         calls.push(Value::Object(call));
     }
-    json!({ "tool_calls": calls })
+    // Each turn a model response: its tokens follow from the run's shape, not from the
+    // random stream, so that adding them left the calls as they were.
+    let turns = u64::from(step) + 1;
+    json!({
+        "tool_calls": calls,
+        "usage": { "bench-model": {
+            "input_tokens": 1_200 * turns + 40 * length,
+            "output_tokens": 90 * turns,
+        } },
+    })
 }
 
 /// The arguments the suite's `call-accuracy` grader expects of each shape; one in three
@@ -685,7 +694,8 @@ tests:
 
 /// The trajectory, budget, errors and dependencies graders (docs/graders/) in the benchmark's
 /// suite: a trajectory with a parallel
-/// group and a budget with every limit (`max_loop` among them).
+/// group and a budget with its call limits, `max_loop` and `max_tokens` (the runs record
+/// usage, not times).
 fn path_graders(search_a: &str) -> String {
     format!(
         r#"      - type: trajectory
@@ -706,6 +716,7 @@ fn path_graders(search_a: &str) -> String {
           max_errors: 3
           max_repeats: 2
           max_loop: 4
+          max_tokens: 200000
           max_calls_per_tool:
             - {{ tool: bash, max: 10 }}
           optimal_calls: 8

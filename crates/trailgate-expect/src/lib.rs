@@ -18,6 +18,7 @@ mod model;
 mod observed;
 mod parse;
 mod pattern;
+mod prices;
 mod reading;
 mod recheck;
 mod reliability;
@@ -45,7 +46,8 @@ pub use crate::gate::{
     Baseline, BaselineOffset, BaselineUse, Gate, GateOutcome, GateValue, Op, Target,
 };
 pub use crate::graders::budget::{
-    BudgetGrader, BudgetOutcome, Exceeded, Limit, Loop, RunBudget, ToolLimit,
+    Amount, BudgetGrader, BudgetOutcome, Cost, Exceeded, Lack, Limit, Loop, Price, Prices,
+    RunBudget, ToolLimit,
 };
 pub use crate::graders::call_accuracy::{
     ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, ExpectedCall, Mismatch, RunAccuracy,

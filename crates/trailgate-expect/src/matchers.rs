@@ -712,6 +712,7 @@ pub(crate) fn shown(actual: ValueRef<'_>) -> String {
 
 mod decimal;
 mod read;
+pub(crate) use read::float_as_written_in_suite;
 mod schema;
 
 #[cfg(test)]

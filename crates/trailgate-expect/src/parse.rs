@@ -21,6 +21,7 @@ use crate::graders::TopLevelBlock;
 use crate::graders::config::RawGrader;
 use crate::matchers::ValueMatcher;
 use crate::model::{Suite, Test, TracePattern};
+use crate::prices::{NotAnAmount, PRICE_DIGITS, Price, Prices, WrittenNumber, scaled};
 use crate::reading::RegexRefusal;
 use crate::reliability::RawReliability;
 use crate::schema::described;
@@ -158,7 +159,107 @@ impl SuiteFile {
             }
             tests.push(self.check_test(raw_test, index, problems));
         }
+        let prices = self.check_prices(raw.prices, problems);
+        for (index, test) in tests.iter_mut().enumerate() {
+            let Some(budget) = &mut test.graders.budget else {
+                continue;
+            };
+            if budget.max_cost.is_some() && prices.is_none() {
+                let at = join(
+                    &test_path(index),
+                    &[
+                        PathSeg::Key("graders"),
+                        PathSeg::Index(budget.index),
+                        PathSeg::Key("config"),
+                        PathSeg::Key("max_cost"),
+                    ],
+                );
+                problems.push(
+                    self.located(
+                        Problem::new(
+                            "trailgate::suite::missing_key",
+                            "`max_cost` needs the suite's `prices:`",
+                            "no prices",
+                        )
+                        .with_help(
+                            "price each model the runs use, per million tokens, at the top of the \
+                         suite: `prices: { claude-sonnet-4-5: { input: 3, output: 15 } }` \
+                         (docs/graders/budget.md#cost)",
+                        ),
+                        &at,
+                    ),
+                );
+            }
+            budget.prices = prices.clone().unwrap_or_default();
+        }
         Suite { tests }
+    }
+
+    /// The suite's `prices:`, each an exact decimal of at least 0 with at most 12 digits
+    /// after the point.
+    fn check_prices(
+        &self,
+        raw: Option<BTreeMap<String, RawPrice>>,
+        problems: &mut Vec<Problem>,
+    ) -> Option<Prices> {
+        let raw = raw?;
+        let mut prices = BTreeMap::new();
+        for (model, price) in raw {
+            let mut amount = |key: &'static str, written: &WrittenNumber| {
+                let text = &written.0;
+                let (message, label, help) = match scaled(text, PRICE_DIGITS) {
+                    Ok(units) => return Some(units),
+                    Err(NotAnAmount::Negative) => (
+                        format!("the `{key}` price of `{model}` is negative: {text}"),
+                        "out of range",
+                        "a price is an amount per million tokens: write a number of at least 0"
+                            .to_owned(),
+                    ),
+                    Err(NotAnAmount::TooPrecise) => (
+                        format!(
+                            "the `{key}` price of `{model}` has more than {PRICE_DIGITS} digits \
+                             after the point: {text}"
+                        ),
+                        "too precise",
+                        format!("prices are exact to {PRICE_DIGITS} digits after the point"),
+                    ),
+                    Err(NotAnAmount::TooLarge) => (
+                        format!("the `{key}` price of `{model}` is too large: {text}"),
+                        "out of range",
+                        "write a price per million tokens below 10^20".to_owned(),
+                    ),
+                };
+                problems.push(self.located(
+                    Problem::new("trailgate::suite::invalid_value", message, label).with_help(help),
+                    &[
+                        PathSeg::Key("prices"),
+                        PathSeg::Key(model.as_str()),
+                        PathSeg::Key(key),
+                    ],
+                ));
+                None
+            };
+            let input = amount("input", &price.input);
+            let output = amount("output", &price.output);
+            let cached_input = price
+                .cached_input
+                .as_ref()
+                .map(|written| amount("cached_input", written));
+            // A cached price written wrong is a problem already; leave the model out.
+            let cached_written_wrong = matches!(cached_input, Some(None));
+            if let (Some(input), Some(output), false) = (input, output, cached_written_wrong) {
+                let cached_input = cached_input.flatten();
+                prices.insert(
+                    model,
+                    Price {
+                        input,
+                        output,
+                        cached_input,
+                    },
+                );
+            }
+        }
+        Some(Prices(prices))
     }
 
     fn check_test(&self, raw: RawTest, index: usize, problems: &mut Vec<Problem>) -> Test {
@@ -345,6 +446,17 @@ fn test_path(index: usize) -> [PathSeg<'static>; 2] {
 struct RawSuite {
     #[schemars(with = "Vec<RawTest>")]
     tests: Items<RawTest>,
+    // Each model's price per million tokens, for `budget.max_cost`
+    // (docs/graders/budget.md#cost).
+    prices: Option<BTreeMap<String, RawPrice>>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RawPrice {
+    input: WrittenNumber,
+    output: WrittenNumber,
+    cached_input: Option<WrittenNumber>,
 }
 
 #[derive(Deserialize, JsonSchema)]

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{TRACE_SHAPE, TraceError};
 use crate::lazy_value::{Kept, LazyValue};
-use crate::model::{Call, Run, Status};
+use crate::model::{Call, Interval, Run, Status, Tokens, Usage};
 
 /// Parses one run in trailgate's own shapes from a JSON document (`.json` file, or one line
 /// of a `.jsonl` file).
@@ -110,7 +110,14 @@ impl<'de> Deserialize<'de> for Borrowed<'de> {
 #[derive(Deserialize)]
 #[serde(try_from = "RawDocument<V>")]
 #[serde(bound = "V: Deserialize<'de>")]
-enum Document<V> {
+struct Document<V> {
+    body: Body<V>,
+    /// The run's `usage`, `started_at` and `ended_at` (docs/suite.md#trace-files).
+    usage: Usage,
+    time: Option<Interval>,
+}
+
+enum Body<V> {
     CallList(Vec<RawCall<V>>),
     Events(Vec<Event<V>>),
 }
@@ -120,25 +127,126 @@ enum Document<V> {
 struct RawDocument<V> {
     tool_calls: Option<Vec<RawCall<V>>>,
     events: Option<Vec<Event<V>>>,
+    #[serde(default)]
+    usage: Option<BTreeMap<String, RawTokens>>,
+    #[serde(default, deserialize_with = "timestamp")]
+    started_at: Option<i64>,
+    #[serde(default, deserialize_with = "timestamp")]
+    ended_at: Option<i64>,
 }
 
-impl<V> TryFrom<RawDocument<V>> for Document<V> {
-    type Error = &'static str;
+/// A model's entry of a run's `usage`: whole token counts of 64 bits, which serde checks
+/// (a negative count, a fraction or one past 2^64 - 1 is an error at its line).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[expect(
+    clippy::struct_field_names,
+    reason = "the keys of the trace format, as written"
+)]
+struct RawTokens {
+    input_tokens: u64,
+    output_tokens: u64,
+    #[serde(default)]
+    cached_input_tokens: Option<u64>,
+}
 
-    fn try_from(raw: RawDocument<V>) -> Result<Self, Self::Error> {
-        match (raw.tool_calls, raw.events) {
-            (Some(calls), None) => Ok(Self::CallList(calls)),
-            (None, Some(events)) => Ok(Self::Events(events)),
-            (Some(_), Some(_)) => Err("a trace holds either `tool_calls` or `events`, not both"),
-            (None, None) => Err("expected a `tool_calls` or an `events` list at the top level"),
-        }
+/// A run's `usage`, as read.
+fn usage_of(raw: Option<BTreeMap<String, RawTokens>>) -> Usage {
+    Usage {
+        models: raw
+            .into_iter()
+            .flatten()
+            .map(|(model, tokens)| {
+                (
+                    model,
+                    Tokens {
+                        input: tokens.input_tokens,
+                        output: tokens.output_tokens,
+                        cached_input: tokens.cached_input_tokens,
+                    },
+                )
+            })
+            .collect(),
     }
 }
 
-/// An entry of the call-list shape.
+/// An RFC 3339 timestamp (`2025-06-02T10:00:01.250Z`), as nanoseconds since the epoch.
+fn timestamp<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
+    let Some(text) = Option::<String>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    let stamp: jiff::Timestamp = text.parse().map_err(|_| {
+        D::Error::custom(format!(
+            "`{text}` is not an RFC 3339 timestamp such as `2025-06-02T10:00:01.250Z`"
+        ))
+    })?;
+    i64::try_from(stamp.as_nanosecond())
+        .map(Some)
+        .map_err(|_| D::Error::custom(format!("`{text}` is out of range")))
+}
+
+/// The interval from `start` to `end`, both given; an error when `end` is before `start`.
+fn interval_of(
+    start: Option<i64>,
+    end: Option<i64>,
+    what: &str,
+) -> Result<Option<Interval>, String> {
+    match (start, end) {
+        (None, None) => Ok(None),
+        (Some(start_ns), Some(end_ns)) if end_ns >= start_ns => {
+            Ok(Some(Interval { start_ns, end_ns }))
+        }
+        (Some(_), Some(_)) => Err(format!("{what} `ended_at` is before its `started_at`")),
+        _ => Err(format!(
+            "{what} needs both `started_at` and `ended_at`, or neither"
+        )),
+    }
+}
+
+impl<V> TryFrom<RawDocument<V>> for Document<V> {
+    type Error = String;
+
+    fn try_from(raw: RawDocument<V>) -> Result<Self, Self::Error> {
+        let body = match (raw.tool_calls, raw.events) {
+            (Some(calls), None) => Body::CallList(calls),
+            (None, Some(events)) => Body::Events(events),
+            (Some(_), Some(_)) => {
+                return Err("a trace holds either `tool_calls` or `events`, not both".to_owned());
+            }
+            (None, None) => {
+                return Err(
+                    "expected a `tool_calls` or an `events` list at the top level".to_owned(),
+                );
+            }
+        };
+        let usage = usage_of(raw.usage);
+        let time = interval_of(raw.started_at, raw.ended_at, "the run")?;
+        Ok(Self { body, usage, time })
+    }
+}
+
+/// An entry of the call-list shape, its times checked.
 #[derive(Deserialize)]
+#[serde(try_from = "RawCallFields<V>")]
 #[serde(bound = "V: Deserialize<'de>")]
 struct RawCall<V> {
+    fields: RawCallFields<V>,
+    time: Option<Interval>,
+}
+
+impl<V> TryFrom<RawCallFields<V>> for RawCall<V> {
+    type Error = String;
+
+    fn try_from(fields: RawCallFields<V>) -> Result<Self, Self::Error> {
+        let time = interval_of(fields.started_at, fields.ended_at, "a call")?;
+        Ok(Self { fields, time })
+    }
+}
+
+/// The fields of an entry of the call-list shape, as written.
+#[derive(Deserialize)]
+#[serde(bound = "V: Deserialize<'de>")]
+struct RawCallFields<V> {
     name: String,
     #[serde(default)]
     server: Option<String>,
@@ -157,6 +265,10 @@ struct RawCall<V> {
     /// The agent that made the call (docs/suite.md#trace-files): a non-empty name.
     #[serde(default)]
     agent: Option<AgentName>,
+    #[serde(default, deserialize_with = "timestamp")]
+    started_at: Option<i64>,
+    #[serde(default, deserialize_with = "timestamp")]
+    ended_at: Option<i64>,
 }
 
 /// An agent's name in the call-list shape: a non-empty string.
@@ -285,11 +397,15 @@ impl<V> TryFrom<EventFields<V>> for Event<V> {
 impl<V> Document<V> {
     /// The run, with each value kept by `keep`; `None` when `keep` refuses one.
     fn into_run_with(self, mut keep: impl FnMut(V) -> Option<LazyValue>) -> Option<Run> {
-        Some(match self {
-            Self::CallList(raw_calls) => {
+        let mut run = match self.body {
+            Body::CallList(raw_calls) => {
                 // Made as large as it will be at once: a call is a few hundred bytes.
                 let mut calls = Vec::with_capacity(raw_calls.len());
-                for raw in raw_calls {
+                for RawCall {
+                    fields: raw,
+                    time: checked,
+                } in raw_calls
+                {
                     calls.push(Call {
                         server: raw.server,
                         name: raw.name,
@@ -305,7 +421,8 @@ impl<V> Document<V> {
                         // result, so that its output reads back as it was read.
                         completed: raw.completed.unwrap_or(true),
                         agent: raw.agent.map(|agent| agent.0),
-                        time: None,
+                        // Checked whole when the document was read.
+                        time: checked,
                     });
                 }
                 Run {
@@ -315,13 +432,24 @@ impl<V> Document<V> {
                     ..Default::default()
                 }
             }
-            Self::Events(events) => events_to_run(
+            Body::Events(events) => events_to_run(
                 events
                     .into_iter()
                     .map(|event| event.keep_with(&mut keep))
                     .collect::<Option<Vec<_>>>()?,
             ),
-        })
+        };
+        run.usage = self.usage;
+        // Without the run's own times, its calls' times span it.
+        run.time = self.time.or_else(|| {
+            let mut times = run.calls.iter().filter_map(|call| call.time);
+            let first = times.next()?;
+            Some(times.fold(first, |span, time| Interval {
+                start_ns: span.start_ns.min(time.start_ns),
+                end_ns: span.end_ns.max(time.end_ns),
+            }))
+        });
+        Some(run)
     }
 }
 

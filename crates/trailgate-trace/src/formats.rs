@@ -39,6 +39,7 @@ mod otel;
 mod swe_agent;
 #[cfg(test)]
 mod testing;
+pub(crate) mod usage;
 
 /// Every format, in detection order: the first whose `detect` accepts the first record
 /// reads the file. More specific shapes come before looser ones.

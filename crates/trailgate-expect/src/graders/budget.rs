@@ -12,6 +12,7 @@ use trailgate_core::{Percent, ToolId};
 use trailgate_trace::{Call, Run, Status};
 
 use crate::gate::{Gate, Target};
+pub use crate::prices::{Cost, Price, Prices};
 use crate::run::{CalledTool, Detail};
 use crate::step_matcher::StepMatcher;
 
@@ -35,6 +36,97 @@ pub enum Limit {
     Loop,
     /// The entry of `max_calls_per_tool` at this position.
     PerTool(usize),
+    /// `max_input_tokens`: input tokens over the run's models.
+    InputTokens,
+    /// `max_output_tokens`: output tokens over the run's models.
+    OutputTokens,
+    /// `max_tokens`: input plus output tokens.
+    Tokens,
+    /// `max_duration_ms`: from the run's first event to its last.
+    Duration,
+    /// `max_call_duration_ms`: the run's longest completed call.
+    CallDuration,
+    /// `max_cost`: the run's tokens at the suite's `prices:`.
+    Cost,
+}
+
+/// A run's count against a limit, or the limit's value: a number of calls, turns or tokens,
+/// a duration (in nanoseconds, shown in milliseconds), or an amount of money.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Amount {
+    /// A whole count.
+    Count(u64),
+    /// A duration in nanoseconds, shown in milliseconds (`1500.25`).
+    Nanos(u64),
+    /// Money.
+    Money(Cost),
+}
+
+impl std::fmt::Display for Amount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Count(count) => write!(f, "{count}"),
+            Self::Nanos(nanos) => {
+                let (whole, fraction) = (nanos / 1_000_000, nanos % 1_000_000);
+                if fraction == 0 {
+                    write!(f, "{whole}")
+                } else {
+                    let digits = format!("{fraction:06}");
+                    write!(f, "{whole}.{}", digits.trim_end_matches('0'))
+                }
+            }
+            Self::Money(cost) => write!(f, "{cost}"),
+        }
+    }
+}
+
+impl Amount {
+    /// The amount as a JSON number, exactly as shown.
+    pub(crate) fn json(self) -> serde_json::Number {
+        match self {
+            Self::Count(count) => count.into(),
+            Self::Nanos(_) => self
+                .to_string()
+                .parse()
+                .unwrap_or_else(|_| serde_json::Number::from(0)),
+            Self::Money(cost) => cost.json(),
+        }
+    }
+}
+
+/// What a run lacks that a limit of the grader needs (docs/graders/budget.md#usage-and-time):
+/// an input error, never a pass.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Lack {
+    /// Token usage, for a token limit or `max_cost`.
+    Usage(Limit),
+    /// The times of its first and last events, for `max_duration_ms`.
+    Times,
+    /// The start and end of a completed call (its number, from 1), for
+    /// `max_call_duration_ms`.
+    CallTimes(usize),
+    /// A price for this model, for `max_cost`.
+    Price(String),
+}
+
+impl Limit {
+    /// The limit's key in a `budget` config; `None` for a `max_calls_per_tool` entry.
+    pub fn key(self) -> Option<&'static str> {
+        Some(match self {
+            Self::Calls => "max_calls",
+            Self::Steps => "max_steps",
+            Self::Errors => "max_errors",
+            Self::Repeats => "max_repeats",
+            Self::Loop => "max_loop",
+            Self::PerTool(_) => return None,
+            Self::InputTokens => "max_input_tokens",
+            Self::OutputTokens => "max_output_tokens",
+            Self::Tokens => "max_tokens",
+            Self::Duration => "max_duration_ms",
+            Self::CallDuration => "max_call_duration_ms",
+            Self::Cost => "max_cost",
+        })
+    }
 }
 
 /// A `max_calls_per_tool` entry: the calls a step matcher matches, at most `max`.
@@ -64,6 +156,23 @@ pub struct BudgetGrader {
     pub per_tool: Vec<ToolLimit>,
     /// `optimal_calls`: the length of the known best path.
     pub optimal_calls: Option<u64>,
+    /// `max_input_tokens`.
+    pub max_input_tokens: Option<u64>,
+    /// `max_output_tokens`.
+    pub max_output_tokens: Option<u64>,
+    /// `max_tokens`: input plus output.
+    pub max_tokens: Option<u64>,
+    /// `max_duration_ms`.
+    pub max_duration_ms: Option<u64>,
+    /// `max_call_duration_ms`.
+    pub max_call_duration_ms: Option<u64>,
+    /// `max_cost`, exact.
+    pub max_cost: Option<Cost>,
+    /// The suite's `prices:`, for `max_cost`.
+    pub prices: Prices,
+    /// The grader's position in its test's `graders:`, where input errors about runs are
+    /// placed.
+    pub index: usize,
     /// The gates on `budget.*`.
     pub gates: Vec<Gate>,
 }
@@ -74,9 +183,9 @@ pub struct Exceeded {
     /// Which limit.
     pub limit: Limit,
     /// The run's count.
-    pub count: u64,
+    pub count: Amount,
     /// The limit's value.
-    pub max: u64,
+    pub max: Amount,
 }
 
 /// A loop: a block of 1 to 8 consecutive calls that occurs several times back
@@ -122,6 +231,19 @@ pub struct RunBudget {
     /// With `optimal_calls` N, max(N, calls): the run's share of the denominator of
     /// `budget.efficiency`; its calls otherwise.
     pub weighed: u64,
+    /// With a token limit or `max_cost`: the run's input and output tokens over its models.
+    pub tokens: Option<(u64, u64)>,
+    /// With `max_cost`: what the run's tokens cost.
+    pub cost: Option<Cost>,
+    /// With `max_duration_ms`: from the run's first event to its last, in nanoseconds.
+    pub duration_ns: Option<u64>,
+    /// With `max_call_duration_ms`: the run's longest completed call and its duration in
+    /// nanoseconds; `None` when it completed none.
+    pub longest_call: Option<(CalledTool, u64)>,
+    /// What the run lacks that a limit needs: an input error (docs/graders/budget.md).
+    pub lacking: Vec<Lack>,
+    /// How input errors name the run (`run 2 (traces/b.json)`), when it lacks something.
+    pub label: Option<String>,
 }
 
 impl BudgetGrader {
@@ -134,7 +256,113 @@ impl BudgetGrader {
             Limit::Repeats => self.max_repeats,
             Limit::Loop => self.max_loop,
             Limit::PerTool(index) => self.per_tool.get(index).map(|limit| limit.max),
+            Limit::InputTokens => self.max_input_tokens,
+            Limit::OutputTokens => self.max_output_tokens,
+            Limit::Tokens => self.max_tokens,
+            Limit::Duration => self.max_duration_ms,
+            Limit::CallDuration => self.max_call_duration_ms,
+            Limit::Cost => None,
         }
+    }
+
+    /// Whether a limit needs the run's token usage.
+    fn needs_usage(&self) -> bool {
+        self.max_input_tokens.is_some()
+            || self.max_output_tokens.is_some()
+            || self.max_tokens.is_some()
+            || self.max_cost.is_some()
+    }
+
+    /// The first limit set that needs the run's token usage, in the order of [`Limit`].
+    fn usage_limit(&self) -> Limit {
+        [
+            (Limit::InputTokens, self.max_input_tokens.is_some()),
+            (Limit::OutputTokens, self.max_output_tokens.is_some()),
+            (Limit::Tokens, self.max_tokens.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(limit, set)| set.then_some(limit))
+        .unwrap_or(Limit::Cost)
+    }
+
+    /// The run's usage and times against the new limits: the amounts past a limit, and
+    /// what the run lacks that a limit needs (docs/graders/budget.md#usage-and-time).
+    fn usage_and_time(&self, run: &Run, verdict: &mut RunBudget) -> Vec<Exceeded> {
+        let mut exceeded = Vec::new();
+        let mut over = |limit: Limit, count: Amount, max: Amount| {
+            if count > max {
+                exceeded.push(Exceeded { limit, count, max });
+            }
+        };
+        if self.needs_usage() {
+            if run.usage.is_empty() {
+                verdict.lacking.push(Lack::Usage(self.usage_limit()));
+            } else {
+                let (input, output) = run.usage.models.values().fold((0_u64, 0_u64), |sum, t| {
+                    (
+                        sum.0.saturating_add(t.input),
+                        sum.1.saturating_add(t.output),
+                    )
+                });
+                verdict.tokens = Some((input, output));
+                let total = input.saturating_add(output);
+                for (limit, count) in [
+                    (Limit::InputTokens, input),
+                    (Limit::OutputTokens, output),
+                    (Limit::Tokens, total),
+                ] {
+                    if let Some(max) = self.max_of(limit) {
+                        over(limit, Amount::Count(count), Amount::Count(max));
+                    }
+                }
+                if let Some(max) = self.max_cost {
+                    match self.prices.cost(&run.usage) {
+                        Ok(cost) => {
+                            verdict.cost = Some(cost);
+                            over(Limit::Cost, Amount::Money(cost), Amount::Money(max));
+                        }
+                        Err(model) => verdict.lacking.push(Lack::Price(model.to_owned())),
+                    }
+                }
+            }
+        }
+        let millis = |ms: u64| Amount::Nanos(ms.saturating_mul(1_000_000));
+        if let Some(max) = self.max_duration_ms {
+            match run.time {
+                Some(time) => {
+                    let nanos =
+                        u64::try_from(time.end_ns.saturating_sub(time.start_ns)).unwrap_or(0);
+                    verdict.duration_ns = Some(nanos);
+                    over(Limit::Duration, Amount::Nanos(nanos), millis(max));
+                }
+                None => verdict.lacking.push(Lack::Times),
+            }
+        }
+        if let Some(max) = self.max_call_duration_ms {
+            let mut longest: Option<(usize, u64)> = None;
+            for (index, call) in run.calls.iter().enumerate().filter(|(_, c)| c.completed) {
+                let Some(time) = call.time else {
+                    verdict.lacking.push(Lack::CallTimes(index + 1));
+                    break;
+                };
+                let nanos = u64::try_from(time.end_ns.saturating_sub(time.start_ns)).unwrap_or(0);
+                if longest.is_none_or(|(_, most)| nanos > most) {
+                    longest = Some((index, nanos));
+                }
+            }
+            if let Some((index, nanos)) = longest {
+                let made = &run.calls[index];
+                verdict.longest_call = Some((
+                    CalledTool {
+                        call: index + 1,
+                        tool: ToolId::new(made.server.clone(), made.name.clone()),
+                    },
+                    nanos,
+                ));
+                over(Limit::CallDuration, Amount::Nanos(nanos), millis(max));
+            }
+        }
+        exceeded
     }
 
     /// Grades one run; every call counts, completed or not.
@@ -190,10 +418,14 @@ impl BudgetGrader {
         let exceeded: Vec<Exceeded> = counts
             .filter_map(|(limit, count)| {
                 let max = self.max_of(limit)?;
-                (count > max).then_some(Exceeded { limit, count, max })
+                (count > max).then_some(Exceeded {
+                    limit,
+                    count: Amount::Count(count),
+                    max: Amount::Count(max),
+                })
             })
             .collect();
-        RunBudget {
+        let mut verdict = RunBudget {
             weighed: self.optimal_calls.map_or(calls.len() as u64, |optimal| {
                 optimal.max(calls.len() as u64)
             }),
@@ -218,7 +450,17 @@ impl BudgetGrader {
                 Detail::Counts => None,
             },
             longest_loop,
-        }
+            tokens: None,
+            cost: None,
+            duration_ns: None,
+            longest_call: None,
+            lacking: Vec::new(),
+            label: None,
+        };
+        let more = self.usage_and_time(run, &mut verdict);
+        verdict.exceeded.extend(more);
+        verdict.passed = verdict.exceeded.is_empty();
+        verdict
     }
 }
 
@@ -364,6 +606,14 @@ pub struct BudgetOutcome {
     pub pass_rate: Percent,
     /// `budget.efficiency`, with `optimal_calls`.
     pub efficiency: Option<Percent>,
+    /// `max_cost`.
+    pub max_cost: Option<Cost>,
+    /// With a token limit or `max_cost`: the input and output tokens summed over the runs
+    /// (`usage.input_tokens` and `usage.output_tokens` are their means, floored).
+    pub tokens: Option<(u128, u128)>,
+    /// With `max_cost`: the cost summed over the runs (`usage.cost` is its mean, floored to
+    /// 6 digits after the point).
+    pub cost: Option<Cost>,
 }
 
 impl BudgetOutcome {
@@ -383,6 +633,7 @@ impl BudgetOutcome {
         grader: &BudgetGrader,
         listed: Vec<RunBudget>,
         (passing_runs, weighed_calls, longest_loop): (u64, u64, u64),
+        usage: (u128, u128, u128),
         runs: u64,
     ) -> Self {
         let limits = [
@@ -391,6 +642,11 @@ impl BudgetOutcome {
             ("max_errors", grader.max_errors),
             ("max_repeats", grader.max_repeats),
             ("max_loop", grader.max_loop),
+            ("max_input_tokens", grader.max_input_tokens),
+            ("max_output_tokens", grader.max_output_tokens),
+            ("max_tokens", grader.max_tokens),
+            ("max_duration_ms", grader.max_duration_ms),
+            ("max_call_duration_ms", grader.max_call_duration_ms),
         ]
         .into_iter()
         .filter_map(|(key, value)| Some((key, value?)))
@@ -411,23 +667,27 @@ impl BudgetOutcome {
             efficiency: grader
                 .optimal_calls
                 .map(|optimal| Self::efficiency_of(optimal, runs, weighed_calls)),
+            max_cost: grader.max_cost,
+            tokens: grader.needs_usage().then_some((usage.0, usage.1)),
+            cost: grader.max_cost.map(|_| Cost(usage.2)),
         }
+    }
+
+    /// The mean of a sum over `runs` runs, floored; 0 with no run.
+    pub fn mean_of(sum: u128, runs: u64) -> u128 {
+        sum.checked_div(u128::from(runs)).unwrap_or(0)
     }
 
     /// How a report names a limit: its key, or the tool of a `max_calls_per_tool` entry.
     pub fn limit_name(&self, limit: Limit) -> String {
         match limit {
-            Limit::Calls => "max_calls".to_owned(),
-            Limit::Steps => "max_steps".to_owned(),
-            Limit::Errors => "max_errors".to_owned(),
-            Limit::Repeats => "max_repeats".to_owned(),
-            Limit::Loop => "max_loop".to_owned(),
             Limit::PerTool(index) => format!(
                 "max_calls_per_tool {}",
                 self.per_tool
                     .get(index)
                     .map_or("", |(step, _)| step.as_str())
             ),
+            other => other.key().unwrap_or_default().to_owned(),
         }
     }
 }

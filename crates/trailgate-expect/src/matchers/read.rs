@@ -176,7 +176,7 @@ impl<'de> Visitor<'de> for MatcherSeed {
 /// when the float does not hold it (`1e-400`, `0.10000000000000000001`); `None` when the
 /// float is the number written. Two numbers of the suite that read as the same float are
 /// refused: which one this is cannot be told.
-pub(super) fn float_as_written_in_suite<E: de::Error>(value: f64) -> Result<Option<String>, E> {
+pub(crate) fn float_as_written_in_suite<E: de::Error>(value: f64) -> Result<Option<String>, E> {
     float_as_written(value).map_err(|AmbiguousFloat { texts: (a, b) }| {
         invalid(
             &format!(

@@ -16,17 +16,18 @@
 //! whose run or error is the reference. Leaving a document costs time, never a different
 //! answer.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
 use serde::Deserialize;
 use serde::de::value::BorrowedStrDeserializer;
 
-use super::empty_args;
+use super::{RawTokens, empty_args};
 use crate::LazyValue;
 use crate::json_scan::{string_stop, unicode_escape};
 use crate::lazy_value::{MAX_TEXT_DEPTH, plain_number};
-use crate::model::{Call, Run, Status};
+use crate::model::{Call, Interval, Run, Status, Usage};
 use crate::value_ref::Member;
 
 /// Reads the call list at `range` in `source` into `run`, reusing its calls; `false`, with
@@ -54,12 +55,53 @@ pub(super) fn read_call_list_into(
         members: Vec::new(),
         canonical: false,
     };
-    if reader.document(&mut run.calls).is_none() {
+    let Some(fields) = reader.document(&mut run.calls) else {
         return false;
-    }
+    };
+    let Some((usage, time)) = fields.read(text) else {
+        return false;
+    };
+    // A call's times are left to the derived parse, so the calls read here have none: the
+    // run's own times, when given, span it.
     run.format = "trailgate";
     run.line = None;
+    run.usage = usage;
+    run.time = time;
     true
+}
+
+/// Where the run's `usage`, `started_at` and `ended_at` are in the document, when it has
+/// them.
+#[derive(Default)]
+struct RunFields {
+    usage: Option<Range<usize>>,
+    started_at: Option<Range<usize>>,
+    ended_at: Option<Range<usize>>,
+}
+
+impl RunFields {
+    /// The run's usage and times, read as the derived parse reads them; `None` when that
+    /// parse would refuse them (it then reports why).
+    fn read(self, text: &str) -> Option<(Usage, Option<Interval>)> {
+        let usage = match self.usage {
+            Some(range) => {
+                let raw: Option<BTreeMap<String, RawTokens>> =
+                    serde_json::from_str(text.get(range)?).ok()?;
+                super::usage_of(raw)
+            }
+            None => Usage::default(),
+        };
+        let stamp = |range: Option<Range<usize>>| -> Option<Option<i64>> {
+            let Some(range) = range else {
+                return Some(None);
+            };
+            let mut deserializer = serde_json::Deserializer::from_str(text.get(range)?);
+            super::timestamp(&mut deserializer).ok()
+        };
+        let (start, end) = (stamp(self.started_at)?, stamp(self.ended_at)?);
+        let time = super::interval_of(start, end, "the run").ok()?;
+        Some((usage, time))
+    }
 }
 
 /// Where the pass is in the text of one document. Every step gives `None` when the
@@ -107,19 +149,35 @@ struct Text {
 impl<'t> Reader<'t> {
     /// The top-level object: `tool_calls`, once; any other key is skipped, and `events`
     /// is refused.
-    fn document(&mut self, calls: &mut Vec<Call>) -> Option<()> {
+    fn document(&mut self, calls: &mut Vec<Call>) -> Option<RunFields> {
         self.skip_space();
         let mut read = false;
-        self.object(|reader, key| match reader.bytes_of(key) {
-            b"tool_calls" if !read => {
-                read = true;
-                reader.calls(calls)
+        let mut fields = RunFields::default();
+        self.object(|reader, key| {
+            // The run's `usage` and times: checked here as any value is, their text then
+            // read by serde (a few bytes), whose refusal leaves the document to the derived
+            // parse and its error.
+            let slot = match reader.bytes_of(key) {
+                b"tool_calls" if !read => {
+                    read = true;
+                    return reader.calls(calls);
+                }
+                b"tool_calls" | b"events" => return None,
+                b"usage" => &mut fields.usage,
+                b"started_at" => &mut fields.started_at,
+                b"ended_at" => &mut fields.ended_at,
+                _ => return reader.value(0, false),
+            };
+            if slot.is_some() {
+                return None;
             }
-            b"tool_calls" | b"events" => None,
-            _ => reader.value(0, false),
+            let start = reader.at;
+            reader.value(0, false)?;
+            *slot = Some(start..reader.at);
+            Some(())
         })?;
         self.skip_space();
-        (read && self.at == self.bytes.len()).then_some(())
+        (read && self.at == self.bytes.len()).then_some(fields)
     }
 
     /// The `tool_calls` list, read into the calls kept from the run before.
@@ -211,10 +269,13 @@ impl<'t> Reader<'t> {
                     once(AGENT)?;
                     reader.null_or(&mut agent, Self::string_value)?;
                 }
+                // A call's times are read by the derived parse.
+                b"started_at" | b"ended_at" => return None,
                 _ => reader.value(0, false)?,
             }
             Some(())
         })?;
+        call.time = None;
         if seen & NAME == 0 {
             return None;
         }

@@ -124,6 +124,36 @@ fn check(text: &str) -> bool {
 )]
 #[case::escaped_name(r#"{"tool_calls": [{"name": "a\u0062", "server": "s\n"}]}"#, true)]
 #[case::no_calls(r#"{"tool_calls": []}"#, true)]
+#[case::usage(r#"{"usage": {"m": {"input_tokens": 10, "output_tokens": 2, "cached_input_tokens": 4}, "n": {"output_tokens": 1, "input_tokens": 0}}, "tool_calls": [{"name": "a"}]}"#, true)]
+#[case::usage_after_calls(r#"{"tool_calls": [{"name": "a"}], "usage": {"m": {"input_tokens": 18446744073709551615, "output_tokens": 0}}}"#, true)]
+#[case::usage_negative(
+    r#"{"usage": {"m": {"input_tokens": -1, "output_tokens": 0}}, "tool_calls": []}"#,
+    false
+)]
+#[case::usage_fraction(
+    r#"{"usage": {"m": {"input_tokens": 1.5, "output_tokens": 0}}, "tool_calls": []}"#,
+    false
+)]
+#[case::usage_past_64_bits(r#"{"usage": {"m": {"input_tokens": 18446744073709551616, "output_tokens": 0}}, "tool_calls": []}"#, false)]
+#[case::usage_without_output(r#"{"usage": {"m": {"input_tokens": 1}}, "tool_calls": []}"#, false)]
+#[case::usage_unknown_key(
+    r#"{"usage": {"m": {"input_tokens": 1, "output_tokens": 1, "total": 2}}, "tool_calls": []}"#,
+    false
+)]
+#[case::usage_twice(r#"{"usage": {}, "usage": {}, "tool_calls": []}"#, false)]
+#[case::run_times(r#"{"started_at": "2025-06-02T10:00:00Z", "ended_at": "2025-06-02T12:00:00.000000001+02:00", "tool_calls": [{"name": "a"}]}"#, true)]
+#[case::run_start_only(r#"{"started_at": "2025-06-02T10:00:00Z", "tool_calls": []}"#, false)]
+#[case::run_end_before_start(r#"{"started_at": "2025-06-02T10:00:01Z", "ended_at": "2025-06-02T10:00:00Z", "tool_calls": []}"#, false)]
+#[case::run_time_not_rfc3339(
+    r#"{"started_at": "yesterday", "ended_at": "2025-06-02T10:00:00Z", "tool_calls": []}"#,
+    false
+)]
+#[case::call_times(r#"{"tool_calls": [{"name": "a", "started_at": "2025-06-02T10:00:00.25Z", "ended_at": "2025-06-02T10:00:01.25Z"}, {"name": "b"}]}"#, true)]
+#[case::call_end_only(
+    r#"{"tool_calls": [{"name": "a", "ended_at": "2025-06-02T10:00:01Z"}]}"#,
+    false
+)]
+#[case::event_usage(r#"{"usage": {"m": {"input_tokens": 3, "output_tokens": 4}}, "events": [{"type": "turn_start"}]}"#, true)]
 #[case::name_twice(r#"{"tool_calls": [{"name": "a", "name": "b"}]}"#, false)]
 #[case::args_and_arguments(
     r#"{"tool_calls": [{"name": "a", "args": {}, "arguments": {}}]}"#,
@@ -331,4 +361,31 @@ proptest::proptest! {
         let read = read_args(&args);
         proptest::prop_assert_eq!(read.equality_key(), read.view().equality_key());
     }
+}
+
+/// A call list's usage and times, as read: the run spans its calls when it gives no times of
+/// its own.
+#[test]
+fn usage_and_times_are_read_as_written() {
+    let run = parse_native(
+        r#"{"usage": {"m": {"input_tokens": 10, "output_tokens": 2, "cached_input_tokens": 4}},
+            "tool_calls": [
+              {"name": "a", "started_at": "2025-06-02T10:00:00.25Z", "ended_at": "2025-06-02T10:00:01Z"},
+              {"name": "b", "started_at": "2025-06-02T10:00:02Z", "ended_at": "2025-06-02T10:00:02.000000007Z"}
+            ]}"#,
+    )
+    .unwrap();
+    let tokens = run.usage.models["m"];
+    assert_eq!(
+        (tokens.input, tokens.output, tokens.cached_input),
+        (10, 2, Some(4))
+    );
+    let second = 1_748_858_400_i64 * 1_000_000_000;
+    let time = run.time.unwrap();
+    assert_eq!(
+        (time.start_ns - second, time.end_ns - second),
+        (250_000_000, 2_000_000_007)
+    );
+    let call = run.calls[1].time.unwrap();
+    assert_eq!(call.end_ns - call.start_ns, 7);
 }

@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 
-use crate::formats::gemini::{Trajectory, at, calls_in, field, index, pending_call};
-use crate::formats::{Adapter, Converter, Record, RecordError, open_call};
-use crate::model::Run;
+use crate::formats::gemini::{Trajectory, at, calls_in, field, gemini_tokens, index, pending_call};
+use crate::formats::{Adapter, Converter, Record, RecordError, open_call, usage};
+use crate::model::{Interval, Run, Usage};
 
 pub(crate) struct Adk;
 
@@ -79,11 +79,43 @@ fn keyed<'v>(value: &'v Value, keys: &[&'static str]) -> Option<(&'static str, &
 #[derive(Debug, Default)]
 struct AdkConverter {
     session: Option<Trajectory>,
+    /// The session's usage (each event's `usage_metadata`, or, in a session that records
+    /// none on its events, each of its `event_logs`' model response's) and the span of its
+    /// events' times.
+    usage: Usage,
+    time: Option<Interval>,
+}
+
+/// Adds a model response's `usage_metadata` (Gemini's counts) under its `model_version`.
+fn add_usage(usage: &mut Usage, response: &Value) -> Result<bool, RecordError> {
+    let Some(tokens) = keyed(response, &["usage_metadata", "usageMetadata"])
+        .map(|(_, metadata)| gemini_tokens(metadata))
+        .transpose()?
+        .flatten()
+    else {
+        return Ok(false);
+    };
+    let model =
+        keyed(response, &["model_version", "modelVersion"]).and_then(|(_, model)| model.as_str());
+    usage::add(usage, model, tokens);
+    Ok(true)
 }
 
 impl AdkConverter {
     fn session(&mut self) -> &mut Trajectory {
         self.session.get_or_insert_with(Trajectory::default)
+    }
+
+    /// An event's usage and time (`timestamp`, seconds since the epoch); whether it had
+    /// usage. A streamed partial event is repeated whole by the final one, which counts.
+    fn usage_and_time(&mut self, event: &Value) -> Result<bool, RecordError> {
+        if let Some(now) = usage::time_field(event, "timestamp") {
+            usage::widen(&mut self.time, now, now);
+        }
+        if event.get("partial").and_then(Value::as_bool) == Some(true) {
+            return Ok(false);
+        }
+        add_usage(&mut self.usage, event)
     }
 
     fn document(&mut self, value: &Value) -> Result<Vec<Run>, RecordError> {
@@ -116,12 +148,22 @@ impl AdkConverter {
             return Ok(vec![eval_case(value, path)?]);
         }
         if let Some(events) = value.get("events").and_then(Value::as_array) {
-            let session = self.session();
+            let mut counted = false;
             for (i, event) in events.iter().enumerate() {
-                read_event(session, event, &index(&at(path, "events"), i))?;
+                read_event(self.session(), event, &index(&at(path, "events"), i))?;
+                counted |= self.usage_and_time(event)?;
+            }
+            if !counted {
+                let logs = value.get("event_logs").and_then(Value::as_array);
+                for log in logs.into_iter().flatten() {
+                    if let Some(response) = log.get("model_response") {
+                        add_usage(&mut self.usage, response)?;
+                    }
+                }
             }
         } else if is_event(value) {
             read_event(self.session(), value, path)?;
+            self.usage_and_time(value)?;
         }
         Ok(Vec::new())
     }
@@ -226,7 +268,16 @@ impl Converter for AdkConverter {
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {
-        self.session.map(Trajectory::into_run).into_iter().collect()
+        let (usage, time) = (self.usage, self.time);
+        self.session
+            .map(|session| {
+                let mut run = session.into_run();
+                run.usage = usage;
+                run.time = time;
+                run
+            })
+            .into_iter()
+            .collect()
     }
 }
 

@@ -13,9 +13,9 @@ use serde_json::Value;
 
 use crate::formats::{
     Adapter, CallLog, Converter, Record, RecordError, complete, id_field, open_call, result_value,
-    str_field,
+    str_field, usage,
 };
-use crate::model::{Run, Status};
+use crate::model::{Interval, Run, Status, Tokens, Usage};
 
 pub(crate) struct Anthropic;
 
@@ -206,6 +206,15 @@ impl AnthropicConverter {
             self.calls.blocks(content, None, path)?;
             return Ok(());
         }
+        if seen == Seen::New
+            && let Some(tokens) = message
+                .get("usage")
+                .map(anthropic_tokens)
+                .transpose()?
+                .flatten()
+        {
+            usage::add(&mut self.calls.usage, str_field(message, "model"), tokens);
+        }
         let added = self.calls.blocks(content, Some(self.steps), path)?;
         if seen == Seen::New || added {
             self.steps = self.steps.saturating_add(1);
@@ -245,6 +254,35 @@ pub(crate) struct ContentCalls {
     /// `tool_use` whose id is here is the same call recorded again (a replayed history,
     /// a transcript written twice) and is not counted twice.
     steps_by_id: BTreeMap<String, u32>,
+    /// The run's usage so far.
+    pub(crate) usage: Usage,
+    /// The time of the record being read, when it has one: a call opened in it starts then,
+    /// a result in it ends its call then.
+    now: Option<i64>,
+    /// The span of the records' times so far.
+    time: Option<Interval>,
+}
+
+/// The tokens of an Anthropic `usage` object: `input_tokens` leaves out the tokens read from
+/// and written to the prompt cache, which count as input here (docs/formats.md#usage-and-time);
+/// the tokens read from it are the cached input.
+pub(crate) fn anthropic_tokens(usage: &Value) -> Result<Option<Tokens>, RecordError> {
+    let Some(mut tokens) = usage::tokens(
+        usage,
+        &["input_tokens"],
+        &["output_tokens"],
+        Some(usage),
+        &["cache_read_input_tokens"],
+    )?
+    else {
+        return Ok(None);
+    };
+    let written = usage::count(usage, "cache_creation_input_tokens")?.unwrap_or(0);
+    tokens.input = tokens
+        .input
+        .saturating_add(tokens.cached_input.unwrap_or(0))
+        .saturating_add(written);
+    Ok(Some(tokens))
 }
 
 impl ContentCalls {
@@ -300,7 +338,12 @@ impl ContentCalls {
         // Only the MCP connector's `mcp_tool_use` names its server; any other block is a
         // tool the client (or Anthropic, for server tools) ran.
         let server = str_field(block, "server_name").map(str::to_owned);
-        let call = open_call(server, name.to_owned(), block.get("input"), step);
+        let mut call = open_call(server, name.to_owned(), block.get("input"), step);
+        // The start is kept as an instant until a timed result ends the call.
+        call.time = self.now.map(|now| Interval {
+            start_ns: now,
+            end_ns: now,
+        });
         self.log.push(id, call);
         Ok(true)
     }
@@ -322,6 +365,7 @@ impl ContentCalls {
                 .is_some_and(|kind| kind.ends_with("_error"));
         let status = if failed { Status::Error } else { Status::Ok };
         complete(call, content.map(result_value), status);
+        call.time = usage::interval(call.time.map(|time| time.start_ns), self.now);
     }
 
     /// The number of calls recorded so far.
@@ -343,7 +387,22 @@ impl ContentCalls {
 
     /// The calls as one run.
     pub(crate) fn into_run(self) -> Run {
-        self.log.into_run()
+        let mut run = self.log.into_run();
+        // A call no timed result ended has only a start: no duration.
+        for call in run.calls.iter_mut().filter(|call| !call.completed) {
+            call.time = None;
+        }
+        run.usage = self.usage;
+        run.time = self.time;
+        run
+    }
+
+    /// Notes the time of the record about to be read (`timestamp`), when it has one.
+    pub(crate) fn at(&mut self, record: &Value) {
+        self.now = usage::time_field(record, "timestamp");
+        if let Some(now) = self.now {
+            usage::widen(&mut self.time, now, now);
+        }
     }
 }
 

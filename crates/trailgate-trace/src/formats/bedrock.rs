@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::formats::{
     Adapter, CallLog, Converter, Record, RecordError, complete, id_field, open_call, str_field,
+    usage,
 };
 use crate::model::{Run, Status};
 
@@ -130,7 +131,27 @@ impl Converter for BedrockConverter {
                 }
             }
         }
-        Ok(vec![log.into_run()])
+        let mut run = log.into_run();
+        // A Converse response's `usage`; it names no model (the request's URL does), so its
+        // tokens count under `""`. Cache reads and writes are apart from `inputTokens`, as
+        // in Anthropic's usage: input counts them (docs/formats.md#usage-and-time).
+        if let Some(counts) = value.get("usage").filter(|usage| usage.is_object())
+            && let Some(mut tokens) = usage::tokens(
+                counts,
+                &["inputTokens"],
+                &["outputTokens"],
+                Some(counts),
+                &["cacheReadInputTokens"],
+            )?
+        {
+            let written = usage::count(counts, "cacheWriteInputTokens")?.unwrap_or(0);
+            tokens.input = tokens
+                .input
+                .saturating_add(tokens.cached_input.unwrap_or(0))
+                .saturating_add(written);
+            usage::add(&mut run.usage, str_field(&value, "modelId"), tokens);
+        }
+        Ok(vec![run])
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {

@@ -17,9 +17,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::formats::anthropic::{ContentCalls, join};
-use crate::formats::{Adapter, Converter, Record, RecordError, id_field, str_field};
-use crate::model::Run;
+use crate::formats::anthropic::{ContentCalls, anthropic_tokens, join};
+use crate::formats::{Adapter, Converter, Record, RecordError, id_field, str_field, usage};
+use crate::model::{Run, Tokens, Usage};
 
 pub(crate) struct ClaudeCode;
 
@@ -78,6 +78,11 @@ struct ClaudeCodeConverter {
     message_steps: BTreeMap<String, u32>,
     /// MCP servers from `system/init`, as they appear in tool names.
     servers: Vec<String>,
+    /// The usage of each assistant message by `message.id`: the CLI writes one record per
+    /// content block, each with the message's usage so far, so the last record's counts.
+    message_usage: BTreeMap<String, (Option<String>, Tokens)>,
+    /// The usage of assistant messages without an id, each counted once.
+    usage: Usage,
     /// Whether a record of the main agent (one not `isSidechain`) has been read: until
     /// then the file is a subagent's own (`<session>/subagents/agent-*.jsonl`), whose
     /// records take steps of their own.
@@ -103,6 +108,10 @@ impl Converter for ClaudeCodeConverter {
 
     fn finish(self: Box<Self>) -> Vec<Run> {
         let mut run = self.calls.into_run();
+        run.usage = self.usage;
+        for (model, tokens) in self.message_usage.into_values() {
+            usage::add(&mut run.usage, model.as_deref(), tokens);
+        }
         split_by_servers(&mut run, &self.servers);
         vec![run]
     }
@@ -114,6 +123,7 @@ impl ClaudeCodeConverter {
         {
             self.main_seen = true;
         }
+        self.calls.at(record);
         match str_field(record, "type") {
             Some("system") if str_field(record, "subtype") == Some("init") => {
                 self.init(record);
@@ -122,6 +132,7 @@ impl ClaudeCodeConverter {
                 let Some(message) = record.get("message").filter(|m| m.is_object()) else {
                     return Ok(());
                 };
+                self.usage_of(message)?;
                 let step = self.step(record, message);
                 let agent = self.agent(record);
                 let first = self.calls.len();
@@ -183,6 +194,27 @@ impl ClaudeCodeConverter {
             }
             self.last_task_agent = Some(kind.to_owned());
         }
+    }
+
+    /// The usage of an assistant message: the last record of a `message.id` replaces the
+    /// earlier ones' (docs/formats.md#usage-and-time).
+    fn usage_of(&mut self, message: &Value) -> Result<(), RecordError> {
+        let Some(tokens) = message
+            .get("usage")
+            .map(anthropic_tokens)
+            .transpose()?
+            .flatten()
+        else {
+            return Ok(());
+        };
+        let model = str_field(message, "model").map(str::to_owned);
+        match id_field(message, "id") {
+            Some(id) => {
+                self.message_usage.insert(id, (model, tokens));
+            }
+            None => usage::add(&mut self.usage, model.as_deref(), tokens),
+        }
+        Ok(())
     }
 
     /// `mcp_servers` of `system/init`: `[{name, status}]` (or plain names).

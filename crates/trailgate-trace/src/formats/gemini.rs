@@ -5,8 +5,10 @@
 
 use serde_json::Value;
 
-use crate::formats::{Adapter, Converter, Record, RecordError, complete, id_field, open_call};
-use crate::model::{Call, Run, Status};
+use crate::formats::{
+    Adapter, Converter, Record, RecordError, complete, id_field, open_call, usage,
+};
+use crate::model::{Call, Run, Status, Tokens};
 use crate::naming::Naming;
 
 pub(crate) struct Gemini;
@@ -300,6 +302,27 @@ struct LastResponse {
 struct GeminiConverter {
     trajectory: Trajectory,
     last: Option<LastResponse>,
+    /// Each response's `modelVersion` and `usageMetadata`: a later chunk of a streamed
+    /// response replaces the earlier chunks' counts, which it includes.
+    usage: Vec<(Option<String>, Tokens)>,
+}
+
+/// The tokens of a Gemini `usageMetadata`: `promptTokenCount` counts the cached ones
+/// (`cachedContentTokenCount`); the thoughts are output, as they are billed.
+pub(super) fn gemini_tokens(metadata: &Value) -> Result<Option<Tokens>, RecordError> {
+    let Some(mut tokens) = usage::tokens(
+        metadata,
+        &["promptTokenCount", "prompt_token_count"],
+        &["candidatesTokenCount", "candidates_token_count"],
+        Some(metadata),
+        &["cachedContentTokenCount", "cached_content_token_count"],
+    )?
+    else {
+        return Ok(None);
+    };
+    let thoughts = usage::first_count(metadata, &["thoughtsTokenCount", "thoughts_token_count"])?;
+    tokens.output = tokens.output.saturating_add(thoughts.unwrap_or(0));
+    Ok(Some(tokens))
 }
 
 impl GeminiConverter {
@@ -382,6 +405,19 @@ impl GeminiConverter {
         } else {
             None
         };
+        if let Some(tokens) = field(response, &["usageMetadata", "usage_metadata"])
+            .map(gemini_tokens)
+            .transpose()?
+            .flatten()
+        {
+            let model = field(response, &["modelVersion", "model_version"])
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            match self.usage.last_mut() {
+                Some(last) if continues => *last = (model, tokens),
+                _ => self.usage.push((model, tokens)),
+            }
+        }
         let candidates = response.get("candidates").and_then(Value::as_array);
         for (i, candidate) in candidates.into_iter().flatten().enumerate() {
             // Other candidates are alternatives the agent did not act on.
@@ -454,7 +490,11 @@ impl Converter for GeminiConverter {
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {
-        vec![self.trajectory.into_run()]
+        let mut run = self.trajectory.into_run();
+        for (model, tokens) in self.usage {
+            usage::add(&mut run.usage, model.as_deref(), tokens);
+        }
+        vec![run]
     }
 }
 

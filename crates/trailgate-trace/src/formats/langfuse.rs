@@ -12,8 +12,10 @@
 use serde_json::Value;
 
 use crate::formats::otel::iso_nanos;
-use crate::formats::{Adapter, Converter, Record, RecordError, complete, open_call, str_field};
-use crate::model::{Run, Status};
+use crate::formats::{
+    Adapter, Converter, Record, RecordError, complete, open_call, str_field, usage,
+};
+use crate::model::{Run, Status, Tokens};
 
 pub(crate) struct Langfuse;
 
@@ -94,8 +96,22 @@ fn trace_run(trace: &Value, path: &str) -> Result<Run, RecordError> {
         let Some(observation) = observations.get(index) else {
             continue;
         };
+        let time = |key: &str| {
+            str_field(observation, key)
+                .and_then(iso_nanos)
+                .and_then(|nanos| i64::try_from(nanos).ok())
+        };
+        let (start, end) = (time("startTime"), time("endTime"));
+        if let Some(start) = start {
+            usage::widen(&mut run.time, start, end.unwrap_or(start));
+        }
         match str_field(observation, "type") {
-            Some("GENERATION") => generations = generations.saturating_add(1),
+            Some("GENERATION") => {
+                generations = generations.saturating_add(1);
+                if let Some(tokens) = generation_tokens(observation)? {
+                    usage::add(&mut run.usage, str_field(observation, "model"), tokens);
+                }
+            }
             Some("TOOL") => {
                 let attributes = observation
                     .get("metadata")
@@ -128,6 +144,7 @@ fn trace_run(trace: &Value, path: &str) -> Result<Run, RecordError> {
                             .cloned()
                     });
                     complete(&mut call, result, status);
+                    call.time = usage::interval(start, end);
                 }
                 run.calls.push(call);
             }
@@ -192,6 +209,43 @@ fn observation_agents(observations: &[Value]) -> Vec<Option<&str>> {
         }
     }
     agents
+}
+
+/// A generation's tokens: `usageDetails`, whose `input*` keys (`input`,
+/// `input_cached_tokens`, `input_audio`...) are input and `output*` keys output, the cached
+/// ones those with `cache` that are not cache writes; without it the older `usage` object
+/// (`input`, `output`). `None` when it records no token (docs/formats.md#usage-and-time).
+fn generation_tokens(observation: &Value) -> Result<Option<Tokens>, RecordError> {
+    if let Some(Value::Object(details)) = observation.get("usageDetails")
+        && !details.is_empty()
+    {
+        let mut tokens = Tokens::default();
+        let mut cached = None::<u64>;
+        let mut any = false;
+        for key in details.keys() {
+            let Some(count) = usage::count(&Value::Object(details.clone()), key)? else {
+                continue;
+            };
+            if key.starts_with("input") {
+                any = true;
+                tokens.input = tokens.input.saturating_add(count);
+                if key.contains("cache") && !key.contains("creation") && !key.contains("write") {
+                    cached = Some(cached.unwrap_or(0).saturating_add(count));
+                }
+            } else if key.starts_with("output") {
+                any = true;
+                tokens.output = tokens.output.saturating_add(count);
+            }
+        }
+        tokens.cached_input = cached;
+        return Ok(any.then_some(tokens));
+    }
+    match observation.get("usage") {
+        Some(usage) if usage.is_object() => {
+            usage::tokens(usage, &["input"], &["output"], None, &[])
+        }
+        _ => Ok(None),
+    }
 }
 
 #[cfg(test)]

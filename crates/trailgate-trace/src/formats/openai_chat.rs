@@ -12,9 +12,10 @@ use std::collections::{BTreeMap, VecDeque};
 use serde_json::Value;
 
 use crate::formats::{
-    Adapter, Converter, Record, RecordError, complete, id_field, open_call, result_value, str_field,
+    Adapter, Converter, Record, RecordError, complete, id_field, open_call, result_value,
+    str_field, usage,
 };
-use crate::model::{Call, Run, Status};
+use crate::model::{Call, Run, Status, Tokens};
 
 pub(crate) struct OpenAiChat;
 
@@ -107,6 +108,18 @@ fn is_foreign(message: &Value) -> bool {
             })
 }
 
+/// The tokens of a Chat Completions `usage` object: `prompt_tokens` counts the cached
+/// ones, which `prompt_tokens_details.cached_tokens` gives apart.
+fn openai_tokens(usage: &Value) -> Result<Option<Tokens>, RecordError> {
+    usage::tokens(
+        usage,
+        &["prompt_tokens"],
+        &["completion_tokens"],
+        usage.get("prompt_tokens_details"),
+        &["cached_tokens"],
+    )
+}
+
 /// A whole document (a completion, a message list, a request body) is a run of its own; a
 /// record holding one message belongs to the conversation the file's messages make up.
 #[derive(Debug, Default)]
@@ -139,6 +152,16 @@ impl Converter for ChatConverter {
                     }
                     if choices.is_empty() {
                         runs.push(Conversation::default().into_run());
+                    }
+                    // The usage covers every choice: it is a run's only when there is one.
+                    if let [run] = runs.as_mut_slice()
+                        && let Some(tokens) = object
+                            .get("usage")
+                            .map(openai_tokens)
+                            .transpose()?
+                            .flatten()
+                    {
+                        usage::add(&mut run.usage, str_field(&value, "model"), tokens);
                     }
                 } else if let Some(Value::Array(messages)) = object.get("messages") {
                     let mut conversation = Conversation::default();

@@ -18,9 +18,10 @@ use serde_json::{Map, Value};
 
 use crate::formats::openai_chat::{free_form_call, join, shape};
 use crate::formats::{
-    Adapter, Converter, Record, RecordError, complete, id_field, open_call, result_value, str_field,
+    Adapter, Converter, Record, RecordError, complete, id_field, open_call, result_value,
+    str_field, usage,
 };
-use crate::model::{Call, Run, Status};
+use crate::model::{Call, Interval, Run, Status, Tokens, Usage};
 
 pub(crate) struct OpenAiResponses;
 
@@ -195,7 +196,35 @@ impl ResponsesConverter {
             && let Some(payload) = object.get("payload")
         {
             let session = self.session.get_or_insert_with(Session::default);
+            session.now = usage::time_field(value, "timestamp");
+            if let Some(now) = session.now {
+                usage::widen(&mut session.time, now, now);
+            }
             match kind {
+                // Codex: the model of the turn, whose token counts follow.
+                "turn_context" if str_field(payload, "model").is_some() => {
+                    session.model = str_field(payload, "model").map(str::to_owned);
+                    session.end_response();
+                }
+                // Codex: each response's tokens (`last_token_usage`; `total_token_usage`
+                // is the running sum, which would count them again).
+                "event_msg" if str_field(payload, "type") == Some("token_count") => {
+                    // An event that repeats the running sum before it (Codex writes one
+                    // again when only its rate limits changed) adds no response.
+                    let total = payload.pointer("/info/total_token_usage");
+                    if total.is_some() && total == session.last_total.as_ref() {
+                        return Ok(());
+                    }
+                    session.last_total = total.cloned();
+                    if let Some(tokens) = payload
+                        .pointer("/info/last_token_usage")
+                        .map(responses_tokens)
+                        .transpose()?
+                        .flatten()
+                    {
+                        usage::add(&mut session.usage, session.model.as_deref(), tokens);
+                    }
+                }
                 "response_item" => session.item(payload, &join(path, "payload"))?,
                 // A new turn: whatever the model said last is over.
                 "turn_context" => session.end_response(),
@@ -254,7 +283,35 @@ fn document(value: &Value, path: &str) -> Result<Run, RecordError> {
     if let Some(Value::Array(items)) = value.get("output") {
         session.items(items, &join(path, "output"))?;
     }
-    Ok(session.into_run())
+    let mut run = session.into_run();
+    if let Some(tokens) = value
+        .get("usage")
+        .map(responses_tokens)
+        .transpose()?
+        .flatten()
+    {
+        usage::add(&mut run.usage, str_field(value, "model"), tokens);
+    }
+    Ok(run)
+}
+
+/// The tokens of a Responses `usage` object (Codex's `token_count` events write the same
+/// keys): `input_tokens` counts the cached ones, which `input_tokens_details.cached_tokens`
+/// (Codex: `cached_input_tokens`) gives apart.
+fn responses_tokens(usage: &Value) -> Result<Option<Tokens>, RecordError> {
+    let mut tokens = usage::tokens(
+        usage,
+        &["input_tokens"],
+        &["output_tokens"],
+        usage.get("input_tokens_details"),
+        &["cached_tokens"],
+    )?;
+    if let Some(tokens) = &mut tokens
+        && tokens.cached_input.is_none()
+    {
+        tokens.cached_input = usage::count(usage, "cached_input_tokens")?;
+    }
+    Ok(tokens)
 }
 
 /// The calls of one session, the calls still waiting for their outputs, and where the
@@ -270,6 +327,14 @@ struct Session {
     steps: u32,
     /// The step of the model response being read, if output items are being read.
     current: Option<u32>,
+    /// Codex: the model of the current turn, its usage so far, and the records' times.
+    model: Option<String>,
+    usage: Usage,
+    time: Option<Interval>,
+    /// Codex: the running sum of the last `token_count` event.
+    last_total: Option<Value>,
+    /// Codex: the time of the record being read.
+    now: Option<i64>,
 }
 
 impl Session {
@@ -480,10 +545,17 @@ impl Session {
         };
         if let Some(call) = self.calls.get_mut(index) {
             complete(call, result, status);
+            call.time = usage::interval(call.time.map(|time| time.start_ns), self.now);
         }
     }
 
-    fn push(&mut self, id: Option<String>, call: Call) {
+    fn push(&mut self, id: Option<String>, mut call: Call) {
+        // Codex: the call starts at its record's time, kept as an instant until its output's
+        // record ends it.
+        call.time = self.now.map(|now| Interval {
+            start_ns: now,
+            end_ns: now,
+        });
         if let Some(id) = id {
             self.open.entry(id).or_default().push_back(self.calls.len());
         }
@@ -499,12 +571,18 @@ impl Session {
         index
     }
 
-    fn into_run(self) -> Run {
+    fn into_run(mut self) -> Run {
+        // A call no timed output ended has only a start: no duration.
+        for call in self.calls.iter_mut().filter(|call| !call.completed) {
+            call.time = None;
+        }
         Run {
             calls: self.calls,
             format: "",
             line: None,
-            ..Default::default()
+            usage: self.usage,
+            time: self.time,
+            trace_id: None,
         }
     }
 }

@@ -24,14 +24,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use self::calls::span_calls;
 use self::messages::{Messages, flattened_messages};
 use self::spans::{Role, Span, agent_name, classify};
 use self::values::{attributes, is_error_code, is_server_kind, nanos, span_id};
-use crate::formats::{Adapter, Converter, Record, RecordError, str_field};
-use crate::model::Run;
+use crate::formats::{Adapter, Converter, Record, RecordError, str_field, usage};
+use crate::model::{Interval, Run, Tokens, Usage};
 
 pub(crate) use self::values::iso_nanos;
 
@@ -130,6 +130,9 @@ struct OtelConverter {
     /// `(trace id, span id)` of the spans read, so that a span exported twice counts once.
     seen: BTreeSet<(String, String)>,
     messages: Messages,
+    /// Per trace id (empty for spans without one), the usage of the spans read and the span
+    /// of their times.
+    usage: BTreeMap<String, (Usage, Option<Interval>)>,
 }
 
 impl Converter for OtelConverter {
@@ -151,6 +154,7 @@ impl Converter for OtelConverter {
     /// read from `GenAI` message values, which belong to no trace, are one more run, last; a
     /// file with neither is one run without calls.
     fn finish(self: Box<Self>) -> Vec<Run> {
+        let mut usage = self.usage;
         let mut traces: BTreeMap<String, Vec<Span>> = BTreeMap::new();
         for span in self.spans {
             traces.entry(span.trace.clone()).or_default().push(span);
@@ -160,8 +164,11 @@ impl Converter for OtelConverter {
             .filter(|(_, spans)| spans.iter().any(|span| !matches!(span.role, Role::Other)))
             .map(|(trace, spans)| {
                 let earliest = spans.iter().filter_map(|span| span.start).min();
+                let (usage, time) = usage.remove(&trace).unwrap_or_default();
                 let run = Run {
                     calls: span_calls(&spans),
+                    usage,
+                    time,
                     trace_id: (!trace.is_empty()).then_some(trace),
                     ..Run::default()
                 };
@@ -173,8 +180,12 @@ impl Converter for OtelConverter {
         let mut runs: Vec<Run> = runs.into_iter().map(|(_, run)| run).collect();
         let messages = self.messages.log.calls;
         if !messages.is_empty() || runs.is_empty() {
+            // The usage of spans without a trace id that made no run of their own.
+            let (usage, time) = usage.remove("").unwrap_or_default();
             runs.push(Run {
                 calls: messages,
+                usage,
+                time,
                 ..Run::default()
             });
         }
@@ -225,6 +236,7 @@ impl OtelConverter {
         let name = str_field(span, "name").unwrap_or("");
         let role = classify(&attributes, name, server_kind, status_error, path)?;
         let time = |key: &str| str_field(span, key).and_then(iso_nanos);
+        self.usage_of(&trace, &attributes, time("start_time"), time("end_time"))?;
         self.spans.push(Span {
             order: self.spans.len(),
             trace,
@@ -244,6 +256,7 @@ impl OtelConverter {
     fn span_map(&mut self, map: &Value, path: &str) -> Result<(), RecordError> {
         let attributes = attributes(Some(map));
         let role = classify(&attributes, "", false, false, path)?;
+        self.usage_of("", &attributes, None, None)?;
         if let Role::Tool(_) = role {
             self.spans.push(Span {
                 order: self.spans.len(),
@@ -278,6 +291,74 @@ impl OtelConverter {
                 self.messages.message(message, &format!("{prefix}{i}"))?;
             }
         }
+        Ok(())
+    }
+
+    /// A span's `gen_ai.usage.*` tokens, under its `gen_ai.response.model` (or
+    /// `gen_ai.request.model`), and its times. An agent or tool span's usage would count its
+    /// children's model calls again, so only other spans' usage counts
+    /// (docs/formats.md#usage-and-time).
+    fn usage_of(
+        &mut self,
+        trace: &str,
+        attributes: &BTreeMap<String, Value>,
+        start: Option<u64>,
+        end: Option<u64>,
+    ) -> Result<(), RecordError> {
+        let nanos =
+            |value: Option<u64>| value.filter(|&n| n > 0).and_then(|n| i64::try_from(n).ok());
+        let (run_usage, run_time) = self.usage.entry(trace.to_owned()).or_default();
+        if let (Some(start), Some(end)) = (nanos(start), nanos(end)) {
+            usage::widen(run_time, start, end);
+        }
+        let operation = attributes
+            .get("gen_ai.operation.name")
+            .and_then(Value::as_str);
+        if matches!(
+            operation,
+            Some("invoke_agent" | "create_agent" | "execute_tool")
+        ) {
+            return Ok(());
+        }
+        let count = |keys: &[&str]| -> Result<Option<u64>, RecordError> {
+            for key in keys {
+                match attributes.get(*key) {
+                    None | Some(Value::Null) => {}
+                    Some(Value::String(text)) => {
+                        return usage::count(
+                            &json!({ *key: text.parse::<Value>().unwrap_or(Value::String(text.clone())) }),
+                            key,
+                        );
+                    }
+                    Some(other) => return usage::count(&json!({ *key: other }), key),
+                }
+            }
+            Ok(None)
+        };
+        let input = count(&["gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"])?;
+        let output = count(&[
+            "gen_ai.usage.output_tokens",
+            "gen_ai.usage.completion_tokens",
+        ])?;
+        if input.is_none() && output.is_none() {
+            return Ok(());
+        }
+        let cached_input = count(&[
+            "gen_ai.usage.cache_read.input_tokens",
+            "gen_ai.usage.cache_read_input_tokens",
+        ])?;
+        let model = ["gen_ai.response.model", "gen_ai.request.model"]
+            .iter()
+            .find_map(|key| attributes.get(*key).and_then(Value::as_str));
+        usage::add(
+            run_usage,
+            model,
+            Tokens {
+                input: input.unwrap_or(0),
+                output: output.unwrap_or(0),
+                cached_input,
+            },
+        );
         Ok(())
     }
 
@@ -339,6 +420,12 @@ impl OtelConverter {
         let attributes = attributes(span.get("attributes"));
         let name = str_field(span, "name").unwrap_or("");
         let role = classify(&attributes, name, server_kind, status_error, path)?;
+        self.usage_of(
+            &trace,
+            &attributes,
+            field(span, "startTimeUnixNano", "start_time_unix_nano").and_then(nanos),
+            field(span, "endTimeUnixNano", "end_time_unix_nano").and_then(nanos),
+        )?;
         self.spans.push(Span {
             order: self.spans.len(),
             trace,

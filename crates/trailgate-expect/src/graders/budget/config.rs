@@ -1,6 +1,6 @@
 //! The `budget` grader's `config:` as the suite writes it (`max_calls`, `max_steps`,
-//! `max_errors`, `max_repeats`, `max_loop`, `max_calls_per_tool`, `optimal_calls`), and its
-//! checks into
+//! `max_errors`, `max_repeats`, `max_loop`, `max_calls_per_tool`, `optimal_calls`, the
+//! token, duration and cost limits), and its checks into
 //! a [`BudgetGrader`] (docs/graders/budget.md).
 
 use schemars::JsonSchema;
@@ -16,7 +16,8 @@ use crate::step_matcher::config::{RawStep, step_matcher};
 use crate::suite_file::{PathSeg, SuiteFile, join};
 use crate::tool_matcher::config::{AgentValue, MemberValue, PatternValue, TestClasses};
 
-use super::{BudgetGrader, ToolLimit};
+use super::{BudgetGrader, Cost, Prices, ToolLimit};
+use crate::prices::{COST_DIGITS, NotAnAmount, WrittenNumber, scaled};
 
 /// The keys of a `budget` config, as read before the grader's `type:` is known (see
 /// [`RawGraderConfig`](crate::graders::config::RawGraderConfig)).
@@ -31,6 +32,13 @@ pub(crate) struct RawConfig {
     max_loop: Option<serde_json::Number>,
     max_calls_per_tool: Option<Vec<RawToolLimit>>,
     optimal_calls: Option<i64>,
+    max_input_tokens: Option<i64>,
+    max_output_tokens: Option<i64>,
+    max_tokens: Option<i64>,
+    max_duration_ms: Option<i64>,
+    max_call_duration_ms: Option<i64>,
+    // Read as the decimal its text spells (docs/graders/budget.md#cost).
+    max_cost: Option<WrittenNumber>,
 }
 
 /// An entry of `max_calls_per_tool`: a step matcher's keys and `max`. (Plain comments:
@@ -58,7 +66,13 @@ impl GraderConfig for RawConfig {
         max_repeats,
         max_loop,
         max_calls_per_tool,
-        optimal_calls
+        optimal_calls,
+        max_input_tokens,
+        max_output_tokens,
+        max_tokens,
+        max_duration_ms,
+        max_call_duration_ms,
+        max_cost
     );
 
     /// A `budget` config (docs/graders/budget.md).
@@ -66,7 +80,7 @@ impl GraderConfig for RawConfig {
         self,
         expect: Option<Expectations>,
         file: &SuiteFile,
-        _index: usize,
+        index: usize,
         path: &[PathSeg<'_>],
         classes: TestClasses<'_>,
         problems: &mut Vec<Problem>,
@@ -82,7 +96,9 @@ impl GraderConfig for RawConfig {
                     )
                     .with_help(
                         "set `max_calls`, `max_steps`, `max_errors`, `max_repeats`, \
-                         `max_loop`, `max_calls_per_tool` or `optimal_calls`; see \
+                         `max_loop`, `max_calls_per_tool`, `optimal_calls`, \
+                         `max_input_tokens`, `max_output_tokens`, `max_tokens`, \
+                         `max_duration_ms`, `max_call_duration_ms` or `max_cost`; see \
                          docs/graders/budget.md",
                     ),
                     path,
@@ -94,50 +110,7 @@ impl GraderConfig for RawConfig {
         // of 0 (every call is a block that occurs once), and an optimal path of 0 calls makes
         // efficiency meaningless: each needs at least 1.
         let mut limit = |key: &'static str, value: Option<i64>, least: i64| {
-            let value = value?;
-            let at = join(path, &[PathSeg::Key(key)]);
-            if value < least {
-                let (message, help) = if value < 0 {
-                    (
-                        format!("`{key}` is negative: {value}"),
-                        match key {
-                            "max_loop" => "a loop limit counts the times a block occurs: write \
-                                           a number of at least 1"
-                                .to_owned(),
-                            _ => {
-                                format!("a limit counts calls: write a number of at least {least}")
-                            }
-                        },
-                    )
-                } else {
-                    (
-                        format!("`{key}` must be at least 1"),
-                        match key {
-                            "optimal_calls" => "the best path makes at least one call; \
-                                                write its length"
-                                .to_owned(),
-                            // Every call is a block that occurs once: 1 allows no loop.
-                            "max_loop" => "a block of calls occurs at least once; \
-                                           `max_loop: 1` allows no loop \
-                                           (docs/graders/budget.md#loops)"
-                                .to_owned(),
-                            _ => format!(
-                                "`{key}: 0` would fail every run that calls a tool; to forbid \
-                                 calls, use `tool-calls` `disallowed`"
-                            ),
-                        },
-                    )
-                };
-                problems.push(
-                    file.located(
-                        Problem::new("trailgate::suite::invalid_value", message, "out of range")
-                            .with_help(help),
-                        &at,
-                    ),
-                );
-                return None;
-            }
-            u64::try_from(value).ok()
+            checked_limit(key, value, least, file, path, problems)
         };
         let max_calls = limit("max_calls", self.max_calls, 1);
         let max_steps = limit("max_steps", self.max_steps, 1);
@@ -145,6 +118,14 @@ impl GraderConfig for RawConfig {
         let max_repeats = limit("max_repeats", self.max_repeats, 0);
         let max_loop = limit("max_loop", loop_limit, 1);
         let optimal_calls = limit("optimal_calls", self.optimal_calls, 1);
+        let max_input_tokens = limit("max_input_tokens", self.max_input_tokens, 0);
+        let max_output_tokens = limit("max_output_tokens", self.max_output_tokens, 0);
+        let max_tokens = limit("max_tokens", self.max_tokens, 0);
+        let max_duration_ms = limit("max_duration_ms", self.max_duration_ms, 0);
+        let max_call_duration_ms = limit("max_call_duration_ms", self.max_call_duration_ms, 0);
+        let max_cost = self
+            .max_cost
+            .and_then(|written| max_cost(&written, file, path, problems));
         let per_tool = tool_limits(self.max_calls_per_tool, file, path, classes, problems);
         // `budget.efficiency` exists only with `optimal_calls`.
         let targets: &[Target] = if self.optimal_calls.is_some() {
@@ -172,9 +153,113 @@ impl GraderConfig for RawConfig {
             max_loop,
             per_tool,
             optimal_calls,
+            max_input_tokens,
+            max_output_tokens,
+            max_tokens,
+            max_duration_ms,
+            max_call_duration_ms,
+            max_cost,
+            // The suite's `prices:` are set once the suite is read (`parse.rs`).
+            prices: Prices::default(),
+            index,
             gates,
         })
     }
+}
+
+/// A limit of at least `least`, checked: a problem at its key otherwise.
+fn checked_limit(
+    key: &'static str,
+    value: Option<i64>,
+    least: i64,
+    file: &SuiteFile,
+    path: &[PathSeg<'_>],
+    problems: &mut Vec<Problem>,
+) -> Option<u64> {
+    let value = value?;
+    let at = join(path, &[PathSeg::Key(key)]);
+    if value < least {
+        let (message, help) = if value < 0 {
+            (
+                format!("`{key}` is negative: {value}"),
+                match key {
+                    "max_loop" => "a loop limit counts the times a block occurs: write \
+                                       a number of at least 1"
+                        .to_owned(),
+                    "max_input_tokens" | "max_output_tokens" | "max_tokens" => {
+                        "a limit counts tokens: write a number of at least 0".to_owned()
+                    }
+                    "max_duration_ms" | "max_call_duration_ms" => {
+                        "a limit counts milliseconds: write a number of at least 0".to_owned()
+                    }
+                    _ => {
+                        format!("a limit counts calls: write a number of at least {least}")
+                    }
+                },
+            )
+        } else {
+            (
+                format!("`{key}` must be at least 1"),
+                match key {
+                    "optimal_calls" => "the best path makes at least one call; \
+                                            write its length"
+                        .to_owned(),
+                    // Every call is a block that occurs once: 1 allows no loop.
+                    "max_loop" => "a block of calls occurs at least once; \
+                                       `max_loop: 1` allows no loop \
+                                       (docs/graders/budget.md#loops)"
+                        .to_owned(),
+                    _ => format!(
+                        "`{key}: 0` would fail every run that calls a tool; to forbid \
+                             calls, use `tool-calls` `disallowed`"
+                    ),
+                },
+            )
+        };
+        problems.push(
+            file.located(
+                Problem::new("trailgate::suite::invalid_value", message, "out of range")
+                    .with_help(help),
+                &at,
+            ),
+        );
+        return None;
+    }
+    u64::try_from(value).ok()
+}
+
+/// `max_cost`, exact: a decimal of at least 0 with at most 18 digits after the point.
+fn max_cost(
+    written: &WrittenNumber,
+    file: &SuiteFile,
+    path: &[PathSeg<'_>],
+    problems: &mut Vec<Problem>,
+) -> Option<Cost> {
+    let text = &written.0;
+    let (message, label, help) = match scaled(text, COST_DIGITS) {
+        Ok(units) => return Some(Cost(units)),
+        Err(NotAnAmount::Negative) => (
+            format!("`max_cost` is negative: {text}"),
+            "out of range",
+            "a cost limit is an amount of the suite's currency: write a number of at least 0"
+                .to_owned(),
+        ),
+        Err(NotAnAmount::TooPrecise) => (
+            format!("`max_cost` has more than {COST_DIGITS} digits after the point: {text}"),
+            "too precise",
+            format!("costs are exact to {COST_DIGITS} digits after the point: round the limit"),
+        ),
+        Err(NotAnAmount::TooLarge) => (
+            format!("`max_cost` is too large: {text}"),
+            "out of range",
+            "write a cost below 10^20".to_owned(),
+        ),
+    };
+    problems.push(file.located(
+        Problem::new("trailgate::suite::invalid_value", message, label).with_help(help),
+        &join(path, &[PathSeg::Key("max_cost")]),
+    ));
+    None
 }
 
 /// A limit read as any number, as an integer: a number with a fraction is refused at its

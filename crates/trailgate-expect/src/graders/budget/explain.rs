@@ -76,6 +76,9 @@ impl BudgetOutcome {
         if let Some(optimal) = self.optimal_calls {
             parts.push(vec![Piece::Text(format!("optimal_calls {optimal}"))]);
         }
+        if let Some(max_cost) = self.max_cost {
+            parts.push(vec![Piece::Text(format!("max_cost {max_cost}"))]);
+        }
         let mut line = vec![Piece::Text(format!("{key} ("))];
         for (index, part) in parts.into_iter().enumerate() {
             if index > 0 {
@@ -100,6 +103,29 @@ impl BudgetOutcome {
                 run.calls, run.steps, run.errors, run.repeats
             )),
         ];
+        // The usage and times a limit reads, only with that limit, so that a report
+        // without these limits reads as before.
+        let mut usage = String::new();
+        if let Some((input, output)) = run.tokens {
+            let _ = write!(usage, ", {input} input tokens, {output} output tokens");
+        }
+        if let Some(cost) = run.cost {
+            let _ = write!(usage, ", cost {cost}");
+        }
+        if let Some(nanos) = run.duration_ns {
+            let _ = write!(usage, ", {} ms", super::Amount::Nanos(nanos));
+        }
+        if let Some((call, nanos)) = &run.longest_call {
+            let _ = write!(
+                usage,
+                ", longest call {} ms (call {})",
+                super::Amount::Nanos(*nanos),
+                call.call
+            );
+        }
+        if !usage.is_empty() {
+            status.push(Piece::Text(usage));
+        }
         // The longest loop is named for every run of a grader with `max_loop`, within it or
         // not (docs/graders/budget.md#loops).
         if self.longest_loop.is_some() {
@@ -141,6 +167,11 @@ impl BudgetOutcome {
                 && let Some(found) = &run.longest_loop
             {
                 fact.push(Piece::Closest(loop_words(found)));
+            }
+            if exceeded.limit == super::Limit::CallDuration
+                && let Some((call, _)) = &run.longest_call
+            {
+                fact.push(Piece::Closest(called(&call.tool, call.call)));
             }
             facts.push(fact);
         }

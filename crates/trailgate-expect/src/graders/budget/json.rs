@@ -61,6 +61,19 @@ impl BudgetOutcome {
         if let Some(longest) = self.longest_loop {
             part = part.value("longest_loop", &longest);
         }
+        // Only with the limits that need them, so that a report without them reads as
+        // before: the sums over runs, which `merge` adds up, and the limit as written.
+        if let Some(max_cost) = self.max_cost {
+            part = part.value("max_cost", &max_cost.json());
+        }
+        if let Some((input, output)) = self.tokens {
+            part = part
+                .value("input_tokens", &input)
+                .value("output_tokens", &output);
+        }
+        if let Some(cost) = self.cost {
+            part = part.value("cost", &cost.json());
+        }
         part.value("pass_rate", &self.pass_rate.value())
             .value(
                 "efficiency",
@@ -84,15 +97,11 @@ pub(crate) fn write_entries(
     entries: &mut Entries<'_>,
 ) -> io::Result<()> {
     let name = |limit: super::Limit| match limit {
-        super::Limit::Calls => "max_calls".to_owned(),
-        super::Limit::Steps => "max_steps".to_owned(),
-        super::Limit::Errors => "max_errors".to_owned(),
-        super::Limit::Repeats => "max_repeats".to_owned(),
-        super::Limit::Loop => "max_loop".to_owned(),
         super::Limit::PerTool(index) => format!(
             "max_calls_per_tool {}",
             names.0.get(index).map_or("", String::as_str)
         ),
+        other => other.key().unwrap_or_default().to_owned(),
     };
     let entry = BudgetRun {
         run: info.number,
@@ -108,8 +117,8 @@ pub(crate) fn write_entries(
             .iter()
             .map(|e| ExceededJson {
                 limit: name(e.limit),
-                count: e.count,
-                max: e.max,
+                count: e.count.json(),
+                max: e.max.json(),
             })
             .collect(),
         first_repeat: run.first_repeat.as_ref().map(|(call, earlier)| RepeatJson {
@@ -123,6 +132,19 @@ pub(crate) fn write_entries(
                 occurrences: found.occurrences,
             })
         }),
+        input_tokens: run.tokens.map(|(input, _)| input),
+        output_tokens: run.tokens.map(|(_, output)| output),
+        cost: run.cost.map(super::Cost::json),
+        duration_ms: run
+            .duration_ns
+            .map(|nanos| super::Amount::Nanos(nanos).json()),
+        longest_call: run
+            .longest_call
+            .as_ref()
+            .map(|(call, nanos)| LongestCallJson {
+                call: CallJson::of(call),
+                duration_ms: super::Amount::Nanos(*nanos).json(),
+            }),
     };
     entries.push(RUNS, &entry)
 }
@@ -146,6 +168,27 @@ struct BudgetRun<'a> {
         reason = "three cases: no key without `max_loop`, `null` for no loop, the loop"
     )]
     longest_loop: Option<Option<LoopJson<'a>>>,
+    /// With a token limit or `max_cost`, the run's tokens; absent otherwise, so that a
+    /// report without these limits reads as before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_tokens: Option<u64>,
+    /// With `max_cost`, the run's cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<serde_json::Number>,
+    /// With `max_duration_ms`, the run's duration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    duration_ms: Option<serde_json::Number>,
+    /// With `max_call_duration_ms`, its longest completed call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    longest_call: Option<LongestCallJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct LongestCallJson<'a> {
+    call: CallJson<'a>,
+    duration_ms: serde_json::Number,
 }
 
 #[derive(Serialize)]
@@ -158,8 +201,8 @@ struct LoopJson<'a> {
 #[derive(Serialize)]
 struct ExceededJson {
     limit: String,
-    count: u64,
-    max: u64,
+    count: serde_json::Number,
+    max: serde_json::Number,
 }
 
 #[derive(Serialize)]

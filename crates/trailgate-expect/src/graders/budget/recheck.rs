@@ -7,7 +7,10 @@ use serde::Deserialize;
 
 use crate::recheck::{Fold, Listed, Metrics, Runs, Sum, same, same_percent};
 
+use trailgate_trace::Decimal;
+
 use super::{BudgetOutcome, LOOP_BLOCK};
+use crate::prices::{COST_DIGITS, scaled};
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct BudgetView {
@@ -18,6 +21,10 @@ pub(crate) struct BudgetView {
     pub(crate) longest_loop: Option<u64>,
     pub(crate) pass_rate: u8,
     pub(crate) efficiency: Option<u8>,
+    pub(crate) max_cost: Option<serde_json::Number>,
+    pub(crate) input_tokens: Option<u128>,
+    pub(crate) output_tokens: Option<u128>,
+    pub(crate) cost: Option<serde_json::Number>,
     pub(crate) runs: Runs<BudgetFold>,
 }
 
@@ -28,13 +35,22 @@ pub(crate) struct BudgetRunView {
     pub(crate) weighed: u64,
     pub(crate) exceeded: Vec<ExceededView>,
     pub(crate) longest_loop: Option<LoopView>,
+    pub(crate) input_tokens: Option<u64>,
+    pub(crate) output_tokens: Option<u64>,
+    pub(crate) cost: Option<serde_json::Number>,
 }
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct ExceededView {
     pub(crate) limit: String,
-    pub(crate) count: u64,
-    pub(crate) max: u64,
+    pub(crate) count: serde_json::Number,
+    pub(crate) max: serde_json::Number,
+}
+
+/// A cost of a report as a whole number of units of 10^-18, or why not.
+fn cost_units(what: &str, number: &serde_json::Number) -> Result<u128, String> {
+    scaled(&number.to_string(), COST_DIGITS)
+        .map_err(|_| format!("`{what}` is {number}, which is no cost"))
 }
 
 #[derive(Debug, Deserialize)]
@@ -58,13 +74,26 @@ pub(crate) struct BudgetFold {
     pub(crate) first_raised: Option<u64>,
     pub(crate) other_raised: Option<(u64, u64)>,
     pub(crate) fewest_unraised: Option<(u64, u64)>,
+    /// The runs' input and output tokens and costs, summed, and whether any run states them.
+    pub(crate) input_tokens: u128,
+    pub(crate) output_tokens: u128,
+    pub(crate) cost: u128,
+    pub(crate) tokens_stated: bool,
+    pub(crate) cost_stated: bool,
 }
 
 impl Fold for BudgetFold {
     type Run = BudgetRunView;
 
     fn add(&mut self, index: u64, run: BudgetRunView) -> Result<(), String> {
-        if let Some(e) = run.exceeded.iter().find(|e| e.count <= e.max) {
+        let at_most = |e: &ExceededView| {
+            let (count, max) = (e.count.to_string(), e.max.to_string());
+            match (Decimal::parse(&count), Decimal::parse(&max)) {
+                (Some(count), Some(max)) => count <= max,
+                _ => true,
+            }
+        };
+        if let Some(e) = run.exceeded.iter().find(|e| at_most(e)) {
             return Err(format!(
                 "`budget.runs[{index}]` lists a limit of {} as exceeded by {}",
                 e.max, e.count
@@ -100,8 +129,18 @@ impl Fold for BudgetFold {
             }
             None => u64::from(run.calls > 0),
         };
+        if let (Some(input), Some(output)) = (run.input_tokens, run.output_tokens) {
+            self.tokens_stated = true;
+            self.input_tokens = self.input_tokens.saturating_add(u128::from(input));
+            self.output_tokens = self.output_tokens.saturating_add(u128::from(output));
+        }
+        if let Some(cost) = &run.cost {
+            self.cost_stated = true;
+            let units = cost_units(&format!("budget.runs[{index}].cost"), cost)?;
+            self.cost = self.cost.saturating_add(units);
+        }
         match run.exceeded.iter().find(|e| e.limit == "max_loop") {
-            Some(e) if e.count != occurrences => {
+            Some(e) if e.count.as_u64() != Some(occurrences) => {
                 return Err(format!(
                     "`budget.runs[{index}]` exceeds `max_loop` with {} occurrences, but its \
                      longest loop has {occurrences}",
@@ -144,6 +183,15 @@ impl Fold for BudgetFold {
     }
 }
 
+/// [`same`] for sums past 64 bits.
+fn same_wide(what: &str, stated: u128, derived: u128) -> Result<(), String> {
+    if stated == derived {
+        Ok(())
+    } else {
+        Err(format!("{what} is {stated} but its runs give {derived}"))
+    }
+}
+
 pub(crate) fn add_up(budget: &BudgetView, metrics: &Metrics<'_>) -> Result<(), String> {
     let runs = budget.runs.listed;
     let fold = &budget.runs.fold;
@@ -170,6 +218,31 @@ pub(crate) fn add_up(budget: &BudgetView, metrics: &Metrics<'_>) -> Result<(), S
         (Some(_), None) => return Err("`budget.longest_loop` is missing".to_owned()),
         (None, Some(_)) => {
             return Err("`budget.longest_loop` is stated without `max_loop`".to_owned());
+        }
+    }
+    match (budget.input_tokens, budget.output_tokens) {
+        (Some(input), Some(output)) => {
+            same_wide("budget.input_tokens", input, fold.input_tokens)?;
+            same_wide("budget.output_tokens", output, fold.output_tokens)?;
+        }
+        (None, None) if !fold.tokens_stated => {}
+        _ => {
+            return Err(
+                "`budget.input_tokens` and `budget.output_tokens` do not match its runs' tokens"
+                    .to_owned(),
+            );
+        }
+    }
+    match (&budget.cost, &budget.max_cost) {
+        (Some(cost), Some(_)) => {
+            let stated = cost_units("budget.cost", cost)?;
+            same_wide("budget.cost (in units of 10^-18)", stated, fold.cost)?;
+        }
+        (None, None) if !fold.cost_stated => {}
+        _ => {
+            return Err(
+                "`budget.cost` and `budget.max_cost` do not match its runs' costs".to_owned(),
+            );
         }
     }
     let pass_rate = BudgetOutcome::pass_rate_of(fold.passing, runs);

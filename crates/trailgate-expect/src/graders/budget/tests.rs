@@ -1,5 +1,9 @@
 //! `budget`'s repeats (one tool with equal arguments, by value) and loops.
 
+use rstest::rstest;
+
+use super::{Lack, Limit};
+use crate::prices::NotAnAmount;
 use serde_json::json;
 use trailgate_trace::{Call, Status};
 
@@ -106,7 +110,11 @@ fn max_loop(#[case] words: &str, #[case] max: u64, #[case] passed: bool) {
     let expected = if passed {
         vec![]
     } else {
-        vec![(super::Limit::Loop, occurrences, max)]
+        vec![(
+            super::Limit::Loop,
+            super::Amount::Count(occurrences),
+            super::Amount::Count(max),
+        )]
     };
     assert_eq!(exceeded, expected, "{words}");
 }
@@ -167,4 +175,165 @@ fn merge_rechecks_loops(#[case] edit: fn(&mut serde_json::Value), #[case] refuse
             assert!(message.contains(words), "{message}");
         }
     }
+}
+
+/// A `budget` block with `max_tokens` and `max_cost` as the JSON report writes it: two
+/// runs, the second over both limits.
+fn usage_block() -> serde_json::Value {
+    let run = |number: u64, output: u64, cost: &str, exceeded: serde_json::Value| {
+        json!({
+            "run": number, "passed": exceeded.as_array().is_none_or(Vec::is_empty),
+            "calls": 1, "steps": 1, "errors": 0, "repeats": 0, "per_tool": [], "weighed": 1,
+            "exceeded": exceeded, "first_repeat": null,
+            "input_tokens": 1_000_000, "output_tokens": output,
+            "cost": serde_json::Number::from_string_unchecked(cost.to_owned())
+        })
+    };
+    let number = |text: &str| serde_json::Number::from_string_unchecked(text.to_owned());
+    json!({
+        "limits": { "max_tokens": 2_000_000 },
+        "max_calls_per_tool": [],
+        "optimal_calls": null,
+        "passing_runs": 1,
+        "weighed_calls": 2,
+        "max_cost": number("0.3"),
+        "input_tokens": 2_000_000,
+        "output_tokens": 2_000_001,
+        "cost": number("0.6000002"),
+        "pass_rate": 50,
+        "efficiency": null,
+        "runs": [
+            run(1, 1_000_000, "0.3", json!([])),
+            run(2, 1_000_001, "0.3000002", json!([
+                { "limit": "max_tokens", "count": 2_000_001, "max": 2_000_000 },
+                { "limit": "max_cost", "count": number("0.3000002"), "max": number("0.3") }
+            ])),
+        ]
+    })
+}
+
+/// `merge` adds the runs' tokens and costs exactly and checks the block's sums, and checks
+/// each exceeded amount, decimals included, against its limit.
+#[rstest::rstest]
+#[case::as_written(|_: &mut serde_json::Value| {}, None)]
+#[case::another_output_sum(|b: &mut serde_json::Value| b["output_tokens"] = 2_000_000.into(), Some("budget.output_tokens is 2000000 but its runs give 2000001"))]
+#[case::a_cost_off_by_one_unit(|b: &mut serde_json::Value| b["cost"] = serde_json::Number::from_string_unchecked("0.600000200000000001".to_owned()).into(), Some("budget.cost"))]
+#[case::cost_sum_missing(|b: &mut serde_json::Value| { b.as_object_mut().map(|o| o.remove("cost")); }, Some("`budget.cost`"))]
+#[case::a_cost_within_listed_as_over(|b: &mut serde_json::Value| b["runs"][1]["exceeded"][1]["count"] = serde_json::Number::from_string_unchecked("0.3".to_owned()).into(), Some("lists a limit of 0.3 as exceeded by 0.3"))]
+#[case::a_negative_cost(|b: &mut serde_json::Value| b["runs"][0]["cost"] = serde_json::Number::from_string_unchecked("-0.3".to_owned()).into(), Some("which is no cost"))]
+fn merge_rechecks_usage(#[case] edit: fn(&mut serde_json::Value), #[case] refused: Option<&str>) {
+    let mut block = usage_block();
+    edit(&mut block);
+    let metrics = std::collections::BTreeMap::from([("budget.pass_rate".to_owned(), 50_u8)]);
+    let view: super::recheck::BudgetView = match serde_json::from_value(block) {
+        Ok(view) => view,
+        Err(error) => panic!("{error}"),
+    };
+    let checked = super::recheck::add_up(&view, &crate::recheck::Metrics(&metrics));
+    match refused {
+        None => assert_eq!(checked, Ok(())),
+        Some(words) => {
+            let message = checked.err().unwrap_or_default();
+            assert!(message.contains(words), "{message}");
+        }
+    }
+}
+
+/// A written number times 10^digits, exact, or why it is no amount.
+#[rstest]
+#[case::whole("3", 2, Ok(300))]
+#[case::fraction("0.1", 12, Ok(100_000_000_000))]
+#[case::exponent("1e-3", 6, Ok(1_000))]
+#[case::exponent_up("2.5e2", 0, Ok(250))]
+#[case::trailing_zeros_past_the_digits("0.1000", 1, Ok(1))]
+#[case::negative_zero("-0.0", 3, Ok(0))]
+#[case::negative("-0.5", 3, Err(NotAnAmount::Negative))]
+#[case::too_precise("0.0000000000001", 12, Err(NotAnAmount::TooPrecise))]
+#[case::too_large("1e40", 0, Err(NotAnAmount::TooLarge))]
+fn scaled(#[case] text: &str, #[case] digits: u32, #[case] expected: Result<u128, NotAnAmount>) {
+    assert_eq!(crate::prices::scaled(text, digits), expected, "{text}");
+}
+
+/// What tokens cost at a price, exactly, written as reports write it.
+#[rstest]
+#[case::float_would_differ((1_000_000, 1_000_000, None), ("0.1", "0.2", None), "0.3")]
+#[case::one_token((1, 0, None), ("0", "0", None), "0")]
+#[case::cached_apart((1_000_000, 0, Some(400_000)), ("0.1", "0.2", Some("0.01")), "0.064")]
+#[case::cached_at_input_price((1_000_000, 0, Some(400_000)), ("0.1", "0.2", None), "0.1")]
+#[case::past_a_float((9_007_199_254_740_993, 0, None), ("0.1", "0", None), "900719925.4740993")]
+fn cost(
+    #[case] (input, output, cached_input): (u64, u64, Option<u64>),
+    #[case] (input_price, output_price, cached_price): (&str, &str, Option<&str>),
+    #[case] expected: &str,
+) {
+    let usage = trailgate_trace::Usage {
+        models: [(
+            "m".to_owned(),
+            trailgate_trace::Tokens {
+                input,
+                output,
+                cached_input,
+            },
+        )]
+        .into_iter()
+        .collect(),
+    };
+    let price = |text: &str| crate::prices::scaled(text, crate::prices::PRICE_DIGITS).unwrap();
+    let price = super::Price {
+        input: price(input_price),
+        output: price(output_price),
+        cached_input: cached_price.map(price),
+    };
+    let prices = super::Prices([("m".to_owned(), price)].into_iter().collect());
+    assert_eq!(
+        prices.cost(&usage).map(|cost| cost.to_string()),
+        Ok(expected.to_owned())
+    );
+}
+
+/// A limit on usage or times a run does not record is a lack, never a pass; a model
+/// without a price is named.
+#[rstest]
+#[case::tokens_without_usage("max_tokens", false, false, vec![Lack::Usage(Limit::Tokens)])]
+#[case::cost_without_usage("max_cost", false, false, vec![Lack::Usage(Limit::Cost)])]
+#[case::cost_without_price("max_cost", true, false, vec![Lack::Price("m".to_owned())])]
+#[case::duration_without_times("max_duration_ms", true, false, vec![Lack::Times])]
+#[case::call_without_times("max_call_duration_ms", true, false, vec![Lack::CallTimes(1)])]
+#[case::recorded("max_tokens", true, true, vec![])]
+fn lacking(
+    #[case] key: &str,
+    #[case] usage: bool,
+    #[case] times: bool,
+    #[case] expected: Vec<Lack>,
+) {
+    let mut grader = super::BudgetGrader::default();
+    match key {
+        "max_tokens" => grader.max_tokens = Some(10),
+        "max_cost" => grader.max_cost = Some(super::Cost(1)),
+        "max_duration_ms" => grader.max_duration_ms = Some(10),
+        _ => grader.max_call_duration_ms = Some(10),
+    }
+    let mut run = trailgate_trace::Run {
+        calls: calls("a"),
+        ..trailgate_trace::Run::default()
+    };
+    if usage {
+        run.usage.models.insert(
+            "m".to_owned(),
+            trailgate_trace::Tokens {
+                input: 1,
+                output: 1,
+                cached_input: None,
+            },
+        );
+    }
+    if times {
+        let time = trailgate_trace::Interval {
+            start_ns: 0,
+            end_ns: 5,
+        };
+        run.time = Some(time);
+        run.calls[0].time = Some(time);
+    }
+    assert_eq!(grader.grade(&run).lacking, expected);
 }

@@ -35,7 +35,9 @@ macro_rules! every_key {
         "valid keys here: `required`, `disallowed`, `sequence`, `expected_tools`, \
          `exact_match`, `check_ordering`, `threshold`, `expected`, `args_mode`, \
          `ignore_args`, `mode`, `max_calls`, `max_steps`, `max_errors`, `max_repeats`, \
-         `max_loop`, `max_calls_per_tool`, `optimal_calls`, `edges`, `tool`, `expect`"
+         `max_loop`, `max_calls_per_tool`, `optimal_calls`, `max_input_tokens`, \
+         `max_output_tokens`, `max_tokens`, `max_duration_ms`, `max_call_duration_ms`, \
+         `max_cost`, `edges`, `tool`, `expect`"
     };
 }
 

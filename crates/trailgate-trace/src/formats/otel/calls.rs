@@ -62,6 +62,9 @@ fn build_call(spans: &[Span], steps: &Steps<'_>, mut group: Vec<usize>) -> Optio
         .iter()
         .find_map(|&(i, _)| steps.tree.agent(i))
         .map(str::to_owned);
+    let nanos = |value: Option<u64>| value.filter(|&n| n > 0).and_then(|n| i64::try_from(n).ok());
+    call.time =
+        crate::formats::usage::interval(nanos(spans[primary].start), nanos(spans[primary].end));
     if ended || error || result.is_some() {
         let status = if error { Status::Error } else { Status::Ok };
         complete(&mut call, result, status);
