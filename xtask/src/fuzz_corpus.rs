@@ -13,6 +13,7 @@
 //!   first and second joined by a NUL byte, which the target splits on;
 //! - `matcher`: [`MATCHER_SEEDS`], each a value matcher in YAML and a JSON value joined by
 //!   a NUL byte, which the target splits on;
+//! - `parquet`: every `.parquet` file of a fixture (the Parquet exports, good and bad);
 //! - `format_<name>`: the trace files of the fixtures named `format-<name>-*` (or
 //!   `bad-format-<name>-*`), and for `format_trailgate` those of the fixtures that name no
 //!   format, which are in trailgate's own format.
@@ -123,6 +124,8 @@ pub(crate) fn build(root: &Path) -> Result<(), String> {
             let mut into = Vec::new();
             if file_name == "trailgate.yaml" {
                 into.push("suite".to_owned());
+            } else if extension == "parquet" {
+                into.push("parquet".to_owned());
             } else if extension == "json" || extension == "jsonl" {
                 if name.contains("accuracy-command") {
                     into.push("accuracy".to_owned());
