@@ -121,11 +121,10 @@ pub(crate) fn build(root: &Path) -> Result<(), String> {
             }
             let file_name = file_name(&file);
             let extension = file.extension().and_then(|e| e.to_str()).unwrap_or("");
-            let mut into = Vec::new();
+            let parquet = (extension == "parquet").then(|| "parquet".to_owned());
+            let mut into: Vec<String> = parquet.into_iter().collect();
             if file_name == "trailgate.yaml" {
                 into.push("suite".to_owned());
-            } else if extension == "parquet" {
-                into.push("parquet".to_owned());
             } else if extension == "json" || extension == "jsonl" {
                 if name.contains("accuracy-command") {
                     into.push("accuracy".to_owned());
