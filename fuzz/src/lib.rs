@@ -8,7 +8,8 @@ use std::io::Cursor;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 use trailgate_expect::{ArgsMode, SuiteFile};
 use trailgate_trace::{
-    Naming, ReadOptions, ValueRef, parse_accuracy_input, parse_run, read_trace, write_run,
+    Naming, PartReader, ReadOptions, ValueRef, parse_accuracy_input, parse_run, read_trace,
+    write_run,
 };
 
 /// Reads `data` as a trace file, once as a `.json` document and once as `.jsonl` lines;
@@ -25,6 +26,33 @@ pub fn trace(format: Option<&str>, data: &[u8]) {
             // Writing into memory cannot fail; a failure would be an error, not a finding.
             let _ = write_run(&run, file, &mut out);
         });
+        if let Err(error) = result {
+            render(&error);
+        }
+    }
+}
+
+/// Reads `data` as a `.parquet` trace, detected and then forced as each export, as
+/// `trailgate check` reads one; every run read is written back as `trailgate convert` writes
+/// it. A panic inside the `parquet` crate is caught by the reader and told as a corrupt
+/// file; this target's panic hook still sees it, so it is a finding.
+pub fn parquet(data: &[u8]) {
+    for format in [None, Some("langfuse"), Some("langsmith")] {
+        let options = ReadOptions {
+            format: format.map(str::to_owned),
+            naming: Naming::Default,
+        };
+        let result = PartReader::<&[u8]>::parquet_bytes("trace.parquet", data.to_vec(), &options)
+            .and_then(|mut parts| {
+                let mut out = Vec::new();
+                while let Some(part) = parts.next_part()? {
+                    for run in part.into_runs() {
+                        // Writing into memory cannot fail.
+                        let _ = write_run(&run?, "trace.parquet", &mut out);
+                    }
+                }
+                parts.finish().map(|_| ())
+            });
         if let Err(error) = result {
             render(&error);
         }

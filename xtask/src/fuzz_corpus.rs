@@ -13,6 +13,7 @@
 //!   first and second joined by a NUL byte, which the target splits on;
 //! - `matcher`: [`MATCHER_SEEDS`], each a value matcher in YAML and a JSON value joined by
 //!   a NUL byte, which the target splits on;
+//! - `parquet`: every `.parquet` file of a fixture (the Parquet exports, good and bad);
 //! - `format_<name>`: the trace files of the fixtures named `format-<name>-*` (or
 //!   `bad-format-<name>-*`), and for `format_trailgate` those of the fixtures that name no
 //!   format, which are in trailgate's own format.
@@ -120,7 +121,8 @@ pub(crate) fn build(root: &Path) -> Result<(), String> {
             }
             let file_name = file_name(&file);
             let extension = file.extension().and_then(|e| e.to_str()).unwrap_or("");
-            let mut into = Vec::new();
+            let parquet = (extension == "parquet").then(|| "parquet".to_owned());
+            let mut into: Vec<String> = parquet.into_iter().collect();
             if file_name == "trailgate.yaml" {
                 into.push("suite".to_owned());
             } else if extension == "json" || extension == "jsonl" {

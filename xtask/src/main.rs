@@ -7,6 +7,8 @@
 //! - `instructions`: the instructions `trailgate check` executes against the floor's, counted
 //!   by valgrind: a figure that does not drift with the machine's load.
 //! - `fuzz-corpus`: rebuild the fuzz targets' seed corpus from the fixtures.
+//! - `parquet-fixtures`: write the Parquet files of the `parquet-*` and `bad-parquet-*`
+//!   fixtures; `parquet-fixtures 1m [CALLS] [DIR]` the export of the Parquet measurement.
 
 use std::env;
 use std::fs;
@@ -17,6 +19,7 @@ mod bench;
 mod bench_data;
 mod fuzz_corpus;
 mod instructions;
+mod parquet_fixtures;
 mod tidy;
 
 fn main() -> ExitCode {
@@ -30,8 +33,9 @@ fn main() -> ExitCode {
         Some("bench") => bench::command(&root(), &target(), &rest()),
         Some("instructions") => instructions::command(&root(), &target(), &rest()),
         Some("fuzz-corpus") => fuzz_corpus::build(&root()),
+        Some("parquet-fixtures") => parquet_fixtures::command(&root(), &rest()),
         _ => Err(
-            "usage: cargo xtask <snapshots|tidy|bench-data|bench|instructions|fuzz-corpus>"
+            "usage: cargo xtask <snapshots|tidy|bench-data|bench|instructions|fuzz-corpus|parquet-fixtures>"
                 .to_owned(),
         ),
     };

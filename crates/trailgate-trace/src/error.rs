@@ -105,6 +105,25 @@ pub enum TraceError {
         /// What the format looks for.
         expects: &'static str,
     },
+    /// A Parquet export that cannot be read: not Parquet, cut short, a column missing or of
+    /// another type, a string that is not UTF-8, or a row group larger than
+    /// `MAX_ROW_GROUP_BYTES` (docs/robustness.md#parquet).
+    #[error("`{file}`{place}: {message}")]
+    #[diagnostic(
+        code(trailgate::trace::parquet),
+        help(
+            "trailgate reads the Parquet exports of Langfuse (observations) and LangSmith \
+             (runs) as the platforms write them; see docs/formats.md#parquet-exports"
+        )
+    )]
+    Parquet {
+        /// The file's name, as the caller gave it.
+        file: String,
+        /// Where in the file (", row group 2, column `input`"), or nothing.
+        place: String,
+        /// What was wrong.
+        message: String,
+    },
     /// The JSON nests deeper than [`MAX_NESTING_DEPTH`] arrays and objects.
     #[error("`{file}` nests arrays and objects more than {MAX_NESTING_DEPTH} deep")]
     #[diagnostic(
@@ -209,6 +228,7 @@ pub(crate) const FORMAT_NAMES: &[&str] = &[
     "gemini-cli",
     "codex-exec",
     "langfuse",
+    "langsmith",
     "swe-agent",
     "openhands",
     "bedrock",

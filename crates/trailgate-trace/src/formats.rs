@@ -22,12 +22,14 @@ mod claude_code;
 mod codex_exec;
 mod cohere;
 mod copilot;
+pub(crate) mod export;
 mod gemini;
 mod gemini_cli;
 mod gemini_interactions;
 mod inspect_ai;
 mod langchain;
 mod langfuse;
+mod langsmith;
 mod mcp;
 mod mini_swe_agent;
 mod native;
@@ -38,7 +40,7 @@ mod openhands;
 mod otel;
 mod swe_agent;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 pub(crate) mod usage;
 
 /// Every format, in detection order: the first whose `detect` accepts the first record
@@ -52,6 +54,7 @@ pub(crate) const ADAPTERS: &[&dyn Adapter] = &[
     &gemini_cli::GeminiCli,
     &codex_exec::CodexExec,
     &langfuse::Langfuse,
+    &langsmith::LangSmith,
     &swe_agent::SweAgent,
     &openhands::OpenHands,
     &bedrock::Bedrock,

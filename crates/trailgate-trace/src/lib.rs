@@ -7,6 +7,8 @@
 //! scoring.
 
 mod accuracy_input;
+#[cfg(feature = "parquet")]
+mod columnar;
 mod decimal;
 mod document;
 mod equality;
@@ -23,6 +25,8 @@ mod value_ref;
 mod write;
 
 pub use crate::accuracy_input::{AccuracyInput, PlainCall, parse_accuracy_input};
+#[cfg(feature = "parquet")]
+pub use crate::columnar::MAX_ROW_GROUP_BYTES;
 pub use crate::decimal::Decimal;
 pub use crate::document::parse_run;
 pub use crate::equality::args_equal;

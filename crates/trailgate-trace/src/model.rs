@@ -137,16 +137,20 @@ pub enum FileLayout {
     Json,
     /// `.jsonl`: one JSON record per non-empty line, read one line at a time.
     JsonLines,
+    /// `.parquet`: a Langfuse or LangSmith export, read one row group at a time
+    /// (docs/formats.md#parquet-exports).
+    Parquet,
 }
 
 impl FileLayout {
-    /// The layout of a file with this path, or `None` when its extension is neither
-    /// `.json` nor `.jsonl`.
+    /// The layout of a file with this path, or `None` when its extension is none of
+    /// `.json`, `.jsonl` and `.parquet`.
     pub fn from_path(path: &Path) -> Option<Self> {
         match path.extension()?.to_str()? {
             // SWE-agent writes its JSON trajectories as `.traj`.
             "json" | "traj" => Some(Self::Json),
             "jsonl" => Some(Self::JsonLines),
+            "parquet" => Some(Self::Parquet),
             _ => None,
         }
     }

@@ -134,7 +134,11 @@ pub fn read_trace_in_parts(
 /// which [`finish`](Self::finish) tells what the reading found; an error ends the parts.
 pub struct PartReader<'a, R> {
     file: &'a str,
-    reader: R,
+    /// The text read, for a JSON or JSON Lines file; `None` for a Parquet export.
+    reader: Option<R>,
+    /// A Parquet export being read, and how to name its tools.
+    #[cfg(feature = "parquet")]
+    parquet: Option<(Box<crate::columnar::ParquetRuns>, Naming)>,
     lines: bool,
     options: &'a ReadOptions,
     forced: Option<&'static dyn Adapter>,
@@ -164,7 +168,9 @@ impl<'a, R: BufRead> PartReader<'a, R> {
     ) -> Result<Self, TraceError> {
         Ok(Self {
             file,
-            reader,
+            reader: Some(reader),
+            #[cfg(feature = "parquet")]
+            parquet: None,
             lines,
             options,
             forced: forced_adapter(file, options)?,
@@ -176,6 +182,112 @@ impl<'a, R: BufRead> PartReader<'a, R> {
             read: None,
             done: false,
         })
+    }
+
+    /// Starts reading the Parquet export `input` (docs/formats.md#parquet-exports), named
+    /// `file` in diagnostics: its metadata, schema and row group sizes are checked, and its
+    /// trace ids counted, before the first part is asked for.
+    pub fn parquet(
+        file: &'a str,
+        input: std::fs::File,
+        options: &'a ReadOptions,
+    ) -> Result<Self, TraceError> {
+        #[cfg(feature = "parquet")]
+        {
+            Self::parquet_from(file, input, options)
+        }
+        #[cfg(not(feature = "parquet"))]
+        {
+            drop(input);
+            Self::without_parquet(file, options)
+        }
+    }
+
+    /// Starts reading a Parquet export held in memory, as [`parquet`](Self::parquet) reads
+    /// one from a file.
+    pub fn parquet_bytes(
+        file: &'a str,
+        input: Vec<u8>,
+        options: &'a ReadOptions,
+    ) -> Result<Self, TraceError> {
+        #[cfg(feature = "parquet")]
+        {
+            Self::parquet_from(file, bytes::Bytes::from(input), options)
+        }
+        #[cfg(not(feature = "parquet"))]
+        {
+            drop(input);
+            Self::without_parquet(file, options)
+        }
+    }
+
+    #[cfg(not(feature = "parquet"))]
+    fn without_parquet(file: &'a str, _options: &'a ReadOptions) -> Result<Self, TraceError> {
+        Err(TraceError::Parquet {
+            file: file.to_owned(),
+            place: String::new(),
+            message: "this build of trailgate reads no Parquet: build it with the `parquet` \
+                      feature (on by default)"
+                .to_owned(),
+        })
+    }
+
+    #[cfg(feature = "parquet")]
+    fn parquet_from<C: parquet::file::reader::ChunkReader + 'static>(
+        file: &'a str,
+        input: C,
+        options: &'a ReadOptions,
+    ) -> Result<Self, TraceError> {
+        let forced = forced_adapter(file, options)?.map(Adapter::name);
+        let runs = guard(file, || {
+            crate::columnar::ParquetRuns::open(file, input, forced)
+        })?;
+        Ok(Self {
+            file,
+            reader: None,
+            parquet: Some((Box::new(runs), options.naming.clone())),
+            lines: false,
+            options,
+            forced: None,
+            state: None,
+            bytes: Vec::new(),
+            line: 0,
+            ready: VecDeque::new(),
+            error: None,
+            read: None,
+            done: false,
+        })
+    }
+
+    /// The next runs of a Parquet export, in parts; at its end, what the reading found.
+    #[cfg(feature = "parquet")]
+    fn parquet_step(&mut self) -> Result<(), TraceError> {
+        let file = self.file;
+        let Some((runs, naming)) = &mut self.parquet else {
+            return Ok(());
+        };
+        let next = guard(file, || runs.next_runs())?;
+        let format = runs.platform_name();
+        if next.is_empty() {
+            self.done = true;
+            self.read = Some(TraceRead {
+                format,
+                no_calls: !runs.calls,
+            });
+            return Ok(());
+        }
+        let mut part = Vec::with_capacity(PART_RUNS.min(next.len()));
+        for run in next {
+            part.push(finish_run(run, format, naming, file, None)?);
+            if part.len() == PART_RUNS {
+                self.ready
+                    .push_back(TracePart(Part::Runs(std::mem::take(&mut part))));
+            }
+        }
+        if !part.is_empty() {
+            self.ready.push_back(TracePart(Part::Runs(part)));
+        }
+        Ok(())
     }
 
     /// The next part of the file, `None` after the last; an error of the reading comes
@@ -212,7 +324,14 @@ impl<'a, R: BufRead> PartReader<'a, R> {
     /// [`ready`](Self::ready); at the end of the file, hands over the rest and sets
     /// [`read`](Self::read).
     fn step(&mut self) -> Result<(), TraceError> {
+        #[cfg(feature = "parquet")]
+        if self.parquet.is_some() {
+            return self.parquet_step();
+        }
         let file = self.file;
+        let Some(reader) = self.reader.as_mut() else {
+            return self.end();
+        };
         // Once a format whose lines convert alone is known, each line goes straight into
         // the part that carries it to the thread that parses it.
         if let Some(State {
@@ -220,7 +339,7 @@ impl<'a, R: BufRead> PartReader<'a, R> {
         }) = &mut self.state
         {
             let first_line = self.line + 1;
-            let read = part.read_line(file, &mut self.reader, first_line);
+            let read = part.read_line(file, reader, first_line);
             self.line += 1;
             return match read {
                 Ok(true) => {
@@ -240,7 +359,7 @@ impl<'a, R: BufRead> PartReader<'a, R> {
         self.bytes.clear();
         let first_line = self.line + 1;
         let lines = self.lines;
-        if !next_record(file, &mut self.reader, &mut self.bytes, lines, first_line)? {
+        if !next_record(file, reader, &mut self.bytes, lines, first_line)? {
             return self.end();
         }
         let buffer = std::str::from_utf8(&self.bytes)
@@ -328,6 +447,20 @@ impl<'a, R: BufRead> PartReader<'a, R> {
         self.read = Some(state.finish(self.file, &mut self.ready)?);
         Ok(())
     }
+}
+
+/// Runs `read` over the `parquet` crate, turning a panic inside it (a bug there, met on a
+/// corrupt file) into the diagnostic for a file that cannot be read, so that no input ends
+/// trailgate with a panic.
+#[cfg(feature = "parquet")]
+fn guard<T>(file: &str, read: impl FnOnce() -> Result<T, TraceError>) -> Result<T, TraceError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).unwrap_or_else(|_| {
+        Err(TraceError::Parquet {
+            file: file.to_owned(),
+            place: String::new(),
+            message: "the Parquet reader failed on this file: it is corrupt".to_owned(),
+        })
+    })
 }
 
 /// The adapter of the format `options` name, if they name one.

@@ -9,7 +9,6 @@ use trailgate_expect::{Baseline, MAX_SUITE_BYTES, Problem, SuiteError, Test};
 use trailgate_report::{ReportFile, read_baseline};
 use trailgate_trace::{
     FileLayout, Naming, PartReader, ReadOptions, TraceError, TracePart, read_text_limited,
-    read_trace_in_parts,
 };
 
 use crate::discover::{TraceFile, display};
@@ -97,18 +96,33 @@ pub(crate) fn read_parts(
     on_part: impl FnMut(TracePart) -> Result<(), TraceError>,
 ) -> Result<Option<String>, TraceError> {
     let name = display(&trace.path);
-    let reader = open_trace(trace, &name)?;
-    let lines = trace.layout == FileLayout::JsonLines;
-    Ok(read_trace_in_parts(&name, reader, lines, options, on_part)?.warning(&trace.label))
+    let mut parts = open_parts(trace, &name, options)?;
+    let mut on_part = on_part;
+    while let Some(part) = parts.next_part()? {
+        on_part(part)?;
+    }
+    Ok(parts.finish()?.warning(&trace.label))
 }
 
-/// Opens a trace file, named `name` in diagnostics, for reading.
-fn open_trace(trace: &TraceFile, name: &str) -> Result<BufReader<File>, TraceError> {
+/// Opens a trace file, named `name` in diagnostics, to read its parts: JSON and JSON Lines
+/// as text, a Parquet export by its row groups.
+fn open_parts<'a>(
+    trace: &TraceFile,
+    name: &'a str,
+    options: &'a ReadOptions,
+) -> Result<PartReader<'a, BufReader<File>>, TraceError> {
     let file = File::open(&trace.path).map_err(|error| TraceError::Io {
         file: name.to_owned(),
         message: error.to_string(),
     })?;
-    Ok(BufReader::with_capacity(READ_BUFFER, file))
+    match trace.layout {
+        FileLayout::Parquet => PartReader::parquet(name, file, options),
+        FileLayout::Json | FileLayout::JsonLines => {
+            let lines = trace.layout == FileLayout::JsonLines;
+            let reader = BufReader::with_capacity(READ_BUFFER, file);
+            PartReader::new(name, reader, lines, options)
+        }
+    }
 }
 
 /// The trace files of a test as the workers read them: each part read gets the number of
@@ -169,9 +183,7 @@ impl<'a, I: Iterator<Item = (&'a TraceFile, &'a String)>> Source<'a, I> {
                     self.done = true;
                     return None;
                 };
-                let lines = trace.layout == FileLayout::JsonLines;
-                let opened = open_trace(trace, name)
-                    .and_then(|reader| PartReader::new(name, reader, lines, self.options));
+                let opened = open_parts(trace, name, self.options);
                 match opened {
                     Ok(parts) => self.reading = Some((parts, &trace.label)),
                     Err(error) => return Some(Err(error)),

@@ -8,9 +8,15 @@
 //! `GENERATION`: a tool takes the step of the last generation that started before it. The
 //! agent is the `gen_ai.agent.name` attribute of the observation or of its nearest ancestor
 //! (by `parentObservationId`) that has one (docs/formats.md#agents).
+//!
+//! Langfuse's bulk exports hold one observation per row instead: the blob storage export's
+//! JSON Lines (`trace_id`, `start_time`, ...) and the API's observations (`traceId`,
+//! `startTime`, ...), one per line or as a list. Their rows are grouped by trace id into runs
+//! (`export.rs`), as the same export's Parquet file is (`columnar.rs`).
 
 use serde_json::Value;
 
+use crate::formats::export::{Kind, ToolRow, Traces, export_time, langfuse_tool_name, text_value};
 use crate::formats::otel::iso_nanos;
 use crate::formats::{
     Adapter, Converter, Record, RecordError, complete, open_call, str_field, usage,
@@ -26,19 +32,39 @@ impl Adapter for Langfuse {
 
     fn expects(&self) -> &'static str {
         "a Langfuse trace export: `{trace, observations: [{type: SPAN | GENERATION | TOOL, \
-         ...}]}`, a trace with its `observations`, or a list of them"
+         ...}]}`, a trace with its `observations`, or a list of them; or an observations \
+         export, one `{trace_id, type, start_time, ...}` per line"
     }
 
     fn detect(&self, first: &Value) -> bool {
         match first {
-            Value::Array(traces) => traces.first().is_some_and(is_export),
-            other => is_export(other),
+            Value::Array(traces) => traces
+                .first()
+                .is_some_and(|first| is_export(first) || is_observation(first)),
+            other => is_export(other) || is_observation(other),
         }
     }
 
     fn converter(&self) -> Box<dyn Converter> {
-        Box::new(LangfuseConverter)
+        Box::new(LangfuseConverter::default())
     }
+}
+
+/// A field written in snake case (the blob storage export) or camel case (the API).
+fn either<'v>(value: &'v Value, snake: &str, camel: &str) -> Option<&'v Value> {
+    value
+        .get(snake)
+        .or_else(|| value.get(camel))
+        .filter(|value| !value.is_null())
+}
+
+/// One observation of an observations export: a `type`, a trace id and a start time, and
+/// no `observations` of its own.
+fn is_observation(value: &Value) -> bool {
+    value.get("observations").is_none()
+        && value.get("type").is_some_and(Value::is_string)
+        && either(value, "trace_id", "traceId").is_some_and(Value::is_string)
+        && either(value, "start_time", "startTime").is_some()
 }
 
 /// `{trace, observations}`, or a trace holding its observations: observations are objects
@@ -53,11 +79,22 @@ fn is_export(value: &Value) -> bool {
     observed || (observations.is_empty() && value.get("trace").is_some_and(Value::is_object))
 }
 
-struct LangfuseConverter;
+/// Converts traces with their observations as they come, and holds the rows of an
+/// observations export until the end of the file.
+#[derive(Default)]
+struct LangfuseConverter {
+    rows: Traces,
+}
 
 impl Converter for LangfuseConverter {
     fn record(&mut self, record: &Record<'_>) -> Result<Vec<Run>, RecordError> {
         match record.value()? {
+            Value::Array(items) if items.first().is_some_and(is_observation) => {
+                for (index, item) in items.iter().enumerate() {
+                    self.observation(item, &format!("[{index}]"))?;
+                }
+                Ok(Vec::new())
+            }
             Value::Array(traces) => traces
                 .iter()
                 .enumerate()
@@ -65,12 +102,63 @@ impl Converter for LangfuseConverter {
                 .map(|(index, trace)| trace_run(trace, &format!("[{index}].")))
                 .collect(),
             trace if is_export(&trace) => Ok(vec![trace_run(&trace, "")?]),
+            row if is_observation(&row) => {
+                self.observation(&row, "the observation")?;
+                Ok(Vec::new())
+            }
             _ => Ok(Vec::new()),
         }
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {
-        Vec::new()
+        self.rows.into_runs()
+    }
+}
+
+impl LangfuseConverter {
+    /// Adds one row of an observations export; `path` names it in errors.
+    fn observation(&mut self, row: &Value, path: &str) -> Result<(), RecordError> {
+        if !is_observation(row) {
+            return Ok(());
+        }
+        let trace = either(row, "trace_id", "traceId")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let kind = Kind::langfuse(str_field(row, "type").unwrap_or_default());
+        let time = |snake, camel| {
+            either(row, snake, camel)
+                .and_then(Value::as_str)
+                .and_then(export_time)
+        };
+        let start = time("start_time", "startTime");
+        let tool = if kind == Kind::Tool {
+            let (server, name) = langfuse_tool_name(str_field(row, "name"), row.get("metadata"));
+            let name = name.ok_or_else(|| {
+                RecordError::Shape(format!("a `TOOL` observation without a name at `{path}`"))
+            })?;
+            let message = either(row, "status_message", "statusMessage").cloned();
+            Some(ToolRow {
+                server,
+                name,
+                start,
+                end: time("end_time", "endTime"),
+                input: row.get("input").filter(|input| !input.is_null()).cloned(),
+                output: row
+                    .get("output")
+                    .filter(|output| !output.is_null())
+                    .map(|output| match output {
+                        Value::String(text) => text_value(text),
+                        other => other.clone(),
+                    }),
+                failed: str_field(row, "level") == Some("ERROR"),
+                message,
+            })
+        } else {
+            None
+        };
+        self.rows.push(trace, start, kind, tool);
+        Ok(())
     }
 }
 
