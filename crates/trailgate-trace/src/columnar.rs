@@ -141,6 +141,8 @@ pub(crate) struct ParquetRuns {
 /// One trace: how many tool rows it has, its model rows' starts, and the calls read.
 #[derive(Debug, Default)]
 struct TraceSlot {
+    /// The trace id, which the run's source carries.
+    id: String,
     first: Option<i64>,
     tools: usize,
     models: Vec<i64>,
@@ -281,6 +283,7 @@ impl ParquetRuns {
         });
         for (place, (id, mut slot)) in order.into_iter().enumerate() {
             slot.models.sort_unstable();
+            slot.id.clone_from(&id);
             self.index.insert(id, place);
             self.traces.push(slot);
         }
@@ -526,8 +529,10 @@ impl ParquetRuns {
             let mut calls = std::mem::take(&mut slot.calls);
             slot.models = Vec::new();
             calls.sort_by_key(|(row, start, _)| start_key(*start, *row));
+            let id = std::mem::take(&mut slot.id);
             runs.push(Run {
                 calls: calls.into_iter().map(|(_, _, call)| call).collect(),
+                trace_id: (!id.is_empty()).then_some(id),
                 ..Run::default()
             });
             self.next += 1;

@@ -178,7 +178,7 @@ impl Traces {
         });
         traces
             .into_iter()
-            .map(|(_, mut trace)| {
+            .map(|(id, mut trace)| {
                 trace.models.sort_unstable();
                 trace
                     .tools
@@ -193,6 +193,7 @@ impl Traces {
                     .collect();
                 Run {
                     calls,
+                    trace_id: (!id.is_empty()).then_some(id),
                     ..Run::default()
                 }
             })
