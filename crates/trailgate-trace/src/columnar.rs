@@ -13,8 +13,8 @@
 use std::collections::BTreeMap;
 
 use parquet::basic::{ConvertedType, LogicalType, TimeUnit, Type as Physical};
-use parquet::column::reader::ColumnReader;
-use parquet::data_type::ByteArray;
+use parquet::column::reader::{ColumnReader, ColumnReaderImpl};
+use parquet::data_type::{ByteArray, DataType};
 use parquet::file::reader::{ChunkReader, FileReader, RowGroupReader, SerializedFileReader};
 use parquet::schema::types::SchemaDescriptor;
 use serde_json::Value;
@@ -322,51 +322,10 @@ impl ParquetRuns {
         let reader = row_group
             .get_column_reader(column.index)
             .map_err(|problem| self.error(place(), problem.to_string()))?;
-        let ColumnReader::ByteArrayColumnReader(mut reader) = reader else {
+        let ColumnReader::ByteArrayColumnReader(reader) = reader else {
             return Err(self.error(place(), "the column is not a string".to_owned()));
         };
-        let max_def = self
-            .reader
-            .metadata()
-            .file_metadata()
-            .schema_descr()
-            .column(column.index)
-            .max_def_level();
-        let mut levels = Vec::new();
-        let mut values = Vec::new();
-        loop {
-            let (records, _, _) = reader
-                .read_records(BATCH, Some(&mut levels), None, &mut values)
-                .map_err(|problem| self.error(place(), problem.to_string()))?;
-            if records == 0 {
-                break;
-            }
-        }
-        let out: Vec<Option<ByteArray>> = if max_def == 0 {
-            values.into_iter().map(Some).collect()
-        } else {
-            let mut values = values.into_iter();
-            levels
-                .iter()
-                .map(|&level| {
-                    if level == max_def {
-                        values.next()
-                    } else {
-                        None
-                    }
-                })
-                .collect()
-        };
-        if out.len() != rows {
-            return Err(self.error(
-                place(),
-                format!(
-                    "the column holds {} values, the row group {rows} rows",
-                    out.len()
-                ),
-            ));
-        }
-        Ok(out)
+        self.values(reader, column, group, rows)
     }
 
     /// The values of a time column, in nanoseconds since the epoch (`None` for a null or a
@@ -396,9 +355,26 @@ impl ParquetRuns {
         let reader = row_group
             .get_column_reader(column.index)
             .map_err(|problem| self.error(place(), problem.to_string()))?;
-        let ColumnReader::Int64ColumnReader(mut reader) = reader else {
+        let ColumnReader::Int64ColumnReader(reader) = reader else {
             return Err(self.error(place(), "the column is not a timestamp".to_owned()));
         };
+        let values = self.values(reader, column, group, rows)?;
+        Ok(values
+            .into_iter()
+            .map(|value| value.and_then(|value| value.checked_mul(nanos)))
+            .collect())
+    }
+
+    /// Every value of one column of a row group, `None` for a null: as many as the row
+    /// group has rows, or an error naming the column.
+    fn values<T: DataType>(
+        &self,
+        mut reader: ColumnReaderImpl<T>,
+        column: Column,
+        group: usize,
+        rows: usize,
+    ) -> Result<Vec<Option<T::T>>, TraceError> {
+        let place = || Some(at(group, Some(column.name)));
         let max_def = self
             .reader
             .metadata()
@@ -416,16 +392,15 @@ impl ParquetRuns {
                 break;
             }
         }
-        let time = |value: i64| value.checked_mul(nanos);
-        let out: Vec<Option<i64>> = if max_def == 0 {
-            values.into_iter().map(time).collect()
+        let out: Vec<Option<T::T>> = if max_def == 0 {
+            values.into_iter().map(Some).collect()
         } else {
             let mut values = values.into_iter();
             levels
                 .iter()
                 .map(|&level| {
                     if level == max_def {
-                        values.next().and_then(time)
+                        values.next()
                     } else {
                         None
                     }
