@@ -1,6 +1,6 @@
 //! Evaluating a test: score its runs one at a time, then gate the aggregate.
 
-use trailgate_core::Percent;
+use crate::metric_value::MetricValue;
 use trailgate_core::reliability::ReliabilityError;
 use trailgate_trace::Run;
 
@@ -43,7 +43,7 @@ pub struct TestOutcome {
     /// The `reliability:` block's figures, when the test has the block.
     pub reliability: Option<ReliabilityOutcome>,
     /// Every metric the test produced, in report order.
-    pub metrics: Vec<(Target, Percent)>,
+    pub metrics: Vec<(Target, MetricValue)>,
     /// Every gate, in suite order.
     pub gates: Vec<GateOutcome>,
     /// Whether every gate passed.
@@ -156,7 +156,7 @@ impl RunOutcome {
     /// The metrics of this run alone, as if it were its test's only run
     /// (docs/reports.md#each-runs-verdict),
     /// for the graders of `test`, the test it was graded for, in report order.
-    pub fn metrics(&self, test: &Test) -> Vec<(Target, Percent)> {
+    pub fn metrics(&self, test: &Test) -> Vec<(Target, MetricValue)> {
         self.graders.metrics(test)
     }
 
@@ -215,7 +215,7 @@ macro_rules! per_kind {
             }
 
             /// The metrics of this run alone under every grader of `test`, in report order.
-            fn metrics(&self, test: &Test) -> Vec<(Target, Percent)> {
+            fn metrics(&self, test: &Test) -> Vec<(Target, MetricValue)> {
                 let mut metrics = Vec::new();
                 $(metrics.extend(run_metrics(test.graders.$field.as_ref(), self.$field.as_ref()));)*
                 metrics
@@ -307,7 +307,7 @@ macro_rules! per_kind {
                 listed: Vec<RunGrades>,
                 runs: u64,
                 base: Base<'_>,
-                metrics: &mut Vec<(Target, Percent)>,
+                metrics: &mut Vec<(Target, MetricValue)>,
                 gates: &mut Vec<GateOutcome>,
             ) -> Outcomes {
                 $(let mut $field = Vec::new();)*
@@ -331,7 +331,7 @@ fn findings<G: Grader>(run: Option<&G::Run>) -> bool {
 }
 
 /// The metrics of `run` alone under `grader`, when the test has the grader.
-fn run_metrics<G: Grader>(grader: Option<&G>, run: Option<&G::Run>) -> Vec<(Target, Percent)> {
+fn run_metrics<G: Grader>(grader: Option<&G>, run: Option<&G::Run>) -> Vec<(Target, MetricValue)> {
     match (grader, run) {
         (Some(grader), Some(run)) => grader.run_metrics(run),
         _ => Vec::new(),
@@ -374,7 +374,7 @@ impl<'t, G: Grader> Slot<'t, G> {
         listed: Vec<G::Run>,
         runs: u64,
         base: Base<'_>,
-        metrics: &mut Vec<(Target, Percent)>,
+        metrics: &mut Vec<(Target, MetricValue)>,
         gates: &mut Vec<GateOutcome>,
     ) -> G::Outcome {
         let outcome = self.grader.outcome(listed, self.sums, runs);

@@ -10,8 +10,11 @@ use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use trailgate_core::Percent;
 
+use crate::decimal::{NotAnAmount, scaled};
 use crate::error::{Problem, custom, suggest};
-use crate::gate::{Gate, GateValue, Op, Target};
+use crate::gate::{BaselineOffset, Gate, GateValue, Op, Target};
+use crate::matchers::float_as_written_in_suite;
+use crate::metric_value::{METRIC_DIGITS, MetricValue};
 use crate::schema::described;
 use crate::suite_file::{PathSeg, SuiteFile, join};
 
@@ -51,6 +54,33 @@ pub(crate) fn gates_or(
     path: &[PathSeg<'_>],
     problems: &mut Vec<Problem>,
 ) -> Vec<Gate> {
+    let block = Block {
+        key: block_key,
+        targets,
+        needs: |_| None,
+    };
+    gates_of(file, expect, &block, default, path, problems)
+}
+
+/// The block whose `expect:` is read: its key, the targets it produces with its settings,
+/// and what it needs to produce a target it produces only with some of them (`budget`'s
+/// `usage.cost` needs `max_cost`), for the help of an unknown target.
+pub(crate) struct Block<'b> {
+    pub(crate) key: &'b str,
+    pub(crate) targets: &'b [Target],
+    pub(crate) needs: fn(&str) -> Option<&'static str>,
+}
+
+/// [`gates`] of `block`.
+pub(crate) fn gates_of(
+    file: &SuiteFile,
+    expect: Option<Expectations>,
+    block: &Block<'_>,
+    default: Option<Gate>,
+    path: &[PathSeg<'_>],
+    problems: &mut Vec<Problem>,
+) -> Vec<Gate> {
+    let (block_key, targets) = (block.key, block.targets);
     let entries = expect.map(|e| e.0).unwrap_or_default();
     if entries.is_empty() {
         let Some(default) = default else {
@@ -78,7 +108,18 @@ pub(crate) fn gates_or(
                         format!("unknown target `{}` for `{}`", entry.target, block_key),
                         "unknown target",
                     )
-                    .with_help(suggest(&entry.target, &valid, "valid targets")),
+                    .with_help(match (block.needs)(&entry.target) {
+                        Some(need) => format!(
+                            "`{}` {need}; valid targets here: {}",
+                            entry.target,
+                            valid
+                                .iter()
+                                .map(|t| format!("`{t}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        None => suggest(&entry.target, &valid, "valid targets"),
+                    }),
                     &join(&entry_path, &[PathSeg::KeyName(&entry.target)]),
                 ),
             );
@@ -99,12 +140,23 @@ pub(crate) fn gates_or(
             );
         }
         let line = file.gate_line(&entry_path, problems);
-        gates.extend(ops.into_iter().map(|(op, value)| Gate {
-            target,
-            op,
-            value,
-            line,
-        }));
+        for (op, raw) in ops {
+            match raw.value(target) {
+                Ok(value) => gates.push(Gate {
+                    target,
+                    op,
+                    value,
+                    line,
+                }),
+                Err(problem) => problems.push(file.located(
+                    problem,
+                    &join(
+                        &entry_path,
+                        &[PathSeg::Key(&entry.target), PathSeg::Key(op.as_str())],
+                    ),
+                )),
+            }
+        }
     }
     gates
 }
@@ -129,7 +181,7 @@ struct Comparison {
 
 impl Comparison {
     /// The operators given, in [`Op::ALL`] order.
-    fn gates(&self) -> Vec<(Op, GateValue)> {
+    fn gates(self) -> Vec<(Op, RawGateValue)> {
         [
             (Op::Ge, self.ge),
             (Op::Gt, self.gt),
@@ -139,7 +191,7 @@ impl Comparison {
             (Op::Ne, self.ne),
         ]
         .into_iter()
-        .filter_map(|(op, value)| value.map(|v| (op, v.0)))
+        .filter_map(|(op, value)| value.map(|v| (op, v)))
         .collect()
     }
 }
@@ -310,22 +362,77 @@ impl Visitor<'_> for RejectKey {
     }
 }
 
-/// A gate's value: a whole percent from 0 to 100, or a string `baseline`, `baseline - N`
+/// A gate's value as the suite writes it: a number, kept as its text until the gate's
+/// target says what it may be (a whole percent from 0 to 100, or for a `usage.*` metric any
+/// non-negative number with at most six decimals), or a string `baseline`, `baseline - N`
 /// or `baseline + N`.
-#[derive(Clone, Copy)]
-struct RawGateValue(GateValue);
+#[derive(Clone)]
+enum RawGateValue {
+    Number(String),
+    Baseline(BaselineOffset),
+}
+
+impl RawGateValue {
+    /// The value for a gate on `target`, or the problem with it (placed by the caller).
+    fn value(self, target: Target) -> Result<GateValue, Problem> {
+        let text = match self {
+            Self::Baseline(offset) => return Ok(GateValue::Baseline(offset)),
+            Self::Number(text) => text,
+        };
+        if target.is_percent() {
+            return match MetricValue::parse(&text) {
+                Some(value) if value.percent().is_some() => Ok(GateValue::Value(value)),
+                Some(value) if value > MetricValue::whole(100) => Err(out_of_range(&text)),
+                None if text.starts_with('-') => Err(out_of_range(&text)),
+                _ => Err(Problem::new(
+                    "trailgate::suite::invalid_value",
+                    format!("gate value `{text}` is not a whole percent"),
+                    "not an integer",
+                )
+                .with_help("gates compare integer percents from 0 to 100, like `80`")),
+            };
+        }
+        match scaled(&text, METRIC_DIGITS) {
+            Ok(millionths) => Ok(GateValue::Value(MetricValue::from_millionths(millionths))),
+            Err(NotAnAmount::Negative) => Err(Problem::new(
+                "trailgate::suite::out_of_range",
+                format!("gate value `{text}` is negative"),
+                "negative",
+            )
+            .with_help(format!(
+                "`{target}` counts from 0; compare it with a value of 0 or more"
+            ))),
+            Err(NotAnAmount::TooPrecise) => Err(Problem::new(
+                "trailgate::suite::invalid_value",
+                format!("gate value `{text}` has more than six digits after the point"),
+                "too precise",
+            )
+            .with_help(format!(
+                "`{target}` is reported to six decimals (docs/graders/budget.md#usage-metrics)"
+            ))),
+            Err(NotAnAmount::TooLarge) => Err(Problem::new(
+                "trailgate::suite::out_of_range",
+                format!("gate value `{text}` is too large"),
+                "too large",
+            )
+            .with_help(format!(
+                "`{target}` holds at most 2^64 tokens; write a smaller value"
+            ))),
+        }
+    }
+}
 
 impl<'de> Deserialize<'de> for RawGateValue {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct PercentVisitor;
-        impl Visitor<'_> for PercentVisitor {
+        struct ValueVisitor;
+        impl Visitor<'_> for ValueVisitor {
             type Value = RawGateValue;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("an integer from 0 to 100, or `baseline - N`")
             }
             fn visit_str<E: de::Error>(self, text: &str) -> Result<RawGateValue, E> {
                 parse_expression(text)
-                    .map(|offset| RawGateValue(GateValue::Baseline(offset)))
+                    .map(RawGateValue::Baseline)
                     .map_err(|bad| {
                         custom(
                             "trailgate::suite::invalid_value",
@@ -336,43 +443,38 @@ impl<'de> Deserialize<'de> for RawGateValue {
                     })
             }
             fn visit_u64<E: de::Error>(self, value: u64) -> Result<RawGateValue, E> {
-                u8::try_from(value)
-                    .ok()
-                    .and_then(Percent::new)
-                    .map(|p| RawGateValue(GateValue::Percent(p)))
-                    .ok_or_else(|| out_of_range(&value.to_string()))
+                Ok(RawGateValue::Number(value.to_string()))
             }
             fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawGateValue, E> {
-                u64::try_from(value)
-                    .map_err(|_| out_of_range(&value.to_string()))
-                    .and_then(|v| self.visit_u64(v))
+                Ok(RawGateValue::Number(value.to_string()))
             }
             fn visit_u128<E: de::Error>(self, value: u128) -> Result<RawGateValue, E> {
-                Err(out_of_range(&value.to_string()))
+                Ok(RawGateValue::Number(value.to_string()))
             }
             fn visit_i128<E: de::Error>(self, value: i128) -> Result<RawGateValue, E> {
-                Err(out_of_range(&value.to_string()))
+                Ok(RawGateValue::Number(value.to_string()))
             }
             fn visit_f64<E: de::Error>(self, value: f64) -> Result<RawGateValue, E> {
-                Err(custom(
-                    "trailgate::suite::invalid_value",
-                    &format!("gate value `{value}` is not a whole percent"),
-                    "not an integer",
-                    "gates compare integer percents from 0 to 100, like `80`",
-                ))
+                // The float is the YAML reader's; the text the suite writes is the number.
+                if let Some(text) = float_as_written_in_suite(value)? {
+                    return Ok(RawGateValue::Number(text));
+                }
+                serde_json::Number::from_f64(value)
+                    .map(|number| RawGateValue::Number(number.to_string()))
+                    .ok_or_else(|| E::invalid_value(de::Unexpected::Float(value), &self))
             }
         }
-        deserializer.deserialize_any(PercentVisitor)
+        deserializer.deserialize_any(ValueVisitor)
     }
 }
 
-fn out_of_range<E: de::Error>(value: &str) -> E {
-    custom(
+fn out_of_range(value: &str) -> Problem {
+    Problem::new(
         "trailgate::suite::out_of_range",
-        &format!("gate value `{value}` is outside 0..100"),
+        format!("gate value `{value}` is outside 0..100"),
         "not a percent",
-        "metrics are integer percents; use a value from 0 to 100",
     )
+    .with_help("metrics are integer percents; use a value from 0 to 100")
 }
 
 /// `threshold`: a number from 0 to 1 with at most two decimals, kept as a whole percent.
@@ -439,11 +541,11 @@ fn threshold_range<E: de::Error>(value: &str) -> E {
 
 described!(RawGateValue, "GateValue", |_| json_schema!({
     "oneOf": [
-        {"type": "integer", "minimum": 0, "maximum": 100, "description": "a whole percent"},
+        {"type": "number", "minimum": 0, "description": "a whole percent from 0 to 100; for a `usage.*` metric, tokens or a cost with at most six decimals"},
         {
             "type": "string",
             "pattern": "^\\s*baseline\\s*([+-]\\s*[0-9]+\\s*)?$",
-            "description": "the baseline report's value of the metric, moved by N points: `baseline`, `baseline - N`, `baseline + N` (check --baseline)"
+            "description": "the baseline report's value of the metric, moved by N of its units (points; tokens or currency units for `usage.*`): `baseline`, `baseline - N`, `baseline + N` (check --baseline)"
         }
     ]
 }));

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use trailgate_core::Percent;
+use crate::metric_value::MetricValue;
 
 /// A metric that a gate can compare, by its name in suites and reports
 /// (`tool_selection.f1`). Each grader kind declares its own (see `Block::targets`).
@@ -22,12 +22,24 @@ impl Target {
     pub fn as_str(self) -> &'static str {
         self.0
     }
+
+    /// Whether the metric is a whole percent: every metric but the `usage.*` ones, which
+    /// count tokens or cost (docs/graders/budget.md#usage-metrics).
+    pub fn is_percent(self) -> bool {
+        names_percent(self.0)
+    }
 }
 
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// Whether the metric named `name` is a whole percent: every metric but the `usage.*`
+/// ones (docs/graders/budget.md#usage-metrics).
+pub fn names_percent(name: &str) -> bool {
+    !name.starts_with("usage.")
 }
 
 /// A comparison operator of a gate.
@@ -69,7 +81,7 @@ impl Op {
     }
 
     /// Whether `actual <op> expected` holds.
-    pub fn holds(self, actual: Percent, expected: Percent) -> bool {
+    pub fn holds(self, actual: MetricValue, expected: MetricValue) -> bool {
         match self {
             Self::Ge => actual >= expected,
             Self::Gt => actual > expected,
@@ -90,8 +102,9 @@ impl fmt::Display for Op {
 /// What a gate compares its metric with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GateValue {
-    /// A percent written in the suite.
-    Percent(Percent),
+    /// A value written in the suite: a whole percent, or for a `usage.*` metric any
+    /// non-negative number with at most six decimals.
+    Value(MetricValue),
     /// The same metric of the same test in the baseline report, moved by an offset
     /// (`baseline - 2`), given with `check --baseline` (docs/baselines.md).
     Baseline(BaselineOffset),
@@ -100,14 +113,14 @@ pub enum GateValue {
 impl fmt::Display for GateValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Percent(percent) => write!(f, "{percent}"),
+            Self::Value(value) => write!(f, "{value}"),
             Self::Baseline(offset) => write!(f, "{offset}"),
         }
     }
 }
 
 /// The offset of a gate value `baseline`, `baseline - N` or `baseline + N`: a whole number
-/// of percentage points.
+/// of the metric's units (percentage points; tokens or currency units for `usage.*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct BaselineOffset(i64);
 
@@ -117,19 +130,16 @@ impl BaselineOffset {
         Self(points)
     }
 
-    /// The offset in percentage points.
+    /// The offset in the metric's units.
     pub fn points(self) -> i64 {
         self.0
     }
 
-    /// The value compared with when the baseline's metric is `base`: `base` moved by the
-    /// offset, clamped to 0..=100 (`baseline - 5` of a base of 3 is 0).
-    pub fn resolve(self, base: Percent) -> Percent {
-        let moved = i64::from(base.value()).saturating_add(self.0).clamp(0, 100);
-        u8::try_from(moved)
-            .ok()
-            .and_then(Percent::new)
-            .unwrap_or(Percent::ZERO)
+    /// The value compared with when the baseline's metric is `base`, a percent or not:
+    /// `base` moved by the offset, never below 0, and for a percent never above 100
+    /// (`baseline - 5` of a base of 3 is 0).
+    pub fn resolve(self, percent: bool, base: MetricValue) -> MetricValue {
+        base.moved(self.0, percent)
     }
 }
 
@@ -147,18 +157,18 @@ impl fmt::Display for BaselineOffset {
 /// that report gives them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Baseline {
-    tests: BTreeMap<String, BTreeMap<String, u8>>,
+    tests: BTreeMap<String, BTreeMap<String, MetricValue>>,
 }
 
 impl Baseline {
     /// A baseline of the tests given, each with its metrics by name.
-    pub fn new(tests: BTreeMap<String, BTreeMap<String, u8>>) -> Self {
+    pub fn new(tests: BTreeMap<String, BTreeMap<String, MetricValue>>) -> Self {
         Self { tests }
     }
 
     /// The metrics of test `name` in the baseline, by metric name; `None` when the
     /// baseline has no such test.
-    pub fn test(&self, name: &str) -> Option<&BTreeMap<String, u8>> {
+    pub fn test(&self, name: &str) -> Option<&BTreeMap<String, MetricValue>> {
         self.tests.get(name)
     }
 
@@ -177,10 +187,10 @@ impl Baseline {
         let Some(metrics) = baseline.tests.get(test) else {
             return BaselineUse::Skipped(format!("the baseline has no test named `{test}`"));
         };
-        match metrics.get(target.as_str()).copied().and_then(Percent::new) {
+        match metrics.get(target.as_str()).copied() {
             Some(base) => BaselineUse::Resolved {
                 base,
-                value: offset.resolve(base),
+                value: offset.resolve(target.is_percent(), base),
             },
             None => BaselineUse::Skipped(format!("the baseline's test has no metric `{target}`")),
         }
@@ -191,12 +201,12 @@ impl Baseline {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BaselineUse {
     /// The baseline's metric (`base`), and the value compared with: `base` moved by the
-    /// gate's offset, clamped to 0..=100.
+    /// gate's offset, never below 0 (nor above 100 for a percent).
     Resolved {
         /// The metric's value in the baseline report.
-        base: Percent,
+        base: MetricValue,
         /// The value the gate compared with.
-        value: Percent,
+        value: MetricValue,
     },
     /// There is nothing to compare with: the reason. The gate neither passes nor fails.
     Skipped(String),
@@ -223,7 +233,7 @@ impl Gate {
         Self {
             target,
             op: Op::Ge,
-            value: GateValue::Percent(Percent::new(value).unwrap_or(Percent::FULL)),
+            value: GateValue::Value(MetricValue::whole(u128::from(value.min(100)))),
             line: None,
         }
     }
@@ -241,7 +251,7 @@ pub struct GateOutcome {
     /// The gate.
     pub gate: Gate,
     /// The metric's value.
-    pub actual: Percent,
+    pub actual: MetricValue,
     /// Whether the gate holds. A skipped gate ([`GateOutcome::skipped`]) fails nothing, so
     /// this is `true` for it; the reports show it as skipped, never as passed.
     pub passed: bool,
@@ -253,12 +263,12 @@ pub struct GateOutcome {
 }
 
 impl GateOutcome {
-    /// The value the metric was compared with: the gate's percent or the baseline's
+    /// The value the metric was compared with: the gate's value or the baseline's
     /// resolved value; `None` when the gate was skipped.
-    pub fn value(&self) -> Option<Percent> {
+    pub fn value(&self) -> Option<MetricValue> {
         match (&self.gate.value, &self.baseline) {
-            (GateValue::Percent(percent), _) => Some(*percent),
-            (GateValue::Baseline(_), Some(BaselineUse::Resolved { value, .. })) => Some(*value),
+            (GateValue::Value(value), _)
+            | (GateValue::Baseline(_), Some(BaselineUse::Resolved { value, .. })) => Some(*value),
             (GateValue::Baseline(_), _) => None,
         }
     }
@@ -289,7 +299,7 @@ impl GateOutcome {
 /// on the baseline.
 pub(crate) fn gate_outcome(
     gate: Gate,
-    values: &[(Target, Percent)],
+    values: &[(Target, MetricValue)],
     test: &str,
     baseline: Option<&Baseline>,
 ) -> GateOutcome {
@@ -297,9 +307,9 @@ pub(crate) fn gate_outcome(
     let actual = values
         .iter()
         .find(|(target, _)| *target == gate.target)
-        .map_or(Percent::ZERO, |(_, value)| *value);
+        .map_or(MetricValue::ZERO, |(_, value)| *value);
     let used = match gate.value {
-        GateValue::Percent(_) => None,
+        GateValue::Value(_) => None,
         GateValue::Baseline(offset) => Some(Baseline::resolve(baseline, test, gate.target, offset)),
     };
     let mut outcome = GateOutcome {
@@ -317,13 +327,13 @@ pub(crate) fn gate_outcome(
 
 /// Whether `gate` holds on `values`, the metrics of one run: a gate on the baseline is no
 /// part of a run's verdict (docs/reports.md#each-runs-verdict), so it holds.
-pub(crate) fn run_gate_holds(gate: &Gate, values: &[(Target, Percent)]) -> bool {
-    let GateValue::Percent(value) = gate.value else {
+pub(crate) fn run_gate_holds(gate: &Gate, values: &[(Target, MetricValue)]) -> bool {
+    let GateValue::Value(value) = gate.value else {
         return true;
     };
     let actual = values
         .iter()
         .find(|(target, _)| *target == gate.target)
-        .map_or(Percent::ZERO, |(_, value)| *value);
+        .map_or(MetricValue::ZERO, |(_, value)| *value);
     gate.op.holds(actual, value)
 }

@@ -6,6 +6,7 @@
 //! the aggregate. Finding and reading trace files is the caller's job.
 
 mod agents;
+mod decimal;
 mod error;
 mod evaluate;
 mod expect;
@@ -14,6 +15,7 @@ mod graders;
 mod json_part;
 mod matchers;
 mod memo;
+mod metric_value;
 mod model;
 mod observed;
 mod parse;
@@ -43,7 +45,7 @@ pub use crate::evaluate::{
     Unscorable, grade_run, grade_run_as,
 };
 pub use crate::gate::{
-    Baseline, BaselineOffset, BaselineUse, Gate, GateOutcome, GateValue, Op, Target,
+    Baseline, BaselineOffset, BaselineUse, Gate, GateOutcome, GateValue, Op, Target, names_percent,
 };
 pub use crate::graders::budget::{
     Amount, BudgetGrader, BudgetOutcome, Cost, Exceeded, Lack, Limit, Loop, Price, Prices,
@@ -74,6 +76,7 @@ pub use crate::graders::trajectory::{
 pub use crate::graders::{Block, Graders, JSON_LISTS, LimitWords, Verdicts};
 pub use crate::json_part::{Entries, EntrySink, JsonField, JsonPart};
 pub use crate::matchers::{ArgsMode, SHOWN_CHARS, ValueMatcher, ValueMismatch};
+pub use crate::metric_value::{METRIC_DIGITS, MetricChange, MetricValue};
 pub use crate::model::{Shard, ShardError, Suite, Test, TracePattern, slug};
 pub use crate::parse::{run_count_problems, suite_schema};
 pub use crate::pattern::Pattern;

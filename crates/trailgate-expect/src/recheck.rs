@@ -15,6 +15,8 @@ use serde::de::{DeserializeOwned, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use trailgate_core::Percent;
 
+use crate::metric_value::MetricValue;
+
 /// How many values a list holds; the values are skipped.
 #[derive(Debug, Default)]
 pub(crate) struct Listed(pub(crate) u64);
@@ -113,12 +115,12 @@ impl Sum {
 }
 
 /// The `metrics` a test states.
-pub(crate) struct Metrics<'a>(pub(crate) &'a BTreeMap<String, u8>);
+pub(crate) struct Metrics<'a>(pub(crate) &'a BTreeMap<String, MetricValue>);
 
 impl Metrics<'_> {
-    pub(crate) fn check(&self, target: &str, derived: Percent) -> Result<(), String> {
+    pub(crate) fn check(&self, target: &str, derived: MetricValue) -> Result<(), String> {
         match self.0.get(target) {
-            Some(&stated) if stated == derived.value() => Ok(()),
+            Some(&stated) if stated == derived => Ok(()),
             Some(&stated) => Err(format!(
                 "`metrics` says `{target}` is {stated} but the runs give {derived}"
             )),

@@ -6,12 +6,12 @@
 //! The block is not a grader: it grades no run, it counts the runs' verdicts, which every
 //! grader's gates make. It works the same whatever graders the test has.
 
+use crate::metric_value::MetricValue;
 use std::fmt;
 
 use schemars::{JsonSchema, json_schema};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
-use trailgate_core::Percent;
 use trailgate_core::reliability::{self as stats, Confidence, Reliability, ReliabilityError};
 use trailgate_trace::Decimal;
 
@@ -116,9 +116,12 @@ pub(crate) fn inconclusive_note(
     figures: &Reliability,
     target: &str,
     op: Op,
-    value: Percent,
+    value: MetricValue,
 ) -> Option<String> {
-    let (lower, upper) = (figures.interval.lower, figures.interval.upper);
+    let (lower, upper) = (
+        MetricValue::from(figures.interval.lower),
+        MetricValue::from(figures.interval.upper),
+    );
     let open = match op {
         Op::Ge | Op::Lt => lower < value && value <= upper,
         Op::Gt | Op::Le => lower <= value && value < upper,
@@ -136,14 +139,14 @@ pub(crate) fn inconclusive_note(
 
 impl ReliabilityOutcome {
     /// The block's metrics, in report order.
-    pub(crate) fn metrics(&self) -> Vec<(Target, Percent)> {
+    pub(crate) fn metrics(&self) -> Vec<(Target, MetricValue)> {
         let f = &self.figures;
         vec![
-            (PASS_RATE, f.pass_rate),
-            (PASS_AT_K, f.pass_at_k),
-            (PASS_HAT_K, f.pass_hat_k),
-            (LOWER, f.interval.lower),
-            (UPPER, f.interval.upper),
+            (PASS_RATE, f.pass_rate.into()),
+            (PASS_AT_K, f.pass_at_k.into()),
+            (PASS_HAT_K, f.pass_hat_k.into()),
+            (LOWER, f.interval.lower.into()),
+            (UPPER, f.interval.upper.into()),
         ]
     }
 
@@ -154,7 +157,7 @@ impl ReliabilityOutcome {
     pub(crate) fn judge(
         &self,
         gate: Gate,
-        metrics: &[(Target, Percent)],
+        metrics: &[(Target, MetricValue)],
         test: &str,
         baseline: Option<&Baseline>,
     ) -> GateOutcome {

@@ -9,12 +9,12 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use trailgate_core::Percent;
 
 use crate::expect::parse_expression;
-use crate::gate::Op;
+use crate::gate::{Op, names_percent};
 use crate::graders::contract::GraderRecheck;
 use crate::graders::registry;
+use crate::metric_value::MetricValue;
 use crate::recheck::{Fold, Metrics, Runs, same};
 use crate::reliability::{ReliabilityView, inconclusive_note};
 use crate::stability::Stability;
@@ -73,7 +73,7 @@ macro_rules! shard_kinds {
             xfail: Option<String>,
             verdict: Option<String>,
             sources: Runs<SourceFold>,
-            metrics: BTreeMap<String, u8>,
+            metrics: BTreeMap<String, MetricValue>,
             gates: Vec<ShardGate>,
             $($field: Option<<$grader as GraderRecheck>::View>,)*
             reliability: Option<ReliabilityView>,
@@ -157,10 +157,10 @@ pub struct ShardGate {
     pub target: String,
     /// The operator.
     pub op: String,
-    /// The percent it is compared with; `None` for a skipped gate.
-    pub value: Option<u8>,
+    /// The value it is compared with; `None` for a skipped gate.
+    pub value: Option<MetricValue>,
     /// The metric's value.
-    pub actual: u8,
+    pub actual: MetricValue,
     /// The gate's verdict; `None` for a skipped gate.
     pub passed: Option<bool>,
     /// A remark on the verdict: an inconclusive reliability gate.
@@ -180,7 +180,7 @@ pub struct ShardBaseline {
     /// `baseline`, `baseline - N` or `baseline + N`.
     pub expression: String,
     /// The metric's value in the baseline report.
-    pub base: Option<u8>,
+    pub base: Option<MetricValue>,
 }
 
 impl ShardGate {
@@ -354,11 +354,11 @@ fn apply_gates(view: &ShardTest, figures: Option<&Reliability>) -> Result<(), St
                     continue;
                 }
                 (None, Some(base), Some(value), Some(_)) => {
-                    let resolved = Percent::new(base).map(|base| offset.resolve(base));
-                    if resolved.map(Percent::value) != Some(value) {
+                    let resolved = offset.resolve(names_percent(&gate.target), base);
+                    if resolved != value {
                         return Err(format!(
-                            "{label} compared with {value} but the baseline's {base} gives {}",
-                            resolved.map_or_else(|| "no percent".to_owned(), |r| r.to_string())
+                            "{label} compared with {value} but the baseline's {base} gives \
+                             {resolved}"
                         ));
                     }
                 }
@@ -372,16 +372,13 @@ fn apply_gates(view: &ShardTest, figures: Option<&Reliability>) -> Result<(), St
         }
         let (Some(op), Some(value), Some(expected), Some(actual)) = (
             Op::from_symbol(&gate.op),
-            gate.value.and_then(Percent::new),
+            gate.value,
             gate.passed,
-            view.metrics
-                .get(&gate.target)
-                .copied()
-                .and_then(Percent::new),
+            view.metrics.get(&gate.target).copied(),
         ) else {
             return Err(format!("{label} does not name a metric of this test"));
         };
-        if actual.value() != gate.actual {
+        if actual != gate.actual {
             return Err(format!(
                 "{label} compared {} but the metric is {actual}",
                 gate.actual

@@ -1,6 +1,7 @@
 //! Unit tests of the suite language: parsing, diagnostics, spans and evaluation, one
 //! `check` per feature and a row per case.
 
+use crate::metric_value::MetricValue;
 use rstest::rstest;
 use trailgate_core::{ClassName, Counts};
 use trailgate_trace::{Call, Run, parse_run};
@@ -1045,7 +1046,10 @@ fn evaluate(classes: &str, expect: &str, runs: &[&str]) -> TestOutcome {
 
 /// A baseline of one test `t` with `metrics`.
 fn baseline_of(name: &str, metrics: &[(&str, u8)]) -> Baseline {
-    let metrics = metrics.iter().map(|(m, v)| ((*m).to_owned(), *v)).collect();
+    let metrics = metrics
+        .iter()
+        .map(|(m, v)| ((*m).to_owned(), MetricValue::whole(u128::from(*v))))
+        .collect();
     Baseline::new(std::iter::once((name.to_owned(), metrics)).collect())
 }
 
@@ -1253,7 +1257,7 @@ fn check_run(
     let reported: Vec<(&str, u8)> = outcome
         .metrics
         .iter()
-        .map(|(target, value)| (target.as_str(), value.value()))
+        .map(|(target, value)| (target.as_str(), percent_of(*value)))
         .collect();
     assert_eq!(
         reported,
@@ -1356,7 +1360,7 @@ fn check_verdicts(expect: &str, calls: &str, expected: &[(&str, u8, bool)], pass
     let got: Vec<(String, u8, bool)> = outcome
         .gates
         .iter()
-        .map(|g| (g.gate.to_string(), g.actual.value(), g.passed))
+        .map(|g| (g.gate.to_string(), percent_of(g.actual), g.passed))
         .collect();
     let expected: Vec<(String, u8, bool)> = expected
         .iter()
@@ -1905,4 +1909,9 @@ fn unknown_config_key_help_lists_its_kinds_keys(#[case] grader: &str) {
         !help.contains("`required`") && !help.contains("`mode`"),
         "{help}"
     );
+}
+
+/// A metric that is a percent, as its number.
+fn percent_of(value: MetricValue) -> u8 {
+    value.percent().expect("a percent metric").value()
 }

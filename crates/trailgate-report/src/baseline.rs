@@ -2,6 +2,7 @@
 //! The baseline report itself is read in `diff/baseline.rs`, with `diff`'s reader.
 
 use serde::Serialize;
+use trailgate_expect::MetricValue;
 use trailgate_expect::{BaselineUse, GateOutcome, GateValue};
 
 /// A gate's `baseline` object in the JSON report: its expression as written and the
@@ -9,7 +10,7 @@ use trailgate_expect::{BaselineUse, GateOutcome, GateValue};
 #[derive(Debug, Serialize)]
 pub(crate) struct GateBaseline {
     expression: String,
-    base: Option<u8>,
+    base: Option<MetricValue>,
 }
 
 impl GateBaseline {
@@ -19,7 +20,7 @@ impl GateBaseline {
             return None;
         };
         let base = match &gate.baseline {
-            Some(BaselineUse::Resolved { base, .. }) => Some(base.value()),
+            Some(BaselineUse::Resolved { base, .. }) => Some(*base),
             _ => None,
         };
         Some(Self {

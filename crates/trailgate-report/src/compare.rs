@@ -13,6 +13,7 @@
 //! `trailgate::compare::` codes. The outputs are in `render.rs` (text, Markdown), `json.rs`
 //! and `html.rs`.
 
+use trailgate_expect::MetricValue;
 mod html;
 mod json;
 mod mcnemar;
@@ -111,12 +112,12 @@ impl Row {
     /// The reports whose metric value is the best of the row: none when fewer than two
     /// reports have the metric or they all have the same value.
     fn best(&self, metric: &Metric) -> Vec<bool> {
-        let values: Vec<Option<u8>> = self
+        let values: Vec<Option<MetricValue>> = self
             .cells
             .iter()
             .map(|cell| cell.as_ref().and_then(|c| c.metric))
             .collect();
-        let present: BTreeSet<u8> = values.iter().flatten().copied().collect();
+        let present: BTreeSet<MetricValue> = values.iter().flatten().copied().collect();
         let best = if metric.direction == Better::Lower {
             present.first()
         } else {
@@ -136,7 +137,7 @@ struct Cell {
     passed: bool,
     runs: usize,
     /// The metric asked for, when the test has it.
-    metric: Option<u8>,
+    metric: Option<MetricValue>,
     /// How many runs passed, when the test has several.
     tally: Option<RunTally>,
 }

@@ -10,6 +10,8 @@
 //! tens of thousands of runs is compared in megabytes. The outputs are in `render.rs`
 //! (text, Markdown, GitHub workflow commands) and `json.rs`.
 
+use trailgate_expect::MetricChange;
+use trailgate_expect::MetricValue;
 mod baseline;
 mod json;
 pub(crate) mod read;
@@ -90,21 +92,21 @@ struct Verdict {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct MetricDiff {
     name: String,
-    base: Option<u8>,
-    head: Option<u8>,
+    base: Option<MetricValue>,
+    head: Option<MetricValue>,
 }
 
 impl MetricDiff {
-    /// Head minus base, in points, when both have the metric.
-    fn change(&self) -> Option<i16> {
-        Some(i16::from(self.head?) - i16::from(self.base?))
+    /// Head minus base, in the metric's units, when both have the metric.
+    fn change(&self) -> Option<MetricChange> {
+        Some(self.base?.change_to(self.head?))
     }
 
     /// How much worse the head's value is than the base's, in the metric's better direction
     /// (docs/baselines.md#which-way-is-better), when both have the metric.
     fn worsening(&self) -> Option<i128> {
         let (base, head) = self.base.zip(self.head)?;
-        Some(Better::of(&self.name).worsening(base.into(), head.into()))
+        Some(Better::of(&self.name).worsening(base, head))
     }
 
     /// Whether the metric is worse in the head report: lower, or higher for a metric that is
@@ -139,8 +141,8 @@ struct GateDiff {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct GateSide {
     /// `None` for a skipped gate on the baseline.
-    value: Option<u8>,
-    actual: u8,
+    value: Option<MetricValue>,
+    actual: MetricValue,
     /// `None` for a skipped gate, which neither passes nor fails.
     passed: Option<bool>,
 }

@@ -2,6 +2,7 @@
 //! `usage.*` metrics are better lower, every other metric better higher. `diff` and `trend`
 //! judge a change with this one rule.
 
+use trailgate_expect::MetricValue;
 /// The direction in which a metric is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Better {
@@ -19,13 +20,13 @@ impl Better {
         }
     }
 
-    /// How much worse `to` is than `from`, in the metric's own units: positive when it is
-    /// worse, negative when it is better, 0 when equal.
-    pub(crate) fn worsening(self, from: u64, to: u64) -> i128 {
-        let (from, to) = (i128::from(from), i128::from(to));
+    /// How much worse `to` is than `from`, in millionths of the metric's own units:
+    /// positive when it is worse, negative when it is better, 0 when equal.
+    pub(crate) fn worsening(self, from: MetricValue, to: MetricValue) -> i128 {
+        let change = from.change_to(to).millionths();
         match self {
-            Self::Higher => from - to,
-            Self::Lower => to - from,
+            Self::Higher => -change,
+            Self::Lower => change,
         }
     }
 

@@ -6,6 +6,7 @@
 
 use std::cmp::Reverse;
 use std::io::{self, Write};
+use trailgate_expect::MetricValue;
 
 use trailgate_expect::{GateOutcome, Op, SuiteOutcome, Target, TestOutcome, Verdict};
 
@@ -138,21 +139,23 @@ pub fn render_github(
 }
 
 /// How far the actual value is from passing the gate: how much it would have to move.
-fn shortfall(gate: &GateOutcome) -> u16 {
-    let actual = u16::from(gate.actual.value());
-    let Some(value) = gate.value().map(|value| u16::from(value.value())) else {
+/// In millionths; a strict comparison needs one whole unit more.
+fn shortfall(gate: &GateOutcome) -> u128 {
+    let actual = gate.actual.millionths();
+    let Some(value) = gate.value().map(MetricValue::millionths) else {
         return 0;
     };
+    let unit = MetricValue::whole(1).millionths();
     if gate.passed {
         return 0;
     }
     match gate.gate.op {
         Op::Ge => value.saturating_sub(actual),
-        Op::Gt => (value + 1).saturating_sub(actual),
+        Op::Gt => (value + unit).saturating_sub(actual),
         Op::Le => actual.saturating_sub(value),
-        Op::Lt => (actual + 1).saturating_sub(value),
+        Op::Lt => (actual + unit).saturating_sub(value),
         Op::Eq => actual.abs_diff(value),
-        Op::Ne => u16::from(actual == value),
+        Op::Ne => u128::from(actual == value) * unit,
     }
 }
 

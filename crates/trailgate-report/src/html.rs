@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
+use trailgate_expect::MetricValue;
 
 use serde::{Serialize, Serializer};
 use trailgate_expect::{
@@ -165,7 +166,7 @@ impl HtmlRun {
             l: outcome.info.source.line,
             p: outcome.info.passed,
             k: outcome.info.calls,
-            m: metrics.iter().map(|(_, value)| value.value()).collect(),
+            m: metrics.iter().map(|(_, value)| *value).collect(),
             x: outcome
                 .blocks_with_findings()
                 .iter()
@@ -195,7 +196,7 @@ struct RunRest<'a> {
     l: Option<usize>,
     p: bool,
     k: usize,
-    m: Vec<u8>,
+    m: Vec<MetricValue>,
     x: Vec<&'static str>,
     /// Each call shown: `[tool, status, step, arguments, result]`, the arguments and the
     /// result as their JSON text, cut.
@@ -330,7 +331,7 @@ struct TestData<'a> {
     xfail: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     verdict: Option<&'static str>,
-    metrics: Vec<(&'static str, u8)>,
+    metrics: Vec<(&'static str, MetricValue)>,
     /// The gates as the JSON report writes them: a skipped gate (on a baseline that was
     /// not given) has no value and no verdict, and a gate on the baseline its `baseline`.
     gates: Vec<crate::json::Gate<'a>>,
@@ -444,7 +445,7 @@ fn failures(test: &TestOutcome) -> Vec<Failure> {
 /// test's own.
 #[derive(Serialize)]
 struct BaselineData<'a> {
-    metrics: Option<&'a BTreeMap<String, u8>>,
+    metrics: Option<&'a BTreeMap<String, MetricValue>>,
 }
 
 /// Each grader's values, under its key, as the grader serialized them.
@@ -646,7 +647,7 @@ fn test_data<'a>(
         metrics: test
             .metrics
             .iter()
-            .map(|(target, value)| (target.as_str(), value.value()))
+            .map(|(target, value)| (target.as_str(), *value))
             .collect(),
         gates: crate::json::gates(test),
         parts: Parts(parts),

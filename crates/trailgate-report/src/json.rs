@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
+use trailgate_expect::MetricValue;
 
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -103,7 +104,7 @@ struct Test<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     verdict: Option<&'static str>,
     sources: Listed<'a>,
-    metrics: BTreeMap<&'static str, u8>,
+    metrics: BTreeMap<&'static str, MetricValue>,
     gates: Vec<Gate<'a>>,
     /// Only when a call has an agent, so that reports of traces without agents keep their
     /// bytes (docs/reports.md#agents).
@@ -214,8 +215,8 @@ pub(crate) struct Gate<'a> {
     target: &'static str,
     op: &'static str,
     /// `None` (null) for a skipped gate: there was nothing to compare with.
-    value: Option<u8>,
-    actual: u8,
+    value: Option<MetricValue>,
+    actual: MetricValue,
     /// `None` (null) for a skipped gate, which neither passes nor fails.
     passed: Option<bool>,
     line: Option<usize>,
@@ -485,10 +486,10 @@ fn test<'a>(
 }
 
 /// A test's metrics, by name.
-pub(crate) fn metrics(test: &TestOutcome) -> BTreeMap<&'static str, u8> {
+pub(crate) fn metrics(test: &TestOutcome) -> BTreeMap<&'static str, MetricValue> {
     test.metrics
         .iter()
-        .map(|(target, value)| (target.as_str(), value.value()))
+        .map(|(target, value)| (target.as_str(), *value))
         .collect()
 }
 
@@ -499,8 +500,8 @@ pub(crate) fn gates(test: &TestOutcome) -> Vec<Gate<'_>> {
         .map(|g| Gate {
             target: g.gate.target.as_str(),
             op: g.gate.op.as_str(),
-            value: g.value().map(trailgate_core::Percent::value),
-            actual: g.actual.value(),
+            value: g.value(),
+            actual: g.actual,
             passed: g.skipped().is_none().then_some(g.passed),
             line: g.gate.line,
             note: g.note.as_deref(),

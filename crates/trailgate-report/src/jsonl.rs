@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use trailgate_expect::MetricValue;
 
 use serde::Serialize;
 use trailgate_expect::{
@@ -65,7 +66,7 @@ struct TestLine<'a> {
     xfail: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     verdict: Option<&'static str>,
-    metrics: BTreeMap<&'static str, u8>,
+    metrics: BTreeMap<&'static str, MetricValue>,
     gates: Vec<crate::json::Gate<'a>>,
     /// Only when a call has an agent (docs/reports.md#agents).
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -69,7 +69,7 @@ fn test_case(test: &TestOutcome, suite_name: &str) -> TestCase {
     case.add_properties(
         test.metrics
             .iter()
-            .map(|(target, value)| Property::new(target.as_str(), value.value().to_string())),
+            .map(|(target, value)| Property::new(target.as_str(), value.to_string())),
     );
     // A gate on the baseline with nothing to compare with is no testcase of its own: it is
     // listed as a property, with why it was skipped.

@@ -2,6 +2,7 @@
 //! gate with its verdict.
 
 use std::io::{self, Write};
+use trailgate_expect::MetricValue;
 
 use trailgate_expect::{Key, Section, Stability, SuiteOutcome, Tally, TestOutcome, Verdict};
 use unicode_width::UnicodeWidthStr;
@@ -149,13 +150,7 @@ fn render_test(test: &TestOutcome, painter: &Painter, out: &mut dyn Write) -> io
             write_skipped(painter, &gate.written(), reason, out)?;
             continue;
         }
-        write_gate(
-            painter,
-            gate.passed,
-            &gate.written(),
-            gate.actual.value(),
-            out,
-        )?;
+        write_gate(painter, gate.passed, &gate.written(), gate.actual, out)?;
         if let Some(note) = &gate.note {
             writeln!(out, "      {note}")?;
         }
@@ -345,7 +340,7 @@ pub(crate) fn write_gate(
     painter: &Painter,
     passed: bool,
     gate: &str,
-    actual: u8,
+    actual: MetricValue,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     writeln!(

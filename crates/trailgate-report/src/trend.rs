@@ -10,11 +10,13 @@
 //! The reports are read by `diff`'s reader (`diff/read.rs`), with its refusals. The outputs
 //! are in `render.rs` (text, Markdown, GitHub workflow commands) and `json.rs`.
 
+use trailgate_expect::MetricChange;
 mod json;
 mod render;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Seek};
+use trailgate_expect::MetricValue;
 
 use trailgate_expect::{Problem, SuiteError};
 
@@ -84,7 +86,7 @@ struct MetricTrend {
     name: String,
     better: Better,
     /// Its value in each report, oldest first; `None` where the report lacks it.
-    values: Vec<Option<u8>>,
+    values: Vec<Option<MetricValue>>,
     status: Status,
 }
 
@@ -119,7 +121,7 @@ impl Status {
 
 impl MetricTrend {
     /// The values inside the window that are there, with their report's index.
-    fn judged(&self, window_start: usize) -> impl Iterator<Item = (usize, u8)> + '_ {
+    fn judged(&self, window_start: usize) -> impl Iterator<Item = (usize, MetricValue)> + '_ {
         self.values
             .iter()
             .enumerate()
@@ -128,16 +130,16 @@ impl MetricTrend {
     }
 
     /// The first and the last value inside the window, with their report's index.
-    fn ends(&self, window_start: usize) -> Option<((usize, u8), (usize, u8))> {
+    fn ends(&self, window_start: usize) -> Option<((usize, MetricValue), (usize, MetricValue))> {
         let first = self.judged(window_start).next()?;
         let last = self.judged(window_start).last()?;
         Some((first, last))
     }
 
     /// The last value of the window minus its first, when it has two.
-    fn change(&self, window_start: usize) -> Option<i16> {
+    fn change(&self, window_start: usize) -> Option<MetricChange> {
         let ((first, a), (last, b)) = self.ends(window_start)?;
-        (first != last).then(|| i16::from(b) - i16::from(a))
+        (first != last).then(|| a.change_to(b))
     }
 
     fn drifts(&self) -> bool {
@@ -192,19 +194,33 @@ impl Trend {
 /// Whether a metric whose window starts at `first` and ends at `last` worsened by at least
 /// `min_change` (docs/baselines.md#trends): points, or for a `usage.*` metric percent of
 /// `first`, compared exactly in integers (`100 × worsening ≥ P × first`).
-fn meets_min_change(name: &str, better: Better, first: u8, last: u8, min_change: u32) -> bool {
-    let worse = better.worsening(first.into(), last.into());
+fn meets_min_change(
+    name: &str,
+    better: Better,
+    first: MetricValue,
+    last: MetricValue,
+    min_change: u32,
+) -> bool {
+    // In millionths: the share of `first` is a ratio, the same in any unit.
+    let worse = better.worsening(first, last);
+    let first = i128::try_from(first.millionths()).unwrap_or(i128::MAX);
     if name.starts_with("usage.") {
-        100 * worse >= i128::from(min_change) * i128::from(first)
+        worse.saturating_mul(100) >= i128::from(min_change).saturating_mul(first)
     } else {
-        worse >= i128::from(min_change)
+        let points = i128::try_from(MetricValue::whole(u128::from(min_change)).millionths());
+        worse >= points.unwrap_or(i128::MAX)
     }
 }
 
 /// What the window of `values` (from `window_start` on) says of a metric.
-fn judge(name: &str, values: &[Option<u8>], window_start: usize, min_change: u32) -> Status {
+fn judge(
+    name: &str,
+    values: &[Option<MetricValue>],
+    window_start: usize,
+    min_change: u32,
+) -> Status {
     let better = Better::of(name);
-    let judged: Vec<(usize, u8)> = values
+    let judged: Vec<(usize, MetricValue)> = values
         .iter()
         .enumerate()
         .skip(window_start)
@@ -218,14 +234,14 @@ fn judge(name: &str, values: &[Option<u8>], window_start: usize, min_change: u32
     }
     let improved = judged
         .windows(2)
-        .find(|pair| better.worsening(pair[0].1.into(), pair[1].1.into()) < 0);
+        .find(|pair| better.worsening(pair[0].1, pair[1].1) < 0);
     if let Some(pair) = improved {
         return Status::Improved {
             from: pair[0].0,
             to: pair[1].0,
         };
     }
-    if better.worsening(first.into(), last.into()) == 0 {
+    if better.worsening(first, last) == 0 {
         // Never better and no worse in the end: every value is the first.
         Status::Steady
     } else if meets_min_change(name, better, first, last, min_change) {
@@ -321,7 +337,7 @@ pub fn cannot_read(name: &str, error: &std::io::Error) -> SuiteError {
 }
 
 /// A test's name and its metrics, as one report gives them.
-type TestMetrics = (String, BTreeMap<String, u8>);
+type TestMetrics = (String, BTreeMap<String, MetricValue>);
 
 /// What `trend` keeps of a report once it is read: its name and its tests' metrics.
 struct ReportMetrics {
@@ -333,7 +349,7 @@ struct ReportMetrics {
 struct Followed {
     name: String,
     present: Vec<bool>,
-    series: BTreeMap<String, Vec<Option<u8>>>,
+    series: BTreeMap<String, Vec<Option<MetricValue>>>,
 }
 
 /// The trend of reports read, oldest first.

@@ -12,6 +12,7 @@ use trailgate_core::{Percent, ToolId};
 use trailgate_trace::{Call, Run, Status};
 
 use crate::gate::{Gate, Target};
+use crate::metric_value::{METRIC_DIGITS, MetricValue};
 pub use crate::prices::{Cost, Price, Prices};
 use crate::run::{CalledTool, Detail};
 use crate::step_matcher::StepMatcher;
@@ -20,6 +21,12 @@ use crate::step_matcher::StepMatcher;
 pub(crate) const PASS_RATE: Target = Target::new("budget.pass_rate");
 /// `budget.efficiency`.
 pub(crate) const EFFICIENCY: Target = Target::new("budget.efficiency");
+/// `usage.input_tokens`: the runs' mean input tokens, floored.
+pub(crate) const INPUT_TOKENS: Target = Target::new("usage.input_tokens");
+/// `usage.output_tokens`: the runs' mean output tokens, floored.
+pub(crate) const OUTPUT_TOKENS: Target = Target::new("usage.output_tokens");
+/// `usage.cost`: the runs' mean cost, floored to six digits after the point.
+pub(crate) const COST: Target = Target::new("usage.cost");
 
 /// A limit of a `budget` grader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -614,6 +621,8 @@ pub struct BudgetOutcome {
     /// With `max_cost`: the cost summed over the runs (`usage.cost` is its mean, floored to
     /// 6 digits after the point).
     pub cost: Option<Cost>,
+    /// How many runs the sums cover.
+    pub run_count: u64,
 }
 
 impl BudgetOutcome {
@@ -670,12 +679,42 @@ impl BudgetOutcome {
             max_cost: grader.max_cost,
             tokens: grader.needs_usage().then_some((usage.0, usage.1)),
             cost: grader.max_cost.map(|_| Cost(usage.2)),
+            run_count: runs,
         }
     }
 
     /// The mean of a sum over `runs` runs, floored; 0 with no run.
     pub fn mean_of(sum: u128, runs: u64) -> u128 {
         sum.checked_div(u128::from(runs)).unwrap_or(0)
+    }
+
+    /// `usage.input_tokens` and `usage.output_tokens`: the means of the token sums over
+    /// `runs` runs, floored.
+    pub fn token_metrics(tokens: (u128, u128), runs: u64) -> (MetricValue, MetricValue) {
+        (
+            MetricValue::whole(Self::mean_of(tokens.0, runs)),
+            MetricValue::whole(Self::mean_of(tokens.1, runs)),
+        )
+    }
+
+    /// `usage.cost`: the mean of the cost summed over `runs` runs, floored to six digits
+    /// after the point.
+    pub fn cost_metric(cost: Cost, runs: u64) -> MetricValue {
+        let per_millionth = 10_u128.pow(crate::prices::COST_DIGITS - METRIC_DIGITS);
+        MetricValue::from_millionths(Self::mean_of(cost.0, runs) / per_millionth)
+    }
+
+    /// The `usage.*` metrics of the outcome, for the limits the grader has, in report order.
+    pub fn usage_metrics(&self) -> Vec<(Target, MetricValue)> {
+        let mut metrics = Vec::new();
+        if let Some(tokens) = self.tokens {
+            let (input, output) = Self::token_metrics(tokens, self.run_count);
+            metrics.extend([(INPUT_TOKENS, input), (OUTPUT_TOKENS, output)]);
+        }
+        if let Some(cost) = self.cost {
+            metrics.push((COST, Self::cost_metric(cost, self.run_count)));
+        }
+        metrics
     }
 
     /// How a report names a limit: its key, or the tool of a `max_calls_per_tool` entry.

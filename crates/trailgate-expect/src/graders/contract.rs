@@ -3,10 +3,11 @@
 //! ([`GraderReport`]), and check a shard report's object ([`GraderRecheck`]). A leaf of the
 //! graders: the kinds import it, and the registry in `graders.rs` lists the kinds.
 
+use crate::metric_value::MetricValue;
 use std::{fmt, io};
 
 use serde::de::DeserializeOwned;
-use trailgate_core::{PairingTooLarge, Percent, ToolId};
+use trailgate_core::{PairingTooLarge, ToolId};
 use trailgate_trace::Run;
 
 use crate::error::Problem;
@@ -23,7 +24,7 @@ use crate::suite_file::PathSeg;
 pub(crate) fn metrics_alone<G: Grader + ?Sized>(
     grader: &G,
     run: &G::Run,
-) -> Vec<(Target, Percent)> {
+) -> Vec<(Target, MetricValue)> {
     let mut sums = grader.sums();
     G::add(&mut sums, run);
     G::metrics(&grader.outcome(Vec::new(), sums, 1))
@@ -64,14 +65,14 @@ pub(crate) trait Grader: Verdicts {
     /// The outcome over `runs` runs from their sums, listing `listed`.
     fn outcome(&self, listed: Vec<Self::Run>, sums: Self::Sums, runs: u64) -> Self::Outcome;
     /// The outcome's metrics, in report order.
-    fn metrics(outcome: &Self::Outcome) -> Vec<(Target, Percent)>;
+    fn metrics(outcome: &Self::Outcome) -> Vec<(Target, MetricValue)>;
     /// The gates on those metrics: the suite's, or the default one.
     fn gates(&self) -> &[Gate];
     /// The metrics of `run` alone: those of the outcome of a test of that one run
     /// ([`metrics_alone`]). A kind whose outcome is costly to build (it names its expected
     /// calls) computes the same from the run directly; `graders/tests.rs` checks that each
     /// kind's equals [`metrics_alone`].
-    fn run_metrics(&self, run: &Self::Run) -> Vec<(Target, Percent)> {
+    fn run_metrics(&self, run: &Self::Run) -> Vec<(Target, MetricValue)> {
         metrics_alone(self, run)
     }
     /// Whether every gate of the grader holds on the metrics of `run` alone

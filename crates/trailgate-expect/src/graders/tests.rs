@@ -1,8 +1,8 @@
 //! Each kind's metrics of one run are those of a test of that one run.
 
+use crate::metric_value::MetricValue;
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use trailgate_core::Percent;
 use trailgate_trace::{Call, Run, Status};
 
 use super::contract::{Grader, metrics_alone};
@@ -99,7 +99,7 @@ fn call() -> impl Strategy<Value = Call> {
         })
 }
 
-type Metrics = Vec<(Target, Percent)>;
+type Metrics = Vec<(Target, MetricValue)>;
 
 /// The grader's own metrics of the run, and those of a test of that one run.
 fn both<G: Grader>(grader: &G, run: &Run) -> (Metrics, Metrics) {

@@ -8,6 +8,7 @@
 //! A real kind splits this file as docs/ARCHITECTURE.md lists (`config.rs`, `grader.rs`,
 //! `explain.rs`, `json.rs`, `recheck.rs`); the toy keeps the same pieces in one place.
 
+use crate::metric_value::MetricValue;
 use std::io;
 
 use schemars::JsonSchema;
@@ -140,16 +141,16 @@ impl Grader for ToyGrader {
         }
     }
 
-    fn metrics(outcome: &ToyOutcome) -> Vec<(Target, Percent)> {
-        vec![(SHARE, outcome.counts.share())]
+    fn metrics(outcome: &ToyOutcome) -> Vec<(Target, MetricValue)> {
+        vec![(SHARE, outcome.counts.share().into())]
     }
 
     fn gates(&self) -> &[Gate] {
         &self.gates
     }
 
-    fn run_metrics(&self, run: &ToyCounts) -> Vec<(Target, Percent)> {
-        vec![(SHARE, run.share())]
+    fn run_metrics(&self, run: &ToyCounts) -> Vec<(Target, MetricValue)> {
+        vec![(SHARE, run.share().into())]
     }
 }
 
@@ -274,7 +275,7 @@ impl GraderRecheck for ToyGrader {
         same("toy.calls", view.calls, counts.calls)?;
         same("toy.hits", view.hits, counts.hits)?;
         same_percent("toy.share", view.share, counts.share())?;
-        metrics.check("toy.share", counts.share())
+        metrics.check("toy.share", counts.share().into())
     }
 }
 

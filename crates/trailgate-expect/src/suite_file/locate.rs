@@ -42,6 +42,12 @@ impl<'de> Visitor<'de> for Locate<'_> {
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
         self.here()
     }
+    fn visit_i128<E: de::Error>(self, _: i128) -> Result<(), E> {
+        self.here()
+    }
+    fn visit_u128<E: de::Error>(self, _: u128) -> Result<(), E> {
+        self.here()
+    }
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
         self.here()
     }

@@ -308,12 +308,13 @@ impl<'de> Visitor<'de> for Node<'_, '_> {
     fn visit_none<E: de::Error>(self) -> Result<(), E> {
         self.scalar()
     }
-    // `Locate` fails on these without placing them, so a walk places nothing there.
+    // Numbers past 64 bits (a gate value too large): placed like any scalar, as
+    // `Locate` places them.
     fn visit_i128<E: de::Error>(self, _: i128) -> Result<(), E> {
-        Ok(())
+        self.scalar()
     }
     fn visit_u128<E: de::Error>(self, _: u128) -> Result<(), E> {
-        Ok(())
+        self.scalar()
     }
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
         // A tagged node: read it whole, so that the walk can go on.

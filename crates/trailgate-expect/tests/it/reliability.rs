@@ -104,7 +104,12 @@ fn reliability_metrics(outcome: &TestOutcome) -> Vec<(String, u8)> {
         .metrics
         .iter()
         .filter(|(target, _)| target.as_str().starts_with("reliability."))
-        .map(|(target, percent)| (target.as_str().to_owned(), percent.value()))
+        .map(|(target, percent)| {
+            let percent = percent
+                .percent()
+                .expect("a reliability metric is a percent");
+            (target.as_str().to_owned(), percent.value())
+        })
         .collect()
 }
 

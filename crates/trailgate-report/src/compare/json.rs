@@ -2,6 +2,7 @@
 //! every list in a defined order (the reports as given, the tests as the matrix shows them).
 
 use std::io::{self, Write};
+use trailgate_expect::MetricValue;
 
 use serde::Serialize;
 
@@ -70,7 +71,7 @@ struct CellJson {
         reason = "three cases the JSON tells apart: no metric asked for, none, a value"
     )]
     #[serde(skip_serializing_if = "Option::is_none")]
-    metric: Option<Option<u8>>,
+    metric: Option<Option<MetricValue>>,
     /// Whether the value is the best of the row (absent without `--metric`).
     #[serde(skip_serializing_if = "Option::is_none")]
     best: Option<bool>,

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{Read, Seek};
+use trailgate_expect::MetricValue;
 
 use trailgate_expect::{Baseline, SuiteError};
 
@@ -15,7 +16,7 @@ use super::{Reader, ReportFile, read_checked};
 /// shard's report, and a report that names a test twice.
 pub fn read_baseline<R: Read + Seek>(mut file: ReportFile<R>) -> Result<Baseline, SuiteError> {
     let read = read_checked(&mut file, None, Reader::Baseline)?;
-    let tests: BTreeMap<String, BTreeMap<String, u8>> = read
+    let tests: BTreeMap<String, BTreeMap<String, MetricValue>> = read
         .tests
         .into_iter()
         .map(|test| (test.name, test.metrics))

@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use trailgate_expect::MetricChange;
+use trailgate_expect::MetricValue;
 
 use serde::Serialize;
 
@@ -71,9 +73,9 @@ struct Verdict {
 #[derive(Serialize)]
 struct MetricJson<'a> {
     name: &'a str,
-    base: Option<u8>,
-    head: Option<u8>,
-    change: Option<i16>,
+    base: Option<MetricValue>,
+    head: Option<MetricValue>,
+    change: Option<MetricChange>,
 }
 
 #[derive(Serialize)]
@@ -90,8 +92,8 @@ struct GateJson<'a> {
 
 #[derive(Serialize)]
 struct GateSideJson {
-    value: Option<u8>,
-    actual: u8,
+    value: Option<MetricValue>,
+    actual: MetricValue,
     passed: Option<bool>,
 }
 
@@ -128,7 +130,7 @@ struct OneSide<'a> {
     name: &'a str,
     passed: bool,
     runs: usize,
-    metrics: &'a BTreeMap<String, u8>,
+    metrics: &'a BTreeMap<String, MetricValue>,
     gates: Vec<OneGate<'a>>,
 }
 
@@ -136,8 +138,8 @@ struct OneSide<'a> {
 struct OneGate<'a> {
     target: &'a str,
     op: &'a str,
-    value: Option<u8>,
-    actual: u8,
+    value: Option<MetricValue>,
+    actual: MetricValue,
     passed: Option<bool>,
 }
 

@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::rc::Rc;
+use trailgate_expect::{MetricValue, names_percent};
 
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -55,7 +56,7 @@ pub(crate) struct TestRead {
     /// How many of them passed on their own (`passed_runs`), when the report says.
     pub(crate) passed_runs: Option<usize>,
     /// Each metric by name, as the report gives it.
-    pub(crate) metrics: BTreeMap<String, u8>,
+    pub(crate) metrics: BTreeMap<String, MetricValue>,
     pub(crate) gates: Vec<GateRead>,
     /// The runs the report lists (`sources`), in its order.
     pub(crate) listed: Vec<RunRead>,
@@ -67,8 +68,8 @@ pub(crate) struct GateRead {
     pub(crate) target: String,
     pub(crate) op: String,
     /// `None` for a gate on the baseline that was skipped.
-    pub(crate) value: Option<u8>,
-    pub(crate) actual: u8,
+    pub(crate) value: Option<MetricValue>,
+    pub(crate) actual: MetricValue,
     /// `None` for a skipped gate, which neither passes nor fails.
     pub(crate) passed: Option<bool>,
     /// For a gate on the baseline, its expression.
@@ -443,8 +444,7 @@ impl<'de> Visitor<'de> for TestVisitor {
                 "runs" => runs = Some(map.next_value::<usize>()?),
                 "passed_runs" => passed_runs = Some(map.next_value::<usize>()?),
                 "metrics" => {
-                    let read = map.next_value::<BTreeMap<String, ReportPercent>>()?;
-                    metrics = Some(read.into_iter().map(|(k, v)| (k, v.0)).collect());
+                    metrics = Some(map.next_value_seed(MetricsSeed)?);
                 }
                 "gates" => gates = Some(map.next_value::<Vec<GateRead>>()?),
                 "sources" => sources = Some(map.next_value_seed(SourcesSeed)?),
@@ -468,22 +468,47 @@ impl<'de> Visitor<'de> for TestVisitor {
     }
 }
 
-/// A metric's value in a report: a percent, from 0 to 100. A value past 100 is no metric
-/// trailgate wrote, and the report is refused rather than read as a missing metric.
-struct ReportPercent(u8);
+/// A report's `metrics`, each value read by its name: a percent is a whole number from 0 to
+/// 100 and a `usage.*` metric any non-negative number with at most six decimals. A value
+/// outside its metric's range is no metric trailgate wrote, and the report is refused at
+/// the value rather than read as a missing metric.
+struct MetricsSeed;
 
-impl<'de> Deserialize<'de> for ReportPercent {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = u64::deserialize(deserializer)?;
-        u8::try_from(value)
-            .ok()
-            .filter(|percent| *percent <= 100)
-            .map(Self)
-            .ok_or_else(|| {
-                de::Error::invalid_value(
-                    de::Unexpected::Unsigned(value),
-                    &"a percent from 0 to 100",
-                )
-            })
+impl<'de> DeserializeSeed<'de> for MetricsSeed {
+    type Value = BTreeMap<String, MetricValue>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MetricsSeed {
+    type Value = BTreeMap<String, MetricValue>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map of metrics to their values")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut metrics = BTreeMap::new();
+        while let Some(name) = map.next_key::<String>()? {
+            let value = map.next_value_seed(MetricSeed(names_percent(&name)))?;
+            metrics.insert(name, value);
+        }
+        Ok(metrics)
+    }
+}
+
+/// One metric's value: a percent (`true`) or not.
+struct MetricSeed(bool);
+
+impl<'de> DeserializeSeed<'de> for MetricSeed {
+    type Value = MetricValue;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<MetricValue, D::Error> {
+        let value = MetricValue::deserialize(deserializer)?;
+        if self.0 && value.percent().is_none() {
+            return Err(de::Error::invalid_value(
+                de::Unexpected::Other(&format!("number `{value}`")),
+                &"a percent from 0 to 100",
+            ));
+        }
+        Ok(value)
     }
 }

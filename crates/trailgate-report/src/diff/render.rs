@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
+use trailgate_expect::MetricValue;
 
 use super::read::TestRead;
 use super::{Diff, GateChange, GateDiff, MetricDiff, PassRates, RunChange, TestDiff, fails_a_gate};
@@ -37,14 +38,13 @@ fn plural(count: usize, one: &str, many: &str) -> String {
 /// `-20`, `+5`, `0`, or `new`/`gone` when one side lacks the metric.
 fn change_text(metric: &MetricDiff) -> String {
     match (metric.base, metric.head, metric.change()) {
-        (_, _, Some(change)) if change > 0 => format!("+{change}"),
         (_, _, Some(change)) => change.to_string(),
         (None, _, None) => "new".to_owned(),
         (_, _, None) => "gone".to_owned(),
     }
 }
 
-fn value_text(value: Option<u8>) -> String {
+fn value_text(value: Option<MetricValue>) -> String {
     value.map_or_else(|| "-".to_owned(), |v| v.to_string())
 }
 

@@ -3,10 +3,18 @@
 
 use std::collections::BTreeMap;
 use std::io::Cursor;
+use trailgate_expect::MetricChange;
+use trailgate_expect::MetricValue;
 
 /// A gate as a report gives it: target, operator, value (null when skipped), actual value
 /// and verdict (null when skipped).
-type GateSides = (String, String, Option<u8>, u8, Option<bool>);
+type GateSides = (
+    String,
+    String,
+    Option<MetricValue>,
+    MetricValue,
+    Option<bool>,
+);
 
 use proptest::prelude::*;
 use rstest::rstest;
@@ -207,7 +215,11 @@ fn check_pass_rate(
         )
         .expect("the reports compare");
         let test = &diff.tests[0];
-        assert!(test.metrics.iter().all(|m| m.change() == Some(0)));
+        assert!(
+            test.metrics
+                .iter()
+                .all(|m| m.change() == Some(MetricChange::default()))
+        );
         assert_eq!(
             (test.regressed(), test.improved()),
             (regressed, improved),
@@ -414,7 +426,7 @@ proptest! {
         prop_assert!(diff.added.is_empty() && diff.removed.is_empty());
         for test in &diff.tests {
             prop_assert!(!test.moved() && !test.regressed() && !test.improved());
-            prop_assert!(test.metrics.iter().all(|m| m.change() == Some(0)));
+            prop_assert!(test.metrics.iter().all(|m| m.change() == Some(MetricChange::default())));
             prop_assert!(test.gates.iter().all(|g| g.change() == GateChange::Unchanged));
             prop_assert!(test.runs.changed.is_empty());
             prop_assert_eq!(test.runs.base_only + test.runs.head_only, 0);
@@ -439,7 +451,7 @@ proptest! {
             for (m, o) in test.metrics.iter().zip(&other.metrics) {
                 prop_assert_eq!(&m.name, &o.name);
                 prop_assert_eq!((m.base, m.head), (o.head, o.base));
-                prop_assert_eq!(m.change(), o.change().map(|c| -c));
+                prop_assert_eq!(m.change().map(MetricChange::millionths), o.change().map(|c| -c.millionths()));
             }
             for gate in &test.gates {
                 let swapped = gate.change();
@@ -506,8 +518,8 @@ proptest! {
                 report["gates"].as_array().into_iter().flatten().map(|g| (
                     g["target"].as_str().unwrap_or_default().to_owned(),
                     g["op"].as_str().unwrap_or_default().to_owned(),
-                    g["value"].as_u64().and_then(|v| u8::try_from(v).ok()),
-                    u8::try_from(g["actual"].as_u64().unwrap_or_default()).unwrap_or_default(),
+                    g["value"].as_u64().map(|v| MetricValue::whole(u128::from(v))),
+                    MetricValue::whole(u128::from(g["actual"].as_u64().unwrap_or_default())),
                     g["passed"].as_bool(),
                 )).collect()
             };

@@ -1,6 +1,7 @@
 //! Which metrics are better lower, and how a change is measured.
 
 use rstest::rstest;
+use trailgate_expect::MetricValue;
 
 use super::Better;
 
@@ -25,5 +26,16 @@ fn direction(#[case] metric: &str, #[case] expected: Better) {
 #[case::equal(Better::Lower, 7, 7, 0)]
 #[case::largest(Better::Lower, 0, u64::MAX, i128::from(u64::MAX))]
 fn worsening(#[case] better: Better, #[case] from: u64, #[case] to: u64, #[case] expected: i128) {
-    assert_eq!(better.worsening(from, to), expected);
+    let whole = |v: u64| MetricValue::whole(u128::from(v));
+    assert_eq!(
+        better.worsening(whole(from), whole(to)),
+        expected * 1_000_000
+    );
+}
+
+#[test]
+fn a_cost_worsens_by_its_exact_difference() {
+    let cost = |text: &str| MetricValue::parse(text).expect("a cost");
+    assert_eq!(Better::Lower.worsening(cost("0.1"), cost("0.3")), 200_000);
+    assert_eq!(Better::Lower.worsening(cost("0.3"), cost("0.1")), -200_000);
 }

@@ -2,6 +2,7 @@
 //! the annotations, the cap of ten errors, and the plain lines after them.
 
 use std::fmt::Write as _;
+use trailgate_expect::MetricValue;
 
 use rstest::rstest;
 use trailgate_core::Percent;
@@ -217,12 +218,12 @@ fn order(#[case] values: &[u8], #[case] expected: &[&str]) {
 
 #[track_caller]
 fn check_shortfall(op: Op, value: u8, actual: u8, expected: u16) {
-    let percent = |v| Percent::new(v).expect("a percent");
+    let percent = |v| MetricValue::from(Percent::new(v).expect("a percent"));
     let gate = Gate {
         // Any metric: the shortfall depends on the comparison only.
         target: Block::ALL[0].targets()[0],
         op,
-        value: GateValue::Percent(percent(value)),
+        value: GateValue::Value(percent(value)),
         line: None,
     };
     let outcome = GateOutcome {
@@ -232,7 +233,8 @@ fn check_shortfall(op: Op, value: u8, actual: u8, expected: u16) {
         note: None,
         baseline: None,
     };
-    assert_eq!(shortfall(&outcome), expected);
+    // In millionths of a point.
+    assert_eq!(shortfall(&outcome), u128::from(expected) * 1_000_000);
 }
 
 #[rstest]

@@ -3,6 +3,8 @@
 //! then the others as they appear; metrics by name).
 
 use std::io::{self, Write};
+use trailgate_expect::MetricChange;
+use trailgate_expect::MetricValue;
 
 use serde::Serialize;
 
@@ -56,13 +58,13 @@ struct MetricJson<'a> {
     name: &'a str,
     better: &'static str,
     /// One per report, oldest first; null where the report lacks it.
-    values: &'a [Option<u8>],
+    values: &'a [Option<MetricValue>],
     status: &'static str,
     /// The window's first and last value that are there, with their report's index.
     first: Option<Point>,
     last: Option<Point>,
     /// `last - first`, when the window has two values.
-    change: Option<i16>,
+    change: Option<MetricChange>,
     /// For `improved`: the indices of the reports of its first step in its better direction.
     #[serde(skip_serializing_if = "Option::is_none")]
     improved: Option<[usize; 2]>,
@@ -71,7 +73,7 @@ struct MetricJson<'a> {
 #[derive(Serialize)]
 struct Point {
     report: usize,
-    value: u8,
+    value: MetricValue,
 }
 
 /// Writes the trend as JSON, pretty-printed, with a trailing newline.
@@ -111,7 +113,7 @@ fn test<'a>(trend: &Trend, test: &'a TestTrend) -> TestJson<'a> {
 
 fn metric<'a>(trend: &Trend, metric: &'a MetricTrend) -> MetricJson<'a> {
     let ends = metric.ends(trend.window_start);
-    let point = |(report, value): (usize, u8)| Point { report, value };
+    let point = |(report, value): (usize, MetricValue)| Point { report, value };
     MetricJson {
         name: &metric.name,
         better: metric.better.as_str(),

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
+use trailgate_expect::MetricValue;
 
 use super::{MetricTrend, Status, TestTrend, Trend};
 use crate::direction::Better;
@@ -25,7 +26,7 @@ fn number(index: usize) -> String {
     format!("#{}", index + 1)
 }
 
-fn value_text(value: Option<u8>) -> String {
+fn value_text(value: Option<MetricValue>) -> String {
     value.map_or_else(|| "-".to_owned(), |v| v.to_string())
 }
 
@@ -35,16 +36,13 @@ fn change_text(trend: &Trend, metric: &MetricTrend) -> String {
     let Some(change) = metric.change(trend.window_start) else {
         return "-".to_owned();
     };
-    let mut text = if change > 0 {
-        format!("+{change}")
-    } else {
-        change.to_string()
-    };
+    let mut text = change.to_string();
     if metric.name.starts_with("usage.")
         && let Some(((_, first), _)) = metric.ends(trend.window_start)
-        && first > 0
+        && first > MetricValue::ZERO
     {
-        let share = i32::from(change) * 100 / i32::from(first);
+        let first = i128::try_from(first.millionths()).unwrap_or(i128::MAX);
+        let share = change.millionths().saturating_mul(100) / first;
         let sign = if share > 0 { "+" } else { "" };
         let _ = write!(text, " ({sign}{share}%)");
     }
@@ -317,14 +315,18 @@ fn sparkline(trend: &Trend, metric: &MetricTrend) -> String {
     let (Some(low), Some(high)) = (present.clone().min(), present.max()) else {
         return String::new();
     };
-    let span = usize::from(high - low);
+    let span = high.millionths() - low.millionths();
+    let steps = (BLOCKS.len() - 1) as u128;
     values
         .iter()
         .map(|value| match value {
             None => '·',
             // A flat series sits in the middle.
             Some(_) if span == 0 => BLOCKS[3],
-            Some(v) => BLOCKS[usize::from(v - low) * (BLOCKS.len() - 1) / span],
+            Some(v) => {
+                let step = (v.millionths() - low.millionths()) * steps / span;
+                BLOCKS[usize::try_from(step).unwrap_or(BLOCKS.len() - 1)]
+            }
         })
         .collect()
 }

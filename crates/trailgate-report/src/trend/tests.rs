@@ -3,6 +3,7 @@
 //! cut, the `usage.*` percent rule and `errors.rate`'s direction; and the refusals.
 
 use std::io::Cursor;
+use trailgate_expect::MetricValue;
 
 use rstest::rstest;
 use serde_json::{Value, json};
@@ -154,7 +155,10 @@ fn tests_keep_the_first_reports_order_then_appear_in_order() {
         .map(|m| m.name.as_str())
         .collect();
     assert_eq!(metrics, ["m", "z"]);
-    assert_eq!(trend.tests[0].metrics[1].values, [None, None, Some(1)]);
+    assert_eq!(
+        trend.tests[0].metrics[1].values,
+        [None, None, Some(MetricValue::whole(1))]
+    );
 }
 
 #[test]

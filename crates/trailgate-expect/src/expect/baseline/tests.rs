@@ -6,6 +6,7 @@ use trailgate_core::Percent;
 
 use super::parse_expression;
 use crate::gate::BaselineOffset;
+use crate::metric_value::MetricValue;
 
 #[track_caller]
 fn check(text: &str, points: i64, shown: &str) {
@@ -101,8 +102,8 @@ proptest! {
         } else {
             (i64::from(base) + n).min(100)
         };
-        let resolved = offset.resolve(Percent::new(base).unwrap());
-        prop_assert_eq!(i64::from(resolved.value()), expected);
+        let resolved = offset.resolve(true, Percent::new(base).unwrap().into());
+        prop_assert_eq!(resolved, MetricValue::whole(u128::try_from(expected).unwrap()));
     }
 }
 
@@ -113,6 +114,19 @@ proptest! {
 #[case::extreme_down(100, i64::MIN + 1, 0)]
 #[case::extreme_up(0, i64::MAX, 100)]
 fn clamps(#[case] base: u8, #[case] points: i64, #[case] expected: u8) {
-    let resolved = BaselineOffset::new(points).resolve(Percent::new(base).unwrap());
-    assert_eq!(resolved.value(), expected);
+    let resolved = BaselineOffset::new(points).resolve(true, Percent::new(base).unwrap().into());
+    assert_eq!(resolved, MetricValue::whole(u128::from(expected)));
+}
+
+#[rstest]
+#[case::floor(3, -5, 0)]
+#[case::no_ceiling(98, 5, 103)]
+#[case::tokens(120_000, -2_000, 118_000)]
+fn a_usage_baseline_moves_by_its_units_without_a_ceiling(
+    #[case] base: u128,
+    #[case] points: i64,
+    #[case] expected: u128,
+) {
+    let resolved = BaselineOffset::new(points).resolve(false, MetricValue::whole(base));
+    assert_eq!(resolved, MetricValue::whole(expected));
 }

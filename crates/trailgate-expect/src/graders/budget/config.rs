@@ -123,22 +123,41 @@ impl GraderConfig for RawConfig {
         let max_tokens = limit("max_tokens", self.max_tokens, 0);
         let max_duration_ms = limit("max_duration_ms", self.max_duration_ms, 0);
         let max_call_duration_ms = limit("max_call_duration_ms", self.max_call_duration_ms, 0);
+        let cost_written = self.max_cost.is_some();
         let max_cost = self
             .max_cost
             .and_then(|written| max_cost(&written, file, path, problems));
         let per_tool = tool_limits(self.max_calls_per_tool, file, path, classes, problems);
-        // `budget.efficiency` exists only with `optimal_calls`.
-        let targets: &[Target] = if self.optimal_calls.is_some() {
-            Block::Budget.targets()
-        } else {
-            &[super::PASS_RATE]
+        // `budget.efficiency` exists only with `optimal_calls`; the token metrics only with
+        // a limit that reads usage, and `usage.cost` only with `max_cost`.
+        let reads_usage = [
+            self.max_input_tokens,
+            self.max_output_tokens,
+            self.max_tokens,
+        ]
+        .iter()
+        .any(Option::is_some)
+            || cost_written;
+        let targets: Vec<Target> = [
+            (super::PASS_RATE, true),
+            (super::EFFICIENCY, self.optimal_calls.is_some()),
+            (super::INPUT_TOKENS, reads_usage),
+            (super::OUTPUT_TOKENS, reads_usage),
+            (super::COST, cost_written),
+        ]
+        .into_iter()
+        .filter_map(|(target, has)| has.then_some(target))
+        .collect();
+        let block = expect::Block {
+            key: Block::Budget.key(),
+            targets: &targets,
+            needs: target_needs,
         };
-        let gates = expect::gates(
+        let gates = expect::gates_of(
             file,
             expect,
-            Block::Budget.key(),
-            targets,
-            Block::Budget.default_gate(),
+            &block,
+            Some(Block::Budget.default_gate()),
             &join(path, &[PathSeg::Key("expect")]),
             problems,
         );
@@ -164,6 +183,19 @@ impl GraderConfig for RawConfig {
             index,
             gates,
         })
+    }
+}
+
+/// What a budget needs to produce `target` when it produces it only with some of its
+/// settings (docs/graders/budget.md#usage-metrics).
+fn target_needs(target: &str) -> Option<&'static str> {
+    match target {
+        "budget.efficiency" => Some("needs `optimal_calls`"),
+        "usage.cost" => Some("needs `max_cost`"),
+        "usage.input_tokens" | "usage.output_tokens" => {
+            Some("needs a token limit or `max_cost` in the same `budget`")
+        }
+        _ => None,
     }
 }
 

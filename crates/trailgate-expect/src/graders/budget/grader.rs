@@ -1,7 +1,7 @@
 //! The `budget` grader as the evaluation sees it (its `Grader`): grading a run, its sums
 //! over runs, its outcome and metrics.
 
-use trailgate_core::Percent;
+use crate::metric_value::MetricValue;
 
 use crate::gate::{Gate, Target};
 use std::collections::BTreeMap;
@@ -61,7 +61,13 @@ impl Verdicts for BudgetGrader {
 
 impl Grader for BudgetGrader {
     type Config = super::config::RawConfig;
-    const TARGETS: &'static [Target] = &[super::PASS_RATE, super::EFFICIENCY];
+    const TARGETS: &'static [Target] = &[
+        super::PASS_RATE,
+        super::EFFICIENCY,
+        super::INPUT_TOKENS,
+        super::OUTPUT_TOKENS,
+        super::COST,
+    ];
 
     fn default_gate() -> Gate {
         Gate::at_least(super::PASS_RATE, 100)
@@ -128,11 +134,12 @@ impl Grader for BudgetGrader {
         )
     }
 
-    fn metrics(outcome: &BudgetOutcome) -> Vec<(Target, Percent)> {
-        let mut metrics = vec![(super::PASS_RATE, outcome.pass_rate)];
+    fn metrics(outcome: &BudgetOutcome) -> Vec<(Target, MetricValue)> {
+        let mut metrics = vec![(super::PASS_RATE, outcome.pass_rate.into())];
         if let Some(efficiency) = outcome.efficiency {
-            metrics.push((super::EFFICIENCY, efficiency));
+            metrics.push((super::EFFICIENCY, efficiency.into()));
         }
+        metrics.extend(outcome.usage_metrics());
         metrics
     }
 
@@ -140,15 +147,26 @@ impl Grader for BudgetGrader {
         &self.gates
     }
 
-    /// One run's share of passing runs and, with `optimal_calls`, its efficiency.
-    fn run_metrics(&self, run: &RunBudget) -> Vec<(Target, Percent)> {
+    /// One run's share of passing runs, with `optimal_calls` its efficiency, and with
+    /// limits on usage its own tokens and cost.
+    fn run_metrics(&self, run: &RunBudget) -> Vec<(Target, MetricValue)> {
         let mut metrics = vec![(
             super::PASS_RATE,
-            BudgetOutcome::pass_rate_of(u64::from(run.passed), 1),
+            BudgetOutcome::pass_rate_of(u64::from(run.passed), 1).into(),
         )];
         if let Some(optimal) = self.optimal_calls {
             let efficiency = BudgetOutcome::efficiency_of(optimal, 1, run.weighed);
-            metrics.push((super::EFFICIENCY, efficiency));
+            metrics.push((super::EFFICIENCY, efficiency.into()));
+        }
+        if self.needs_usage() {
+            let (input, output) = run.tokens.unwrap_or_default();
+            let (input, output) =
+                BudgetOutcome::token_metrics((u128::from(input), u128::from(output)), 1);
+            metrics.extend([(super::INPUT_TOKENS, input), (super::OUTPUT_TOKENS, output)]);
+        }
+        if self.max_cost.is_some() {
+            let cost = BudgetOutcome::cost_metric(run.cost.unwrap_or_default(), 1);
+            metrics.push((super::COST, cost));
         }
         metrics
     }

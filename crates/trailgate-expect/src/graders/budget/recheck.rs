@@ -9,7 +9,7 @@ use crate::recheck::{Fold, Listed, Metrics, Runs, Sum, same, same_percent};
 
 use trailgate_trace::Decimal;
 
-use super::{BudgetOutcome, LOOP_BLOCK};
+use super::{BudgetOutcome, COST, Cost, INPUT_TOKENS, LOOP_BLOCK, OUTPUT_TOKENS};
 use crate::prices::{COST_DIGITS, scaled};
 
 #[derive(Debug, Deserialize)]
@@ -245,9 +245,19 @@ pub(crate) fn add_up(budget: &BudgetView, metrics: &Metrics<'_>) -> Result<(), S
             );
         }
     }
+    // The `usage.*` metrics are the means of the sums just checked.
+    if let (Some(input), Some(output)) = (budget.input_tokens, budget.output_tokens) {
+        let (input, output) = BudgetOutcome::token_metrics((input, output), runs);
+        metrics.check(INPUT_TOKENS.as_str(), input)?;
+        metrics.check(OUTPUT_TOKENS.as_str(), output)?;
+    }
+    if let Some(cost) = &budget.cost {
+        let cost = BudgetOutcome::cost_metric(Cost(cost_units("budget.cost", cost)?), runs);
+        metrics.check(COST.as_str(), cost)?;
+    }
     let pass_rate = BudgetOutcome::pass_rate_of(fold.passing, runs);
     same_percent("budget.pass_rate", budget.pass_rate, pass_rate)?;
-    metrics.check("budget.pass_rate", pass_rate)?;
+    metrics.check("budget.pass_rate", pass_rate.into())?;
     let Some(optimal) = budget.optimal_calls else {
         // Without an optimal path a run weighs its calls.
         if let Some(raised) = fold.first_raised {
@@ -279,5 +289,5 @@ pub(crate) fn add_up(budget: &BudgetView, metrics: &Metrics<'_>) -> Result<(), S
         Some(stated) => same_percent("budget.efficiency", stated, efficiency)?,
         None => return Err("`budget.efficiency` is missing".to_owned()),
     }
-    metrics.check("budget.efficiency", efficiency)
+    metrics.check("budget.efficiency", efficiency.into())
 }

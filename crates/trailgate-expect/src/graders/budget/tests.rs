@@ -1,5 +1,6 @@
 //! `budget`'s repeats (one tool with equal arguments, by value) and loops.
 
+use crate::metric_value::MetricValue;
 use rstest::rstest;
 
 use super::{Lack, Limit};
@@ -161,7 +162,7 @@ fn merge_rechecks_loops(#[case] edit: fn(&mut serde_json::Value), #[case] refuse
     edit(&mut block);
     let metrics = std::collections::BTreeMap::from([(
         "budget.pass_rate".to_owned(),
-        u8::try_from(block["pass_rate"].as_u64().unwrap_or(0)).unwrap_or(0),
+        MetricValue::whole(u128::from(block["pass_rate"].as_u64().unwrap_or(0))),
     )]);
     let view: super::recheck::BudgetView = match serde_json::from_value(block) {
         Ok(view) => view,
@@ -224,7 +225,9 @@ fn usage_block() -> serde_json::Value {
 fn merge_rechecks_usage(#[case] edit: fn(&mut serde_json::Value), #[case] refused: Option<&str>) {
     let mut block = usage_block();
     edit(&mut block);
-    let metrics = std::collections::BTreeMap::from([("budget.pass_rate".to_owned(), 50_u8)]);
+    // The means, floored: 2,000,001 output tokens over 2 runs are 1,000,000; a cost of
+    // 0.6000002 over 2 runs is 0.3000001, and 0.3 to six decimals.
+    let metrics = usage_metrics("1000000", "0.3");
     let view: super::recheck::BudgetView = match serde_json::from_value(block) {
         Ok(view) => view,
         Err(error) => panic!("{error}"),
@@ -237,6 +240,37 @@ fn merge_rechecks_usage(#[case] edit: fn(&mut serde_json::Value), #[case] refuse
             assert!(message.contains(words), "{message}");
         }
     }
+}
+
+/// The metrics of [`usage_block`], with `output_tokens` and `cost` as given.
+fn usage_metrics(output: &str, cost: &str) -> std::collections::BTreeMap<String, MetricValue> {
+    let value = |text: &str| MetricValue::parse(text).expect("a metric value");
+    std::collections::BTreeMap::from([
+        ("budget.pass_rate".to_owned(), MetricValue::whole(50)),
+        ("usage.input_tokens".to_owned(), value("1000000")),
+        ("usage.output_tokens".to_owned(), value(output)),
+        ("usage.cost".to_owned(), value(cost)),
+    ])
+}
+
+/// `merge` refuses a shard whose `usage.*` metrics are not the means of its sums.
+#[rstest::rstest]
+#[case::output_rounded_up(
+    "1000001",
+    "0.3",
+    "`metrics` says `usage.output_tokens` is 1000001 but the runs give 1000000"
+)]
+#[case::cost_not_floored(
+    "1000000",
+    "0.300001",
+    "`metrics` says `usage.cost` is 0.300001 but the runs give 0.3"
+)]
+fn merge_rechecks_usage_metrics(#[case] output: &str, #[case] cost: &str, #[case] refused: &str) {
+    let view: super::recheck::BudgetView =
+        serde_json::from_value(usage_block()).expect("a budget block");
+    let metrics = usage_metrics(output, cost);
+    let checked = super::recheck::add_up(&view, &crate::recheck::Metrics(&metrics));
+    assert_eq!(checked, Err(refused.to_owned()));
 }
 
 /// A written number times 10^digits, exact, or why it is no amount.

@@ -1,7 +1,8 @@
 //! The `call-accuracy` grader as the evaluation sees it (its `Grader`): grading a run, its
 //! sums over runs, its outcome and its metrics, and its pairing limit.
 
-use trailgate_core::{AccuracyCounts, PairingTooLarge, Percent, check_pairing_size};
+use crate::metric_value::MetricValue;
+use trailgate_core::{AccuracyCounts, PairingTooLarge, check_pairing_size};
 use trailgate_trace::Run;
 
 use crate::gate::{Gate, Target};
@@ -64,13 +65,13 @@ impl Grader for CallAccuracyGrader {
         CallAccuracyOutcome::new(self, listed, sums.counts, sums.incorrect, sums.arguments)
     }
 
-    fn metrics(outcome: &CallAccuracyOutcome) -> Vec<(Target, Percent)> {
+    fn metrics(outcome: &CallAccuracyOutcome) -> Vec<(Target, MetricValue)> {
         let m = outcome.metrics;
         vec![
-            (super::PRECISION, m.precision),
-            (super::RECALL, m.recall),
-            (super::F1, m.f1),
-            (super::ARGUMENTS, outcome.arguments.percent()),
+            (super::PRECISION, m.precision.into()),
+            (super::RECALL, m.recall.into()),
+            (super::F1, m.f1.into()),
+            (super::ARGUMENTS, outcome.arguments.percent().into()),
         ]
     }
 
@@ -79,13 +80,13 @@ impl Grader for CallAccuracyGrader {
     }
 
     /// The run's counts' metrics and its arguments' share, as the outcome's are its sums'.
-    fn run_metrics(&self, run: &RunAccuracy) -> Vec<(Target, Percent)> {
+    fn run_metrics(&self, run: &RunAccuracy) -> Vec<(Target, MetricValue)> {
         let m = run.counts.metrics();
         vec![
-            (super::PRECISION, m.precision),
-            (super::RECALL, m.recall),
-            (super::F1, m.f1),
-            (super::ARGUMENTS, run.arguments.percent()),
+            (super::PRECISION, m.precision.into()),
+            (super::RECALL, m.recall.into()),
+            (super::F1, m.f1.into()),
+            (super::ARGUMENTS, run.arguments.percent().into()),
         ]
     }
 

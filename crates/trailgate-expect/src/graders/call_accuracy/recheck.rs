@@ -130,7 +130,7 @@ pub(crate) fn add_up(accuracy: &AccuracyView, metrics: &Metrics<'_>) -> Result<(
         ),
     ] {
         same_percent(target, stated, derived)?;
-        metrics.check(target, derived)?;
+        metrics.check(target, derived.into())?;
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The `dependencies` grader as the evaluation sees it (its `Grader`): grading a run, its
 //! sums over runs (per edge as well), its outcome and metric.
 
-use trailgate_core::Percent;
+use crate::metric_value::MetricValue;
 
 use crate::gate::{Gate, Target};
 use crate::graders::contract::{Grader, Verdicts, report_and_recheck};
@@ -64,8 +64,8 @@ impl Grader for DependenciesGrader {
         DependenciesOutcome::new(self, listed, (sums.passing, sums.edges), runs)
     }
 
-    fn metrics(outcome: &DependenciesOutcome) -> Vec<(Target, Percent)> {
-        vec![(super::PASS_RATE, outcome.pass_rate)]
+    fn metrics(outcome: &DependenciesOutcome) -> Vec<(Target, MetricValue)> {
+        vec![(super::PASS_RATE, outcome.pass_rate.into())]
     }
 
     fn gates(&self) -> &[Gate] {
@@ -73,10 +73,10 @@ impl Grader for DependenciesGrader {
     }
 
     /// One run's share of passing runs.
-    fn run_metrics(&self, run: &RunDependencies) -> Vec<(Target, Percent)> {
+    fn run_metrics(&self, run: &RunDependencies) -> Vec<(Target, MetricValue)> {
         vec![(
             super::PASS_RATE,
-            DependenciesOutcome::pass_rate_of(u64::from(run.passed), 1),
+            DependenciesOutcome::pass_rate_of(u64::from(run.passed), 1).into(),
         )]
     }
 }

@@ -122,5 +122,5 @@ pub(crate) fn add_up(view: &DependenciesView, metrics: &Metrics<'_>) -> Result<(
     same("dependencies.passing_runs", view.passing_runs, fold.passing)?;
     let pass_rate = DependenciesOutcome::pass_rate_of(fold.passing, runs);
     same_percent("dependencies.pass_rate", view.pass_rate, pass_rate)?;
-    metrics.check("dependencies.pass_rate", pass_rate)
+    metrics.check("dependencies.pass_rate", pass_rate.into())
 }

@@ -1,9 +1,8 @@
 //! The `errors` grader as the evaluation sees it (its `Grader`): grading a run, its sums
 //! over runs (per tool as well), its outcome and metrics.
 
+use crate::metric_value::MetricValue;
 use std::collections::BTreeMap;
-
-use trailgate_core::Percent;
 
 use crate::gate::{Gate, Target};
 use crate::graders::contract::{Grader, Verdicts, report_and_recheck};
@@ -59,10 +58,10 @@ impl Grader for ErrorsGrader {
         ErrorsOutcome::new(listed, sums.counts, sums.per_tool)
     }
 
-    fn metrics(outcome: &ErrorsOutcome) -> Vec<(Target, Percent)> {
+    fn metrics(outcome: &ErrorsOutcome) -> Vec<(Target, MetricValue)> {
         vec![
-            (super::RATE, outcome.rate),
-            (super::RECOVERY, outcome.recovery),
+            (super::RATE, outcome.rate.into()),
+            (super::RECOVERY, outcome.recovery.into()),
         ]
     }
 
@@ -71,10 +70,10 @@ impl Grader for ErrorsGrader {
     }
 
     /// The run's own counts' rates.
-    fn run_metrics(&self, run: &RunErrors) -> Vec<(Target, Percent)> {
+    fn run_metrics(&self, run: &RunErrors) -> Vec<(Target, MetricValue)> {
         vec![
-            (super::RATE, run.counts.rate()),
-            (super::RECOVERY, run.counts.recovery()),
+            (super::RATE, run.counts.rate().into()),
+            (super::RECOVERY, run.counts.recovery().into()),
         ]
     }
 

@@ -113,6 +113,6 @@ pub(crate) fn add_up(view: &ErrorsView, metrics: &Metrics<'_>) -> Result<(), Str
     }
     same_percent("errors.rate", view.rate, counts.rate())?;
     same_percent("errors.recovery", view.recovery, counts.recovery())?;
-    metrics.check("errors.rate", counts.rate())?;
-    metrics.check("errors.recovery", counts.recovery())
+    metrics.check("errors.rate", counts.rate().into())?;
+    metrics.check("errors.recovery", counts.recovery().into())
 }

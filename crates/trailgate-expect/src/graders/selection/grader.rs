@@ -1,7 +1,8 @@
 //! The equal-function-set block as the evaluation sees it (its `Grader`): grading a run,
 //! its sums over runs, its outcome and its metrics.
 
-use trailgate_core::{Counts, Percent};
+use crate::metric_value::MetricValue;
+use trailgate_core::Counts;
 
 use crate::gate::{Gate, Target};
 use crate::graders::config::NotInGraders;
@@ -95,12 +96,12 @@ impl Grader for EqualFunctionSets {
     }
 
     /// The metrics of the summed counts (micro-average).
-    fn metrics(outcome: &SelectionOutcome) -> Vec<(Target, Percent)> {
+    fn metrics(outcome: &SelectionOutcome) -> Vec<(Target, MetricValue)> {
         let m = outcome.metrics;
         vec![
-            (super::PRECISION, m.precision),
-            (super::RECALL, m.recall),
-            (super::F1, m.f1),
+            (super::PRECISION, m.precision.into()),
+            (super::RECALL, m.recall.into()),
+            (super::F1, m.f1.into()),
         ]
     }
 
@@ -109,12 +110,12 @@ impl Grader for EqualFunctionSets {
     }
 
     /// The run's counts' metrics, as the outcome's are its summed counts'.
-    fn run_metrics(&self, run: &RunSelectionOutcome) -> Vec<(Target, Percent)> {
+    fn run_metrics(&self, run: &RunSelectionOutcome) -> Vec<(Target, MetricValue)> {
         let m = run.counts.metrics();
         vec![
-            (super::PRECISION, m.precision),
-            (super::RECALL, m.recall),
-            (super::F1, m.f1),
+            (super::PRECISION, m.precision.into()),
+            (super::RECALL, m.recall.into()),
+            (super::F1, m.f1.into()),
         ]
     }
 

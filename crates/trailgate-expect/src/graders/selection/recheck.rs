@@ -98,7 +98,7 @@ pub(crate) fn add_up(efs: &SelectionView, metrics: &Metrics<'_>) -> Result<(), S
         ("tool_selection.f1", efs.f1, m.f1),
     ] {
         same_percent(target, stated, derived)?;
-        metrics.check(target, derived)?;
+        metrics.check(target, derived.into())?;
     }
     Ok(())
 }

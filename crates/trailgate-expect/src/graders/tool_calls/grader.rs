@@ -1,6 +1,7 @@
 //! The `tool-calls` grader as the evaluation sees it (its `Grader`): grading a run, its
 //! sums over runs, its outcome and its metric.
 
+use crate::metric_value::MetricValue;
 use trailgate_core::Percent;
 
 use crate::gate::{Gate, Target};
@@ -59,8 +60,8 @@ impl Grader for ToolCallsGrader {
         super::config::missing_argument_problems(self, &sums.missing)
     }
 
-    fn metrics(outcome: &ToolCallsOutcome) -> Vec<(Target, Percent)> {
-        vec![(super::PASS_RATE, outcome.pass_rate)]
+    fn metrics(outcome: &ToolCallsOutcome) -> Vec<(Target, MetricValue)> {
+        vec![(super::PASS_RATE, outcome.pass_rate.into())]
     }
 
     fn gates(&self) -> &[Gate] {
@@ -68,10 +69,10 @@ impl Grader for ToolCallsGrader {
     }
 
     /// A share of one run: 100 when it passed, 0 when not.
-    fn run_metrics(&self, run: &RunToolCalls) -> Vec<(Target, Percent)> {
+    fn run_metrics(&self, run: &RunToolCalls) -> Vec<(Target, MetricValue)> {
         vec![(
             super::PASS_RATE,
-            Percent::floor_of(u64::from(run.passed), 1),
+            Percent::floor_of(u64::from(run.passed), 1).into(),
         )]
     }
 

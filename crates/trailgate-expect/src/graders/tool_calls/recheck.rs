@@ -38,5 +38,5 @@ pub(crate) fn add_up(calls: &ToolCallsView, metrics: &Metrics<'_>) -> Result<(),
     same("tool_calls.passed_runs", calls.passed_runs, passed)?;
     let rate = Percent::floor_of(passed, calls.runs.listed);
     same_percent("tool_calls.pass_rate", calls.pass_rate, rate)?;
-    metrics.check("tool_calls.pass_rate", rate)
+    metrics.check("tool_calls.pass_rate", rate.into())
 }

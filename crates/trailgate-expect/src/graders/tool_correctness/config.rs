@@ -84,7 +84,7 @@ impl GraderConfig for RawConfig {
             .map_or_else(|| Percent::new(50).unwrap_or(Percent::ZERO), |t| t.0);
         // The block's default gate, at the written threshold.
         let default = Gate {
-            value: GateValue::Percent(threshold),
+            value: GateValue::Value(threshold.into()),
             ..Block::ToolCorrectness.default_gate()
         };
         let gates = expect::gates(

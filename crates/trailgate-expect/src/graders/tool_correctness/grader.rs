@@ -1,6 +1,7 @@
 //! The `tool-correctness` grader as the evaluation sees it (its `Grader`): grading a run,
 //! its sums over runs, its outcome and its metric, and its pairing limit.
 
+use crate::metric_value::MetricValue;
 use trailgate_core::{PairingTooLarge, Percent, check_pairing_size, check_sequence_size};
 use trailgate_trace::Run;
 
@@ -59,8 +60,8 @@ impl Grader for ToolCorrectnessGrader {
         ToolCorrectnessOutcome::new(self, listed, sums.matched, sums.exact, runs)
     }
 
-    fn metrics(outcome: &ToolCorrectnessOutcome) -> Vec<(Target, Percent)> {
-        vec![(super::SCORE, outcome.score)]
+    fn metrics(outcome: &ToolCorrectnessOutcome) -> Vec<(Target, MetricValue)> {
+        vec![(super::SCORE, outcome.score.into())]
     }
 
     fn gates(&self) -> &[Gate] {
@@ -68,13 +69,13 @@ impl Grader for ToolCorrectnessGrader {
     }
 
     /// The score of one run, from its matched tools and whether it was exact.
-    fn run_metrics(&self, run: &RunCorrectness) -> Vec<(Target, Percent)> {
+    fn run_metrics(&self, run: &RunCorrectness) -> Vec<(Target, MetricValue)> {
         let matched = run.matched.iter().flatten().count() as u64;
         let exact = self
             .exact_match
             .then_some(u64::from(run.exact == Some(true)));
         let score = ToolCorrectnessOutcome::score_of(matched, self.expected.len() as u64, exact, 1);
-        vec![(super::SCORE, score)]
+        vec![(super::SCORE, score.into())]
     }
 
     /// The ordered modes pair by a longest common subsequence, whose table grows as the

@@ -133,5 +133,5 @@ pub(crate) fn add_up(correctness: &CorrectnessView, metrics: &Metrics<'_>) -> Re
     }
     let score = ToolCorrectnessOutcome::score_of(fold.matched, expected_total, exact, runs);
     same_percent("tool_correctness.score", correctness.score, score)?;
-    metrics.check("tool_correctness.score", score)
+    metrics.check("tool_correctness.score", score.into())
 }

@@ -1,5 +1,6 @@
 //! The toy kind, added as a module and one registry line, goes everywhere a kind goes.
 
+use crate::metric_value::MetricValue;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
@@ -118,7 +119,14 @@ fn a_kind_added_as_one_module_and_one_registry_line_is_read_scored_reported_and_
     let share: Vec<(&str, u8)> = outcome
         .metrics
         .iter()
-        .map(|(target, percent)| (target.as_str(), percent.value()))
+        .map(|(target, value)| {
+            (
+                target.as_str(),
+                value
+                    .percent()
+                    .map_or(u8::MAX, trailgate_core::Percent::value),
+            )
+        })
         .collect();
     assert_eq!(share, [("toy.share", 60)]);
     assert!(outcome.passed, "60 >= 50");
@@ -149,7 +157,7 @@ fn a_kind_added_as_one_module_and_one_registry_line_is_read_scored_reported_and_
     );
 
     // Read back and checked by `merge`; a share that its runs do not give is refused.
-    let metrics = BTreeMap::from([("toy.share".to_owned(), 60)]);
+    let metrics = BTreeMap::from([("toy.share".to_owned(), MetricValue::whole(60))]);
     let view: ToyView = serde_json::from_value(object.clone()).expect("merge reads the object");
     assert_eq!(
         <super::ToyGrader as GraderRecheck>::add_up(&view, &Metrics(&metrics)),

@@ -1,7 +1,8 @@
 //! The `trajectory` grader as the evaluation sees it (its `Grader`): grading a run, its
 //! sums over runs, its outcome and metrics, and its size limit.
 
-use trailgate_core::{PairingTooLarge, Percent, check_pairing_size, check_sequence_size};
+use crate::metric_value::MetricValue;
+use trailgate_core::{PairingTooLarge, check_pairing_size, check_sequence_size};
 use trailgate_trace::Run;
 
 use crate::gate::{Gate, Target};
@@ -67,10 +68,10 @@ impl Grader for TrajectoryGrader {
         )
     }
 
-    fn metrics(outcome: &TrajectoryOutcome) -> Vec<(Target, Percent)> {
+    fn metrics(outcome: &TrajectoryOutcome) -> Vec<(Target, MetricValue)> {
         vec![
-            (super::MATCH_RATE, outcome.match_rate),
-            (super::SCORE, outcome.score),
+            (super::MATCH_RATE, outcome.match_rate.into()),
+            (super::SCORE, outcome.score.into()),
         ]
     }
 
@@ -79,15 +80,15 @@ impl Grader for TrajectoryGrader {
     }
 
     /// One run's share of matching runs, and its matched steps over its total.
-    fn run_metrics(&self, run: &RunTrajectory) -> Vec<(Target, Percent)> {
+    fn run_metrics(&self, run: &RunTrajectory) -> Vec<(Target, MetricValue)> {
         vec![
             (
                 super::MATCH_RATE,
-                TrajectoryOutcome::match_rate_of(u64::from(run.matches), 1),
+                TrajectoryOutcome::match_rate_of(u64::from(run.matches), 1).into(),
             ),
             (
                 super::SCORE,
-                TrajectoryOutcome::score_of(run.matched, run.total),
+                TrajectoryOutcome::score_of(run.matched, run.total).into(),
             ),
         ]
     }

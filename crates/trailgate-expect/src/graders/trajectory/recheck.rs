@@ -89,6 +89,6 @@ pub(crate) fn add_up(trajectory: &TrajectoryView, metrics: &Metrics<'_>) -> Resu
     same_percent("trajectory.match_rate", trajectory.match_rate, match_rate)?;
     let score = TrajectoryOutcome::score_of(matched, total);
     same_percent("trajectory.score", trajectory.score, score)?;
-    metrics.check("trajectory.match_rate", match_rate)?;
-    metrics.check("trajectory.score", score)
+    metrics.check("trajectory.match_rate", match_rate.into())?;
+    metrics.check("trajectory.score", score.into())
 }
