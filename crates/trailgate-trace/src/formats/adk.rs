@@ -183,6 +183,8 @@ fn read_event(trajectory: &mut Trajectory, event: &Value, path: &str) -> Result<
     else {
         return Ok(());
     };
+    // A call starts at the event that makes it and ends at the one that answers it.
+    trajectory.set_now(usage::time_field(event, "timestamp"));
     let first = trajectory.len();
     trajectory.add_step(calls_in(parts, &at(path, "content.parts"))?);
     // The event's `author` is the agent that wrote it (docs/formats.md#agents).

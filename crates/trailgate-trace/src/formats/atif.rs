@@ -7,13 +7,19 @@
 //! A call's step counts the agent's steps only: the first `source: "agent"` step is step 0,
 //! whatever user and system steps come before it. Embedded `subagent_trajectories` (v1.7)
 //! are other agents' trajectories and are not read.
+//!
+//! Each step's `metrics` are its response's usage (`prompt_tokens` counting the
+//! `cached_tokens`, `completion_tokens`), under the step's `model_name` or else the agent's;
+//! a trajectory whose steps record none has its `final_metrics` totals. The run spans its
+//! steps' `timestamp`s; ATIF records no time of a call (docs/formats.md#usage-and-time).
 
 use std::collections::{BTreeMap, VecDeque};
 
 use serde_json::Value;
 
 use crate::formats::{
-    Adapter, Converter, Record, RecordError, complete, id_field, open_call, result_value, str_field,
+    Adapter, Converter, Record, RecordError, complete, id_field, open_call, result_value,
+    str_field, usage,
 };
 use crate::model::{Call, Run, Status};
 
@@ -122,9 +128,32 @@ fn trajectory_run(trajectory: &Value, path: &str, line: Option<usize>) -> Result
         }
     };
     let mut pairing = Pairing::default();
+    let mut run = Run {
+        format: "",
+        line,
+        ..Default::default()
+    };
+    let agent_model = trajectory
+        .get("agent")
+        .and_then(|agent| str_field(agent, "model_name"));
     let mut agent_steps: u32 = 0;
     for (index, step) in steps.iter().enumerate() {
         let step_path = format!("{path}steps[{index}]");
+        if let Some(at) = usage::time_field(step, "timestamp") {
+            usage::widen(&mut run.time, at, at);
+        }
+        if let Some(metrics) = step.get("metrics")
+            && let Some(tokens) = usage::tokens(
+                metrics,
+                &["prompt_tokens"],
+                &["completion_tokens"],
+                Some(metrics),
+                &["cached_tokens"],
+            )?
+        {
+            let model = str_field(step, "model_name").or(agent_model);
+            usage::add(&mut run.usage, model, tokens);
+        }
         // Only agent steps may call tools (harbor validates that); a source-less step is
         // taken for an agent step, since nothing else could have made its calls.
         let number = if matches!(str_field(step, "source"), None | Some("agent")) {
@@ -172,12 +201,20 @@ fn trajectory_run(trajectory: &Value, path: &str, line: Option<usize>) -> Result
         }
         pairing.answer_in_order(first_call, &unnamed);
     }
-    Ok(Run {
-        calls: pairing.calls,
-        format: "",
-        line,
-        ..Default::default()
-    })
+    if run.usage.models.is_empty()
+        && let Some(totals) = trajectory.get("final_metrics")
+        && let Some(tokens) = usage::tokens(
+            totals,
+            &["total_prompt_tokens"],
+            &["total_completion_tokens"],
+            Some(totals),
+            &["total_cached_tokens"],
+        )?
+    {
+        usage::add(&mut run.usage, agent_model, tokens);
+    }
+    run.calls = pairing.calls;
+    Ok(run)
 }
 
 /// The list under `key`; absent or `null` is empty, anything else but a list is unusable.

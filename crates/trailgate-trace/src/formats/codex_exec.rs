@@ -6,15 +6,19 @@
 //! `mcp_tool_call`; the first event naming an item's `id` places the call, and the last
 //! one gives its result and status (`failed`, `declined` or a non-zero `exit_code` is an
 //! error). The events mark no model response, so a step is a turn.
+//!
+//! A `turn.completed` event's `usage` is the thread's running total (Codex writes the
+//! total of its last token count), so the last one is the run's usage, under no model name:
+//! the events name none, and carry no times (docs/formats.md#usage-and-time).
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
 use crate::formats::{
-    Adapter, Converter, Record, RecordError, complete, open_call, result_value, str_field,
+    Adapter, Converter, Record, RecordError, complete, open_call, result_value, str_field, usage,
 };
-use crate::model::{Call, Run, Status};
+use crate::model::{Call, Run, Status, Tokens};
 
 pub(crate) struct CodexExec;
 
@@ -54,6 +58,8 @@ struct CodexExecConverter {
     items: BTreeMap<String, usize>,
     /// The turns begun so far.
     turns: u32,
+    /// The usage of the last `turn.completed`: the thread's total so far.
+    total: Option<Tokens>,
 }
 
 impl Converter for CodexExecConverter {
@@ -61,6 +67,18 @@ impl Converter for CodexExecConverter {
         let event = record.value()?;
         match str_field(&event, "type") {
             Some("turn.started") => self.turns = self.turns.saturating_add(1),
+            Some("turn.completed") => {
+                if let Some(recorded) = event.get("usage") {
+                    let tokens = usage::tokens(
+                        recorded,
+                        &["input_tokens"],
+                        &["output_tokens"],
+                        Some(recorded),
+                        &["cached_input_tokens"],
+                    )?;
+                    self.total = tokens.or(self.total);
+                }
+            }
             Some("item.started" | "item.updated" | "item.completed") => {
                 if let Some(item) = event.get("item").filter(|item| item.is_object()) {
                     self.item(item)?;
@@ -72,12 +90,16 @@ impl Converter for CodexExecConverter {
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {
-        vec![Run {
+        let mut run = Run {
             calls: self.calls,
             format: "",
             line: None,
             ..Default::default()
-        }]
+        };
+        if let Some(total) = self.total {
+            usage::add(&mut run.usage, None, total);
+        }
+        vec![run]
     }
 }
 

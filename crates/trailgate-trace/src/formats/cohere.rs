@@ -2,13 +2,14 @@
 //! tool_plan?, tool_calls?, content?}, finish_reason}`.
 //!
 //! The message's `tool_calls` are the calls (`function.name`, `function.arguments` as a
-//! JSON string), all in step 0. A response holds no results. Cohere's v2 request bodies
+//! JSON string), all in step 0. A response holds no results. Its `usage.tokens` is the
+//! run's usage (docs/formats.md#usage-and-time). Cohere's v2 request bodies
 //! (`messages` with `tool_calls` and `role: tool` results) have the Chat Completions shape
 //! and are read as `openai-chat`.
 
 use serde_json::Value;
 
-use crate::formats::{Adapter, Converter, Record, RecordError, open_call, str_field};
+use crate::formats::{Adapter, Converter, Record, RecordError, open_call, str_field, usage};
 use crate::model::Run;
 
 pub(crate) struct Cohere;
@@ -63,12 +64,36 @@ impl Converter for CohereConverter {
                 0,
             ));
         }
+        add_usage(&mut run, &value)?;
         Ok(vec![run])
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {
         Vec::new()
     }
+}
+
+/// A response's usage: `usage.tokens` (`input_tokens`, which counts the `cached_tokens`
+/// beside it, and `output_tokens`), the tokens the model read and wrote; `billed_units`
+/// leaves out what Cohere does not bill, such as the system prompt it adds. A v2 response
+/// does not name its model.
+fn add_usage(run: &mut Run, response: &Value) -> Result<(), RecordError> {
+    let Some(recorded) = response.get("usage") else {
+        return Ok(());
+    };
+    let Some(tokens) = recorded.get("tokens") else {
+        return Ok(());
+    };
+    if let Some(tokens) = usage::tokens(
+        tokens,
+        &["input_tokens"],
+        &["output_tokens"],
+        Some(recorded),
+        &["cached_tokens"],
+    )? {
+        usage::add(&mut run.usage, None, tokens);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,15 +1,22 @@
 //! GitHub Copilot CLI and SDK session events (`assistant.message` with `toolRequests`,
 //! `tool.execution_start`, `tool.execution_complete`), and the flat `message` / `tool_use` /
 //! `tool_result` stream the CLI prints instead with Anthropic models.
+//!
+//! Usage: each `assistant.usage` event (one per model API call: `inputTokens`,
+//! `outputTokens`, `cacheReadTokens`, under its `model`); these are ephemeral, so a session
+//! file on disk has only its `session.shutdown` event's `modelMetrics` (the session's totals
+//! per model), read when no `assistant.usage` is. Times: each event's `timestamp`; a call
+//! from the event that made it (its `assistant.message`, or its `tool.execution_start`) to
+//! its `tool.execution_complete` (docs/formats.md#usage-and-time).
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
 use crate::formats::{
-    Adapter, Converter, Record, RecordError, complete, id_field, open_call, result_value,
+    Adapter, Converter, Record, RecordError, complete, id_field, open_call, result_value, usage,
 };
-use crate::model::{Call, Run, Status};
+use crate::model::{Call, Interval, Run, Status, Tokens, Usage};
 use crate::naming::Naming;
 
 pub(crate) struct Copilot;
@@ -113,6 +120,12 @@ struct CopilotConverter {
     /// In the flat stream: whether a `tool_use` now joins the current step rather than
     /// opening one (it does after an assistant message or another `tool_use`).
     in_step: bool,
+    /// The usage of `assistant.usage` events, and the totals of the last `session.shutdown`.
+    usage: Usage,
+    totals: Option<Usage>,
+    /// The time of the event being read, and the span of the events' times.
+    now: Option<i64>,
+    time: Option<Interval>,
 }
 
 impl CopilotConverter {
@@ -136,7 +149,12 @@ impl CopilotConverter {
         step
     }
 
-    fn push(&mut self, id: Option<String>, call: Call) {
+    fn push(&mut self, id: Option<String>, mut call: Call) {
+        // The start is kept as an instant until a timed result ends the call.
+        call.time = self.now.map(|now| Interval {
+            start_ns: now,
+            end_ns: now,
+        });
         if let Some(id) = id {
             self.by_id.insert(id, self.calls.len());
         }
@@ -154,15 +172,44 @@ impl CopilotConverter {
             return Ok(());
         };
         let data = event.get("data").filter(|data| data.is_object());
+        self.now = usage::time_field(event, "timestamp");
+        if let Some(now) = self.now {
+            usage::widen(&mut self.time, now, now);
+        }
         match (kind, data) {
             ("assistant.message", Some(data)) => self.assistant(data, path),
             ("tool.execution_start", Some(data)) => self.start(data, path),
             ("tool.execution_complete", Some(data)) => {
                 let id = id_field(data, "toolCallId");
+                let now = self.now;
                 if let Some(call) = self.open_call(id.as_deref()) {
                     let (result, status) = outcome(data);
                     complete(call, result, status);
+                    call.time = usage::interval(call.time.map(|time| time.start_ns), now);
                 }
+                Ok(())
+            }
+            ("assistant.usage", Some(data)) => {
+                if let Some(tokens) = copilot_tokens(data)? {
+                    usage::add(&mut self.usage, str_of(data, "model"), tokens);
+                }
+                Ok(())
+            }
+            ("session.shutdown", Some(data)) => {
+                let mut totals = Usage::default();
+                if let Some(Value::Object(models)) = data.get("modelMetrics") {
+                    for (model, metric) in models {
+                        if let Some(tokens) = metric
+                            .get("usage")
+                            .map(copilot_tokens)
+                            .transpose()?
+                            .flatten()
+                        {
+                            usage::add(&mut totals, Some(model), tokens);
+                        }
+                    }
+                }
+                self.totals = Some(totals);
                 Ok(())
             }
             ("message", _) => {
@@ -261,6 +308,19 @@ impl CopilotConverter {
     }
 }
 
+/// Copilot's token counts: `inputTokens` as input (as Copilot counts them; its schema does
+/// not say that they leave the cache reads out, so nothing is added), `outputTokens`,
+/// `cacheReadTokens` as cached input.
+fn copilot_tokens(usage: &Value) -> Result<Option<Tokens>, RecordError> {
+    usage::tokens(
+        usage,
+        &["inputTokens"],
+        &["outputTokens"],
+        Some(usage),
+        &["cacheReadTokens"],
+    )
+}
+
 /// A string field.
 fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
     value.get(key).and_then(Value::as_str)
@@ -319,10 +379,22 @@ impl Converter for CopilotConverter {
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {
+        let this = *self;
+        let mut calls = this.calls;
+        // A call no timed result ended has only a start: no duration.
+        for call in calls.iter_mut().filter(|call| !call.completed) {
+            call.time = None;
+        }
+        let usage = match this.totals {
+            Some(totals) if this.usage.models.is_empty() => totals,
+            _ => this.usage,
+        };
         vec![Run {
-            calls: self.calls,
+            calls,
             format: "",
             line: None,
+            usage,
+            time: this.time,
             ..Default::default()
         }]
     }

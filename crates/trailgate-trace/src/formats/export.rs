@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::formats::{complete, open_call, result_value};
-use crate::model::{Call, Interval, Run, Status};
+use crate::formats::{complete, open_call, result_value, usage};
+use crate::model::{Call, Interval, Run, Status, Tokens, Usage};
 
 /// What a row is, for trailgate: a tool call, a model's answer (which opens a step), or
 /// anything else (a span, a chain, an event).
@@ -144,6 +144,9 @@ struct Trace {
     first: Option<i64>,
     models: Vec<i64>,
     tools: Vec<(u64, ToolRow)>,
+    /// The usage and the span of times its rows record, where the reader reads them.
+    usage: Usage,
+    time: Option<Interval>,
 }
 
 impl Traces {
@@ -167,6 +170,21 @@ impl Traces {
             (Kind::Tool, Some(tool)) => entry.tools.push((row, tool)),
             _ => {}
         }
+    }
+
+    /// Adds a model row's tokens to trace `trace`'s usage, under `model`.
+    pub(crate) fn add_usage(&mut self, trace: &str, model: Option<&str>, tokens: Tokens) {
+        let entry = self.traces.entry(trace.to_owned()).or_default();
+        usage::add(&mut entry.usage, model, tokens);
+    }
+
+    /// Widens trace `trace`'s time to cover a row's `start` and `end`.
+    pub(crate) fn widen(&mut self, trace: &str, start: Option<i64>, end: Option<i64>) {
+        let Some(start) = start.or(end) else {
+            return;
+        };
+        let entry = self.traces.entry(trace.to_owned()).or_default();
+        usage::widen(&mut entry.time, start, end.unwrap_or(start));
     }
 
     /// The runs: one per trace id, in order of their earliest start (none last), then trace
@@ -194,6 +212,8 @@ impl Traces {
                 Run {
                     calls,
                     trace_id: (!id.is_empty()).then_some(id),
+                    usage: trace.usage,
+                    time: trace.time,
                     ..Run::default()
                 }
             })

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::formats::{
     Adapter, Converter, Record, RecordError, complete, id_field, open_call, usage,
 };
-use crate::model::{Call, Run, Status, Tokens};
+use crate::model::{Call, Interval, Run, Status, Tokens};
 use crate::naming::Naming;
 
 pub(crate) struct Gemini;
@@ -180,9 +180,18 @@ pub(super) struct Trajectory {
     /// (each request body repeats the conversation so far) pairs its results only with the
     /// calls made up to where it stands, never with later calls of the same name.
     step_ends: Vec<usize>,
+    /// The time of the record being read, where the format records one (ADK's events):
+    /// a call starts when the record that makes it was written and ends when the one
+    /// answering it was (docs/formats.md#usage-and-time).
+    now: Option<i64>,
 }
 
 impl Trajectory {
+    /// Sets the time of the record about to be read.
+    pub(super) fn set_now(&mut self, now: Option<i64>) {
+        self.now = now;
+    }
+
     /// The number of calls so far.
     pub(super) fn len(&self) -> usize {
         self.calls.len()
@@ -221,8 +230,13 @@ impl Trajectory {
 
     fn push(&mut self, calls: Vec<Pending<'_>>, step: u32) {
         for pending in calls {
-            self.calls
-                .push(open_call(None, pending.name, pending.args, step));
+            let mut call = open_call(None, pending.name, pending.args, step);
+            // The start is kept as an instant until a timed response ends the call.
+            call.time = self.now.map(|now| Interval {
+                start_ns: now,
+                end_ns: now,
+            });
+            self.calls.push(call);
             self.ids.push(pending.id);
         }
     }
@@ -232,6 +246,7 @@ impl Trajectory {
     /// ids out, and clients fill in their own on one side only), the first of its name.
     /// A response that pairs with nothing is ignored.
     pub(super) fn answer(&mut self, response: &Value, limit: usize) {
+        let now = self.now;
         let id = id_field(response, "id");
         let name = response.get("name").and_then(Value::as_str);
         let open = || {
@@ -261,6 +276,7 @@ impl Trajectory {
         let result = field(response, &["response"]).cloned();
         let status = response_status(result.as_ref());
         complete(call, result, status);
+        call.time = usage::interval(call.time.map(|time| time.start_ns), now);
     }
 
     /// Pairs every `functionResponse` part of `parts`.
@@ -272,8 +288,13 @@ impl Trajectory {
 
     /// The calls as one run.
     pub(super) fn into_run(self) -> Run {
+        let mut calls = self.calls;
+        // A call no timed response ended has only a start: no duration.
+        for call in calls.iter_mut().filter(|call| !call.completed) {
+            call.time = None;
+        }
         Run {
-            calls: self.calls,
+            calls,
             format: "",
             line: None,
             ..Default::default()

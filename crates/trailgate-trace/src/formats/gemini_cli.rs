@@ -5,10 +5,16 @@
 //! A message of `type: "gemini"` is one step; its `toolCalls` are the calls, each with its
 //! `result` (the `functionResponse` parts sent back to the model) and `status` (`success`,
 //! `error`, `cancelled`) recorded on the call itself, so no pairing is needed.
+//!
+//! A `gemini` message's `tokens` are its response's usage, under its `model`; the run spans
+//! its messages' `timestamp`s. A call records one time (`timestamp`, when its result was
+//! written), so it has no duration (docs/formats.md#usage-and-time).
 
 use serde_json::Value;
 
-use crate::formats::{Adapter, Converter, Record, RecordError, complete, open_call, str_field};
+use crate::formats::{
+    Adapter, Converter, Record, RecordError, complete, open_call, str_field, usage,
+};
 use crate::model::{Run, Status};
 use crate::naming::Naming;
 
@@ -61,9 +67,13 @@ impl Converter for GeminiCliConverter {
         let mut run = Run::default();
         let mut steps: u32 = 0;
         for (index, message) in messages.iter().enumerate() {
+            if let Some(at) = usage::time_field(message, "timestamp") {
+                usage::widen(&mut run.time, at, at);
+            }
             if str_field(message, "type") != Some("gemini") {
                 continue;
             }
+            add_usage(&mut run, message)?;
             let step = steps;
             steps = steps.saturating_add(1);
             let calls = match message.get("toolCalls") {
@@ -103,6 +113,29 @@ impl Converter for GeminiCliConverter {
     fn finish(self: Box<Self>) -> Vec<Run> {
         Vec::new()
     }
+}
+
+/// A `gemini` message's `tokens`: `input` counts the `cached` ones, as Gemini's
+/// `promptTokenCount` does; the `thoughts` are output, as they are billed (as for
+/// `usageMetadata`); `tool` (the tool-use prompt) is left out, as there.
+fn add_usage(run: &mut Run, message: &Value) -> Result<(), RecordError> {
+    let Some(recorded) = message.get("tokens") else {
+        return Ok(());
+    };
+    let Some(mut tokens) = usage::tokens(
+        recorded,
+        &["input"],
+        &["output"],
+        Some(recorded),
+        &["cached"],
+    )?
+    else {
+        return Ok(());
+    };
+    let thoughts = usage::count(recorded, "thoughts")?;
+    tokens.output = tokens.output.saturating_add(thoughts.unwrap_or(0));
+    usage::add(&mut run.usage, str_field(message, "model"), tokens);
+    Ok(())
 }
 
 /// A call's result: the `response` of its `functionResponse` part, its `output` or

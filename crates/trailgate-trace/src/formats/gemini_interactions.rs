@@ -5,15 +5,17 @@
 //! A `function_call` step is a call (`name`, `arguments`, paired by `id`), and so is an
 //! `mcp_server_tool_call`, whose `server_name` is the call's server. A `function_result` or
 //! `mcp_server_tool_result` answers the call its `call_id` names (`is_error` marks an
-//! error). A file is one run; each interaction is one step.
+//! error). A file is one run; each interaction is one step. Each interaction's `usage`
+//! adds to the run's under its `model`, and its `created` and `updated` times bound the
+//! run's (docs/formats.md#usage-and-time).
 
 use serde_json::Value;
 
 use crate::formats::{
     Adapter, CallLog, Converter, Record, RecordError, complete, id_field, open_call, result_value,
-    str_field,
+    str_field, usage,
 };
-use crate::model::{Run, Status};
+use crate::model::{Interval, Run, Status, Usage};
 
 pub(crate) struct GeminiInteractions;
 
@@ -47,6 +49,8 @@ fn is_interaction(value: &Value) -> bool {
 struct InteractionsConverter {
     log: CallLog,
     steps: u32,
+    usage: Usage,
+    time: Option<Interval>,
 }
 
 impl Converter for InteractionsConverter {
@@ -63,7 +67,10 @@ impl Converter for InteractionsConverter {
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {
-        vec![self.log.into_run()]
+        let mut run = self.log.into_run();
+        run.usage = self.usage;
+        run.time = self.time;
+        vec![run]
     }
 }
 
@@ -74,6 +81,7 @@ impl InteractionsConverter {
         }
         let step = self.steps;
         self.steps = self.steps.saturating_add(1);
+        self.usage_and_time(interaction)?;
         let (key, items) = match (interaction.get("steps"), interaction.get("outputs")) {
             (Some(Value::Array(items)), _) => ("steps", items.as_slice()),
             (_, Some(Value::Array(items))) => ("outputs", items.as_slice()),
@@ -106,6 +114,36 @@ impl InteractionsConverter {
                 _ => {}
             }
         }
+        Ok(())
+    }
+}
+
+impl InteractionsConverter {
+    /// An interaction's usage: `total_input_tokens` counts the `total_cached_tokens`; the
+    /// thoughts are output, as they are billed (as for Gemini's `usageMetadata`). Its
+    /// `created` and `updated` times.
+    fn usage_and_time(&mut self, interaction: &Value) -> Result<(), RecordError> {
+        for key in ["created", "updated"] {
+            if let Some(at) = usage::time_field(interaction, key) {
+                usage::widen(&mut self.time, at, at);
+            }
+        }
+        let Some(recorded) = interaction.get("usage") else {
+            return Ok(());
+        };
+        let Some(mut tokens) = usage::tokens(
+            recorded,
+            &["total_input_tokens"],
+            &["total_output_tokens"],
+            Some(recorded),
+            &["total_cached_tokens"],
+        )?
+        else {
+            return Ok(());
+        };
+        let thoughts = usage::count(recorded, "total_thought_tokens")?;
+        tokens.output = tokens.output.saturating_add(thoughts.unwrap_or(0));
+        usage::add(&mut self.usage, str_field(interaction, "model"), tokens);
         Ok(())
     }
 }

@@ -1,15 +1,19 @@
 //! `LangChain` messages, as `messages_to_dict` writes them (`[{type: human | ai | tool, data}]`)
 //! or as `dumpd` does (`{lc: 1, type: constructor, id: [..., "AIMessage"], kwargs}`): an AI
-//! message's `tool_calls` and `invalid_tool_calls`, answered by tool messages.
+//! message's `tool_calls` and `invalid_tool_calls`, answered by tool messages. Each AI
+//! message's usage adds to the run's; messages carry no times
+//! (docs/formats.md#usage-and-time).
 
 use std::collections::{BTreeMap, VecDeque};
 
 use serde_json::Value;
 
+use crate::formats::openai_chat::openai_tokens;
 use crate::formats::{
     Adapter, Converter, Record, RecordError, complete, id_field, open_call, result_value,
+    str_field, usage,
 };
-use crate::model::{Call, Run, Status};
+use crate::model::{Call, Run, Status, Usage};
 
 pub(crate) struct LangChain;
 
@@ -101,6 +105,7 @@ struct LangChainConverter {
     /// Calls waiting for a tool message, by id, first made first answered.
     open: BTreeMap<String, VecDeque<usize>>,
     ai_messages: u32,
+    usage: Usage,
 }
 
 impl LangChainConverter {
@@ -143,6 +148,7 @@ impl LangChainConverter {
     fn ai(&mut self, fields: &Value, path: &str) -> Result<(), RecordError> {
         let step = self.ai_messages;
         self.ai_messages = self.ai_messages.saturating_add(1);
+        self.add_usage(fields)?;
         let tool_calls = fields.get("tool_calls").and_then(Value::as_array);
         let invalid = fields.get("invalid_tool_calls").and_then(Value::as_array);
         for (j, call) in tool_calls.into_iter().flatten().enumerate() {
@@ -196,6 +202,40 @@ impl LangChainConverter {
         Ok(())
     }
 
+    /// An AI message's usage: its `usage_metadata` (`input_tokens` sums every kind of input,
+    /// cached ones included; `input_token_details.cache_read`), else the provider's
+    /// `response_metadata.token_usage` (Chat Completions' shape), under the model its
+    /// `response_metadata` names (`model_name`, else `model`). A streamed chunk carries its
+    /// part of the usage, so chunks add up to the response's.
+    fn add_usage(&mut self, fields: &Value) -> Result<(), RecordError> {
+        let metadata = fields.get("response_metadata");
+        let tokens = match fields
+            .get("usage_metadata")
+            .filter(|usage| usage.is_object())
+        {
+            Some(recorded) => usage::tokens(
+                recorded,
+                &["input_tokens"],
+                &["output_tokens"],
+                recorded.get("input_token_details"),
+                &["cache_read"],
+            )?,
+            None => metadata
+                .and_then(|metadata| metadata.get("token_usage"))
+                .filter(|usage| usage.is_object())
+                .map(openai_tokens)
+                .transpose()?
+                .flatten(),
+        };
+        if let Some(tokens) = tokens {
+            let model = metadata.and_then(|metadata| {
+                str_field(metadata, "model_name").or_else(|| str_field(metadata, "model"))
+            });
+            usage::add(&mut self.usage, model, tokens);
+        }
+        Ok(())
+    }
+
     fn push(&mut self, id: Option<String>, call: Call) {
         if let Some(id) = id {
             self.open.entry(id).or_default().push_back(self.calls.len());
@@ -234,6 +274,7 @@ impl Converter for LangChainConverter {
             calls: self.calls,
             format: "",
             line: None,
+            usage: self.usage,
             ..Default::default()
         }]
     }

@@ -7,11 +7,18 @@
 //! result from `outputs` (its `output` when that is all it holds), `error` for a run with an
 //! `error`. A step is one `llm` run: a tool takes the step of the last one that started at
 //! or before it.
+//!
+//! Each `llm` run's `prompt_tokens` (counting the cached ones, `prompt_token_details`'
+//! `cache_read`) and `completion_tokens` add to its trace's usage, under the model its
+//! response names (`outputs.llm_output.model_name`), else `extra.metadata.ls_model_name`,
+//! else `extra.invocation_params`' `model` or `model_name`; a run that gives only
+//! `total_tokens` does not say input from output and adds nothing. A trace spans its runs'
+//! `start_time` and `end_time`, and a call is its tool run's (docs/formats.md#usage-and-time).
 
 use serde_json::Value;
 
 use crate::formats::export::{Kind, ToolRow, Traces, export_time, langsmith_output};
-use crate::formats::{Adapter, Converter, Record, RecordError, str_field};
+use crate::formats::{Adapter, Converter, Record, RecordError, str_field, usage};
 use crate::model::Run;
 
 pub(crate) struct LangSmith;
@@ -79,6 +86,18 @@ impl LangSmithConverter {
         let kind = Kind::langsmith(str_field(run, "run_type").unwrap_or_default());
         let time = |key| str_field(run, key).and_then(export_time);
         let start = time("start_time");
+        self.rows.widen(&trace, start, time("end_time"));
+        if kind == Kind::Model
+            && let Some(tokens) = usage::tokens(
+                run,
+                &["prompt_tokens"],
+                &["completion_tokens"],
+                run.get("prompt_token_details"),
+                &["cache_read"],
+            )?
+        {
+            self.rows.add_usage(&trace, model_of(run), tokens);
+        }
         let tool = if kind == Kind::Tool {
             let name = str_field(run, "name")
                 .filter(|name| !name.is_empty())
@@ -107,6 +126,21 @@ impl LangSmithConverter {
         self.rows.push(trace, start, kind, tool);
         Ok(())
     }
+}
+
+/// The model an `llm` run's response names, else the one it asked for.
+fn model_of(run: &Value) -> Option<&str> {
+    let answered = run
+        .get("outputs")
+        .and_then(|outputs| outputs.get("llm_output"))
+        .and_then(|output| str_field(output, "model_name"));
+    let extra = run.get("extra");
+    let metadata = extra.and_then(|extra| extra.get("metadata"));
+    let params = extra.and_then(|extra| extra.get("invocation_params"));
+    answered
+        .or_else(|| metadata.and_then(|metadata| str_field(metadata, "ls_model_name")))
+        .or_else(|| params.and_then(|params| str_field(params, "model")))
+        .or_else(|| params.and_then(|params| str_field(params, "model_name")))
 }
 
 #[cfg(test)]

@@ -9,15 +9,23 @@
 //! `unknown`: the observation's `<returncode>` is text a template writes, not a field.
 //! Each assistant message is a step. A message that carries Chat Completions `tool_calls` (the
 //! tool-calling agents of later versions) has those calls read instead.
+//!
+//! Each assistant message keeps its model response in `extra.response` (`LiteLLM`'s Chat
+//! Completions shape): its `usage` under its `model` is the run's usage. `info.model_stats`
+//! holds only the cost and the number of calls. Times: the responses' `created` and the
+//! messages' `extra.timestamp` (seconds since the epoch; later versions write it), a call
+//! from its assistant message's `extra.timestamp` to its observation's
+//! (docs/formats.md#usage-and-time).
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 use serde_json::{Value, json};
 
+use crate::formats::openai_chat::openai_tokens;
 use crate::formats::{
     Adapter, CallLog, Converter, Record, RecordError, complete, id_field, open_call, result_value,
-    str_field,
+    str_field, usage,
 };
 use crate::model::{Run, Status};
 use crate::naming::Naming;
@@ -65,7 +73,7 @@ impl Converter for MiniConverter {
             None | Some(Value::Null) => &[][..],
             Some(_) => return Err(RecordError::Shape("`messages` is not a list".to_owned())),
         };
-        Ok(vec![messages_run(messages)])
+        Ok(vec![messages_run(messages)?])
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {
@@ -73,17 +81,39 @@ impl Converter for MiniConverter {
     }
 }
 
-fn messages_run(messages: &[Value]) -> Run {
+fn messages_run(messages: &[Value]) -> Result<Run, RecordError> {
     let mut log = CallLog::default();
+    let mut run = Run::default();
     let mut steps: u32 = 0;
     // The text action waiting for its observation.
     let mut waiting: Option<usize> = None;
+    // The time of the last assistant message, when it records one.
+    let mut asked: Option<i64> = None;
     for message in messages {
+        let extra = message.get("extra").unwrap_or(&Value::Null);
+        let now = usage::time_field(extra, "timestamp");
+        if let Some(now) = now {
+            usage::widen(&mut run.time, now, now);
+        }
         match str_field(message, "role") {
             Some("assistant") => {
                 let step = steps;
                 steps = steps.saturating_add(1);
                 waiting = None;
+                asked = now;
+                if let Some(response) = extra.get("response").filter(|value| value.is_object()) {
+                    if let Some(created) = usage::time_field(response, "created") {
+                        usage::widen(&mut run.time, created, created);
+                    }
+                    if let Some(tokens) = response
+                        .get("usage")
+                        .map(openai_tokens)
+                        .transpose()?
+                        .flatten()
+                    {
+                        usage::add(&mut run.usage, str_field(response, "model"), tokens);
+                    }
+                }
                 if let Some(Value::Array(tool_calls)) = message.get("tool_calls") {
                     for tool_call in tool_calls {
                         let function = tool_call.get("function").unwrap_or(tool_call);
@@ -115,18 +145,21 @@ fn messages_run(messages: &[Value]) -> Run {
                 {
                     let result = message.get("content").map(result_value);
                     complete(call, result, Status::Unknown);
+                    call.time = usage::interval(asked, now);
                 }
             }
             Some("user") => {
                 if let Some(call) = waiting.take().and_then(|index| log.calls.get_mut(index)) {
                     let result = Value::String(text(message.get("content")));
                     complete(call, Some(result), Status::Unknown);
+                    call.time = usage::interval(asked, now);
                 }
             }
             _ => {}
         }
     }
-    log.into_run()
+    let calls = log.into_run().calls;
+    Ok(Run { calls, ..run })
 }
 
 /// A message's text: a string, or its text parts joined.

@@ -110,7 +110,7 @@ fn is_foreign(message: &Value) -> bool {
 
 /// The tokens of a Chat Completions `usage` object: `prompt_tokens` counts the cached
 /// ones, which `prompt_tokens_details.cached_tokens` gives apart.
-fn openai_tokens(usage: &Value) -> Result<Option<Tokens>, RecordError> {
+pub(super) fn openai_tokens(usage: &Value) -> Result<Option<Tokens>, RecordError> {
     usage::tokens(
         usage,
         &["prompt_tokens"],

@@ -7,15 +7,23 @@
 //! `model_response`), else the action's `args`. The observation whose `cause` is the
 //! action's `id` (or with the same `tool_call_id`) answers it. The events of one model
 //! response (one `model_response.id`) are one step.
+//!
+//! Usage: each model response a call's metadata keeps (`model_response.usage`, once per
+//! response `id`, under its `model`); the last `llm_metrics.accumulated_token_usage` is the
+//! running total of every response, so what it holds beyond those (responses that made no
+//! call) is added under its own `model`. Times: each event's `timestamp`, written without
+//! an offset and read as UTC; a call from its action to its observation
+//! (docs/formats.md#usage-and-time).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use crate::formats::export::export_time;
 use crate::formats::{
-    Adapter, Converter, Record, RecordError, complete, id_field, open_call, str_field,
+    Adapter, Converter, Record, RecordError, complete, id_field, open_call, str_field, usage,
 };
-use crate::model::{Call, Run, Status};
+use crate::model::{Call, Interval, Run, Status, Tokens, Usage};
 
 pub(crate) struct OpenHands;
 
@@ -57,6 +65,14 @@ struct OpenHandsConverter {
     /// The step of each model response id, and the steps begun.
     responses: BTreeMap<String, u32>,
     steps: u32,
+    /// The usage of the model responses counted, by their ids.
+    usage: Usage,
+    counted: BTreeSet<String>,
+    /// The last `llm_metrics.accumulated_token_usage`: its tokens and model.
+    accumulated: Option<(Tokens, Option<String>)>,
+    /// The time of each call's action, by call index, and the span of the events' times.
+    starts: Vec<Option<i64>>,
+    time: Option<Interval>,
 }
 
 impl Converter for OpenHandsConverter {
@@ -73,10 +89,16 @@ impl Converter for OpenHandsConverter {
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {
+        let mut usage = self.usage;
+        if let Some((total, model)) = self.accumulated {
+            add_beyond(&mut usage, total, model.as_deref());
+        }
         vec![Run {
             calls: self.calls,
             format: "",
             line: None,
+            usage,
+            time: self.time,
             ..Default::default()
         }]
     }
@@ -87,6 +109,14 @@ impl OpenHandsConverter {
         let metadata = event
             .get("tool_call_metadata")
             .filter(|metadata| metadata.is_object());
+        let now = event
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .and_then(export_time);
+        if let Some(now) = now {
+            usage::widen(&mut self.time, now, now);
+        }
+        self.usage_of(event, metadata)?;
         if event.get("action").is_some_and(Value::is_string) {
             let Some(metadata) = metadata else {
                 return Ok(());
@@ -106,6 +136,7 @@ impl OpenHandsConverter {
             let index = self.calls.len();
             self.calls
                 .push(open_call(None, name.to_owned(), args, step));
+            self.starts.push(now);
             if let Some(id) = id_field(event, "id") {
                 self.by_event.insert(id, index);
             }
@@ -117,10 +148,11 @@ impl OpenHandsConverter {
             let by_id = metadata
                 .and_then(|metadata| id_field(metadata, "tool_call_id"))
                 .and_then(|id| self.by_call_id.get(&id).copied());
-            let Some(call) = by_cause
-                .or(by_id)
-                .and_then(|index| self.calls.get_mut(index))
-            else {
+            let Some(index) = by_cause.or(by_id) else {
+                return Ok(());
+            };
+            let start = self.starts.get(index).copied().flatten();
+            let Some(call) = self.calls.get_mut(index) else {
                 return Ok(());
             };
             if call.completed {
@@ -131,6 +163,52 @@ impl OpenHandsConverter {
                 .filter(|content| !content.is_null())
                 .cloned();
             complete(call, result, status(event, kind));
+            call.time = usage::interval(start, now);
+        }
+        Ok(())
+    }
+
+    /// The usage an event records: its call's model response, the first time its `id` is
+    /// seen (an observation repeats its action's metadata), and the running total of
+    /// `llm_metrics`.
+    fn usage_of(&mut self, event: &Value, metadata: Option<&Value>) -> Result<(), RecordError> {
+        if let Some(total) = event
+            .get("llm_metrics")
+            .and_then(|metrics| metrics.get("accumulated_token_usage"))
+            .filter(|total| total.is_object())
+            && let Some(tokens) = usage::tokens(
+                total,
+                &["prompt_tokens"],
+                &["completion_tokens"],
+                Some(total),
+                &["cache_read_tokens"],
+            )?
+        {
+            let model = str_field(total, "model").map(str::to_owned);
+            self.accumulated = Some((tokens, model));
+        }
+        let Some(response) = metadata.and_then(|metadata| metadata.get("model_response")) else {
+            return Ok(());
+        };
+        let Some(recorded) = response.get("usage").filter(|usage| usage.is_object()) else {
+            return Ok(());
+        };
+        let first = match id_field(response, "id") {
+            Some(id) => self.counted.insert(id),
+            // A response without an id is counted on its action alone.
+            None => event.get("action").is_some(),
+        };
+        if !first {
+            return Ok(());
+        }
+        if let Some(tokens) = usage::tokens(
+            recorded,
+            &["prompt_tokens"],
+            &["completion_tokens"],
+            recorded.get("prompt_tokens_details"),
+            &["cached_tokens"],
+        )? {
+            usage::add(&mut self.usage, str_field(response, "model"), tokens);
         }
         Ok(())
     }
@@ -145,6 +223,25 @@ impl OpenHandsConverter {
             self.responses.insert(id, step);
         }
         step
+    }
+}
+
+/// Adds to `usage` what the running `total` holds beyond the responses counted, under the
+/// total's `model`: the responses that made no call, whose usage only the total keeps.
+fn add_beyond(usage: &mut Usage, total: Tokens, model: Option<&str>) {
+    let (mut input, mut output, mut cached) = (0_u64, 0_u64, 0_u64);
+    for tokens in usage.models.values() {
+        input = input.saturating_add(tokens.input);
+        output = output.saturating_add(tokens.output);
+        cached = cached.saturating_add(tokens.cached_input.unwrap_or(0));
+    }
+    let beyond = Tokens {
+        input: total.input.saturating_sub(input),
+        output: total.output.saturating_sub(output),
+        cached_input: total.cached_input.map(|total| total.saturating_sub(cached)),
+    };
+    if beyond.input > 0 || beyond.output > 0 || usage.models.is_empty() {
+        usage::add(usage, model, beyond);
     }
 }
 

@@ -8,12 +8,18 @@
 //! is the classic form, whose actions are command lines the model wrote as text: each entry
 //! of `trajectory` is then one call, named by the action's first word (`edit`, `python`),
 //! its whole text as the argument `command`, its `observation` as the result.
+//!
+//! The usage is `info.model_stats`' totals over the run's model calls (`tokens_sent` as
+//! input, `tokens_received` as output; cached tokens are not recorded), under the model
+//! `replay_config` names (`agent.model.name`, as configured: the responses are not kept),
+//! else under no name. The trajectory records no times, only each step's
+//! `execution_time` (docs/formats.md#usage-and-time).
 
 use serde_json::{Value, json};
 
 use crate::formats::{
     Adapter, CallLog, Converter, Record, RecordError, complete, id_field, open_call, result_value,
-    str_field,
+    str_field, usage,
 };
 use crate::model::{Run, Status};
 use crate::naming::Naming;
@@ -69,11 +75,17 @@ impl Converter for SweAgentConverter {
         let function_calling = history
             .iter()
             .any(|message| message.get("tool_calls").is_some_and(Value::is_array));
-        let run = if function_calling || list(&value, "trajectory")?.is_empty() {
+        let mut run = if function_calling || list(&value, "trajectory")?.is_empty() {
             history_run(history)?
         } else {
             classic_run(list(&value, "trajectory")?)
         };
+        if let Some(stats) = value.get("info").and_then(|info| info.get("model_stats"))
+            && let Some(tokens) =
+                usage::tokens(stats, &["tokens_sent"], &["tokens_received"], None, &[])?
+        {
+            usage::add(&mut run.usage, configured_model(&value).as_deref(), tokens);
+        }
         Ok(vec![run])
     }
 
@@ -156,6 +168,22 @@ fn classic_run(trajectory: &[Value]) -> Run {
         run.calls.push(call);
     }
     run
+}
+
+/// The model name of the run's configuration: `replay_config` (JSON text, or an object),
+/// `agent.model.name`.
+fn configured_model(trajectory: &Value) -> Option<String> {
+    let config = trajectory.get("replay_config")?;
+    let parsed;
+    let config = match config {
+        Value::String(text) => {
+            parsed = serde_json::from_str::<Value>(text).ok()?;
+            &parsed
+        }
+        other => other,
+    };
+    let model = config.get("agent")?.get("model")?;
+    str_field(model, "name").map(str::to_owned)
 }
 
 fn is_demo(message: &Value) -> bool {

@@ -1,12 +1,13 @@
 //! Unit tests of the `adk` adapter, through the public reader.
 
 use crate::formats::testing;
+use crate::formats::testing::ns;
 use rstest::rstest;
 use serde_json::{Value, json};
 
 use super::Adk;
 use crate::formats::Adapter;
-use crate::{Run, Status, TraceError};
+use crate::{Interval, Run, Status, TraceError};
 
 use Status::{Error as E, Ok as O, Unknown as U};
 
@@ -266,4 +267,28 @@ fn odd_shapes_never_panic(#[case] text: &str, #[case] runs: usize) {
     let read = read_with(text, false).unwrap();
     assert_eq!(read.len(), runs);
     assert!(read.iter().all(|run| run.calls.is_empty()));
+}
+
+const SPARK: &str = include_str!(
+    "../../../../../fixtures/format-adk-flow-complex-spark/adk-python__flow_complex_spark__sample.session.json"
+);
+
+#[test]
+fn a_call_spans_its_call_and_response_events() {
+    let runs = read(SPARK, false);
+    // `function_call` at 1734292272.522898, its `function_response` at 1734292272.524573.
+    assert_eq!(
+        runs[0].calls[0].time,
+        Some(Interval {
+            start_ns: ns("2024-12-15T19:51:12.522898Z"),
+            end_ns: ns("2024-12-15T19:51:12.524573Z")
+        })
+    );
+}
+
+#[test]
+fn a_call_without_a_timed_response_has_no_time() {
+    let text = session(&[event("a", &call("f"))]);
+    let runs = read(&text, false);
+    assert_eq!(runs[0].calls[0].time, None);
 }

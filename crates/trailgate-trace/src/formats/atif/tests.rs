@@ -1,14 +1,15 @@
 //! Unit tests of the `atif` adapter, through the public reader: detection, the fields of a
-//! call, pairing by `source_call_id`, steps, the status conventions, and bad documents.
+//! call, pairing by `source_call_id`, steps, the status conventions, usage and times, and
+//! bad documents.
 
 use crate::formats::testing;
-use crate::formats::testing::summary;
+use crate::formats::testing::{assert_bad_count, ns, summary, usage};
 use rstest::rstest;
 use serde_json::{Value, json};
 
 use super::Atif;
 use crate::formats::Adapter;
-use crate::{Naming, ReadOptions, Run, Status, TraceError};
+use crate::{Interval, Naming, ReadOptions, Run, Status, TraceError};
 
 use Status::{Error as E, Ok as O, Unknown as U};
 
@@ -330,4 +331,82 @@ fn a_forced_document_of_another_kind_is_an_error() {
     };
     let error = read_with(r#"{"tool_calls": []}"#, false, &options).unwrap_err();
     assert!(matches!(error, TraceError::Shape { .. }), "{error:?}");
+}
+
+const RFC_EXAMPLE: &str =
+    include_str!("../../../../../fixtures/format-atif-rfc-example/atif-v1.4-rfc-example.json");
+
+#[test]
+fn usage_and_times_of_the_rfc_example() {
+    let runs = read_with(RFC_EXAMPLE, false, &ReadOptions::default()).unwrap();
+    // Two agent steps: 520 + 600 prompt tokens (200 of them cached), 80 + 44 completion.
+    assert_eq!(
+        usage(&runs[0]),
+        [("gemini-2.5-flash".to_owned(), 1120, 124, Some(200))]
+    );
+    assert_eq!(
+        runs[0].time,
+        Some(Interval {
+            start_ns: ns("2025-10-11T10:30:00Z"),
+            end_ns: ns("2025-10-11T10:30:05Z")
+        })
+    );
+    assert!(runs[0].calls.iter().all(|call| call.time.is_none()));
+}
+
+#[rstest]
+#[case::step_model_over_agent_model(
+    json!({"name": "a", "model_name": "agent-model"}),
+    json!([{"step_id": 1, "source": "agent", "model_name": "step-model", "metrics": {"prompt_tokens": 5, "completion_tokens": 1}}, {"step_id": 2, "source": "agent", "metrics": {"prompt_tokens": 7, "completion_tokens": 2}}]),
+    json!({"total_prompt_tokens": 999, "total_completion_tokens": 999}),
+    &[("agent-model", 7, 2, None), ("step-model", 5, 1, None)]
+)]
+#[case::final_metrics_when_no_step_has_any(
+    json!({"name": "a", "model_name": "m"}),
+    json!([{"step_id": 1, "source": "agent", "message": "hi"}]),
+    json!({"total_prompt_tokens": 220, "total_completion_tokens": 80, "total_cached_tokens": 20, "total_cost_usd": 0.1}),
+    &[("m", 220, 80, Some(20))]
+)]
+#[case::no_model_named(
+    json!({"name": "a"}),
+    json!([{"step_id": 1, "source": "agent", "metrics": {"prompt_tokens": 5, "completion_tokens": 1, "cost_usd": 0.01}}]),
+    Value::Null,
+    &[("", 5, 1, None)]
+)]
+#[case::cost_alone_is_no_usage(
+    json!({"name": "a"}),
+    json!([{"step_id": 1, "source": "agent", "metrics": {"cost_usd": 0.01}}]),
+    json!({"total_cost_usd": 0.01}),
+    &[]
+)]
+fn usage_per_model(
+    #[case] agent: Value,
+    #[case] steps: Value,
+    #[case] totals: Value,
+    #[case] expected: &[(&str, u64, u64, Option<u64>)],
+) {
+    let document = json!({"schema_version": "ATIF-v1.8", "agent": agent, "steps": steps, "final_metrics": totals});
+    let runs = read_with(&document.to_string(), false, &ReadOptions::default()).unwrap();
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|(model, input, output, cached)| ((*model).to_owned(), *input, *output, *cached))
+        .collect();
+    assert_eq!(usage(&runs[0]), expected);
+}
+
+#[rstest]
+#[case::negative("prompt_tokens", "-1")]
+#[case::fraction("cached_tokens", "1.5")]
+#[case::past_64_bits("completion_tokens", "18446744073709551616")]
+fn a_bad_token_count_is_an_error(#[case] key: &str, #[case] count: &str) {
+    let mut metrics = json!({"prompt_tokens": 1, "completion_tokens": 1});
+    metrics[key] = serde_json::from_str(count).unwrap();
+    let document = json!({"schema_version": "ATIF-v1.8", "agent": {"name": "a"}, "steps": [{"step_id": 1, "source": "agent", "metrics": metrics}]});
+    assert_bad_count(&document.to_string(), false, key, count);
+}
+
+#[test]
+fn a_bad_final_count_is_an_error() {
+    let document = json!({"schema_version": "ATIF-v1.8", "agent": {"name": "a"}, "steps": [], "final_metrics": {"total_prompt_tokens": -3}});
+    assert_bad_count(&document.to_string(), false, "total_prompt_tokens", "-3");
 }

@@ -1,10 +1,10 @@
 //! Unit tests of the `codex-exec` adapter, through the public reader: detection, items as
-//! calls, status, steps by turn, and malformed items.
+//! calls, status, steps by turn, usage, and malformed items.
 
 use rstest::rstest;
 use serde_json::{Value, json};
 
-use crate::formats::testing::{read, summary};
+use crate::formats::testing::{assert_bad_count, read, summary, usage};
 use crate::{Run, Status, TraceError};
 
 use Status::{Error as E, Ok as O, Unknown as U};
@@ -116,4 +116,44 @@ fn unusable_items_are_errors(#[case] event: Value) {
     let text = lines(&[json!({"type": "thread.started", "thread_id": "t"}), event]);
     let error = read(&text, true).unwrap_err();
     assert!(matches!(error, TraceError::Shape { .. }), "{error:?}");
+}
+
+#[test]
+fn usage_is_the_last_turns_running_total() {
+    let events = [
+        json!({"type": "thread.started", "thread_id": "t"}),
+        json!({"type": "turn.started"}),
+        json!({"type": "turn.completed", "usage": {"input_tokens": 100, "cached_input_tokens": 0, "output_tokens": 7}}),
+        json!({"type": "turn.started"}),
+        json!({"type": "turn.failed", "error": {"message": "stream disconnected"}}),
+        json!({"type": "turn.started"}),
+        json!({"type": "turn.completed", "usage": {"input_tokens": 250, "cached_input_tokens": 96, "output_tokens": 20}}),
+    ];
+    let run = run(&lines(&events));
+    // The second total holds the first: 250 in all, not 350. The events name no model.
+    assert_eq!(usage(&run), [(String::new(), 250, 20, Some(96))]);
+    assert_eq!(run.time, None);
+}
+
+#[test]
+fn no_turn_completed_is_no_usage() {
+    let events = [
+        json!({"type": "thread.started", "thread_id": "t"}),
+        json!({"type": "turn.started"}),
+    ];
+    assert!(run(&lines(&events)).usage.models.is_empty());
+}
+
+#[rstest]
+#[case::negative("input_tokens", "-1")]
+#[case::fraction("cached_input_tokens", "1.5")]
+#[case::past_64_bits("output_tokens", "18446744073709551616")]
+fn a_bad_token_count_is_an_error(#[case] key: &str, #[case] count: &str) {
+    let mut usage = json!({"input_tokens": 1, "cached_input_tokens": 0, "output_tokens": 1});
+    usage[key] = serde_json::from_str(count).unwrap();
+    let events = [
+        json!({"type": "turn.started"}),
+        json!({"type": "turn.completed", "usage": usage}),
+    ];
+    assert_bad_count(&lines(&events), true, key, count);
 }

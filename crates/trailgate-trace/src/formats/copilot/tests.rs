@@ -3,12 +3,13 @@
 //! (github/copilot-sdk `session-events.ts`).
 
 use crate::formats::testing;
+use crate::formats::testing::{assert_bad_count, ns, usage};
 use rstest::rstest;
 use serde_json::{Value, json};
 
 use super::Copilot;
 use crate::formats::Adapter;
-use crate::{Naming, ReadOptions, Run, Status, TraceError, read_trace};
+use crate::{Interval, Naming, ReadOptions, Run, Status, TraceError, read_trace};
 
 use Status::{Error as E, Ok as O, Unknown as U};
 
@@ -359,4 +360,85 @@ fn flat_tool_use_without_name_is_an_error() {
         Err(TraceError::Shape { message, .. }) => assert!(message.contains("`name`"), "{message}"),
         other => panic!("expected a shape error, got {other:?}"),
     }
+}
+
+/// The events of the usage fixture, written after the event schema.
+const EVENTS: &str = include_str!("../../../../../fixtures/usage-copilot-events/events.jsonl");
+
+#[test]
+fn usage_and_times_of_session_events() {
+    let run = read(EVENTS, true);
+    // The two `assistant.usage` events, not the `session.shutdown` totals besides them.
+    assert_eq!(
+        usage(&run),
+        [("claude-sonnet-4.5".to_owned(), 18_371, 100, Some(17_792))]
+    );
+    assert_eq!(
+        run.time,
+        Some(Interval {
+            start_ns: ns("2026-03-02T09:14:00.12Z"),
+            end_ns: ns("2026-03-02T09:14:04.31Z")
+        })
+    );
+    // From the assistant message that asked for it to its completion.
+    assert_eq!(
+        run.calls[0].time,
+        Some(Interval {
+            start_ns: ns("2026-03-02T09:14:02.544Z"),
+            end_ns: ns("2026-03-02T09:14:02.873Z")
+        })
+    );
+}
+
+#[test]
+fn a_session_file_has_the_shutdown_totals() {
+    // On disk the ephemeral `assistant.usage` events are not kept.
+    let kept: Vec<&str> = EVENTS
+        .lines()
+        .filter(|line| !line.contains("\"assistant.usage\""))
+        .collect();
+    let run = read(&kept.join("\n"), true);
+    assert_eq!(
+        usage(&run),
+        [("claude-sonnet-4.5".to_owned(), 18_371, 100, Some(17_792))]
+    );
+}
+
+#[test]
+fn a_call_without_completion_has_no_time() {
+    let text = [
+        json!({"type": "assistant.message", "timestamp": "2026-01-01T00:00:00Z", "data": {"content": "", "toolRequests": [{"toolCallId": "a", "name": "x", "arguments": {}}]}}),
+        json!({"type": "tool.execution_start", "timestamp": "2026-01-01T00:00:01Z", "data": {"toolCallId": "b", "toolName": "y", "arguments": {}}}),
+        json!({"type": "tool.execution_complete", "timestamp": "2026-01-01T00:00:03Z", "data": {"toolCallId": "b", "success": true}}),
+    ]
+    .map(|event| event.to_string())
+    .join("\n");
+    let run = read(&text, true);
+    assert_eq!(run.calls[0].time, None);
+    assert_eq!(
+        run.calls[1].time,
+        Some(Interval {
+            start_ns: ns("2026-01-01T00:00:01Z"),
+            end_ns: ns("2026-01-01T00:00:03Z")
+        })
+    );
+    assert!(run.usage.models.is_empty());
+}
+
+#[rstest]
+#[case::negative_per_call("assistant.usage", "inputTokens", "-1")]
+#[case::fraction_per_call("assistant.usage", "outputTokens", "1.5")]
+#[case::past_64_bits_in_the_totals("session.shutdown", "cacheReadTokens", "18446744073709551616")]
+fn a_bad_token_count_is_an_error(#[case] kind: &str, #[case] key: &str, #[case] count: &str) {
+    let mut counts = json!({"inputTokens": 1, "outputTokens": 1, "cacheReadTokens": 0});
+    counts[key] = serde_json::from_str(count).unwrap();
+    let data = if kind == "assistant.usage" {
+        let mut data = counts;
+        data["model"] = json!("m");
+        data
+    } else {
+        json!({"modelMetrics": {"m": {"requests": {"count": 1}, "usage": counts}}})
+    };
+    let text = json!({"type": kind, "timestamp": "2026-01-01T00:00:00Z", "data": data}).to_string();
+    assert_bad_count(&text, true, key, count);
 }

@@ -1,11 +1,11 @@
 //! Unit tests of the `gemini-cli` adapter, through the public reader: detection, calls with
-//! their results and status, steps, and malformed sessions.
+//! their results and status, steps, usage and times, and malformed sessions.
 
 use rstest::rstest;
 use serde_json::{Value, json};
 
-use crate::formats::testing::{read, summary};
-use crate::{Run, Status, TraceError};
+use crate::formats::testing::{assert_bad_count, ns, read, summary, usage};
+use crate::{Interval, Run, Status, TraceError};
 
 use Status::{Error as E, Ok as O, Unknown as U};
 
@@ -128,4 +128,33 @@ fn detection(#[case] document: Value, #[case] detected: bool) {
 fn unusable_sessions_are_errors(#[case] document: Value) {
     let error = read(&document.to_string(), false).unwrap_err();
     assert!(matches!(error, TraceError::Shape { .. }), "{error:?}");
+}
+
+#[test]
+fn usage_and_times_of_a_real_session() {
+    let run = run(SESSION);
+    // Nine responses: output 4355 counts 2917 tokens of thoughts.
+    assert_eq!(
+        usage(&run),
+        [("gemini-3-pro".to_owned(), 87_418, 4355, Some(62_117))]
+    );
+    assert_eq!(
+        run.time,
+        Some(Interval {
+            start_ns: ns("2026-01-16T11:01:22.281Z"),
+            end_ns: ns("2026-01-16T12:34:29.823Z")
+        })
+    );
+    assert!(run.calls.iter().all(|call| call.time.is_none()));
+}
+
+#[rstest]
+#[case::negative("input", "-1")]
+#[case::fraction("thoughts", "1.5")]
+#[case::past_64_bits("output", "18446744073709551616")]
+fn a_bad_token_count_is_an_error(#[case] key: &str, #[case] count: &str) {
+    let mut tokens = json!({"input": 1, "output": 1, "cached": 0, "thoughts": 0});
+    tokens[key] = serde_json::from_str(count).unwrap();
+    let message = json!({"type": "gemini", "content": "", "model": "m", "tokens": tokens});
+    assert_bad_count(&session(&json!([message])), false, key, count);
 }

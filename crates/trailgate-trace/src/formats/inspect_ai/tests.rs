@@ -1,11 +1,12 @@
 //! Unit tests of the `inspect-ai` adapter, through the public reader: samples as runs,
-//! messages paired by id with status from `error`, tool messages alone, and events.
+//! messages paired by id with status from `error`, tool messages alone, events, usage and
+//! times.
 
 use rstest::rstest;
 use serde_json::{Value, json};
 
-use crate::formats::testing::{read, summary};
-use crate::{Run, Status, TraceError};
+use crate::formats::testing::{assert_bad_count, ns, read, summary, usage};
+use crate::{Interval, Run, Status, TraceError};
 
 use Status::{Error as E, Ok as O, Unknown as U};
 
@@ -91,4 +92,84 @@ fn a_call_without_a_function_is_an_error() {
     let text = log(&json!([{"messages": [{"role": "assistant", "tool_calls": [{"id": "a"}]}]}]));
     let error = read(&text, false).unwrap_err();
     assert!(matches!(error, TraceError::Shape { .. }), "{error:?}");
+}
+
+#[test]
+fn usage_and_times_of_a_real_log() {
+    let runs = runs(BROWSER);
+    // Five model events: their usage under the model the responses name (the sample's
+    // `model_usage`, under `openai/gpt-4o-mini`, holds the same sums).
+    assert_eq!(
+        usage(&runs[0]),
+        [("gpt-4o-mini-2024-07-18".to_owned(), 15_235, 281, Some(9088))]
+    );
+    assert_eq!(
+        runs[0].time,
+        Some(Interval {
+            start_ns: ns("2025-05-12T20:27:36.997226-04:00"),
+            end_ns: ns("2025-05-12T20:27:56.689632-04:00")
+        })
+    );
+    assert_eq!(
+        runs[0].calls[0].time,
+        Some(Interval {
+            start_ns: ns("2025-05-12T20:27:39.762878-04:00"),
+            end_ns: ns("2025-05-12T20:27:44.080452-04:00")
+        })
+    );
+    assert!(runs[0].calls.iter().all(|call| call.time.is_some()));
+}
+
+fn model_event(usage: &Value) -> Value {
+    json!({"event": "model", "timestamp": "2025-01-01T00:00:00+00:00", "model": "anthropic/claude-sonnet-4-0", "output": {"model": "claude-sonnet-4-20250514", "usage": usage}})
+}
+
+#[rstest]
+#[case::openai_counts_the_cache_in_the_input(
+    json!({"input_tokens": 100, "output_tokens": 10, "input_tokens_cache_read": 60, "reasoning_tokens": 4, "total_tokens": 110}),
+    (100, 10, Some(60))
+)]
+#[case::anthropic_keeps_the_cache_apart(
+    json!({"input_tokens": 40, "output_tokens": 10, "input_tokens_cache_read": 60, "input_tokens_cache_write": 5, "total_tokens": 115}),
+    (105, 10, Some(60))
+)]
+#[case::google_keeps_the_reasoning_apart(
+    json!({"input_tokens": 100, "output_tokens": 10, "reasoning_tokens": 30, "total_tokens": 140}),
+    (100, 40, None)
+)]
+#[case::no_total_takes_the_counts_as_they_are(
+    json!({"input_tokens": 40, "output_tokens": 10, "input_tokens_cache_read": 60}),
+    (40, 10, Some(60))
+)]
+fn what_the_total_says_of_the_counts(
+    #[case] recorded: Value,
+    #[case] expected: (u64, u64, Option<u64>),
+) {
+    let text = json!({"events": [model_event(&recorded)]}).to_string();
+    let (input, output, cached) = expected;
+    assert_eq!(
+        usage(&runs(&text)[0]),
+        [("claude-sonnet-4-20250514".to_owned(), input, output, cached)]
+    );
+}
+
+#[test]
+fn model_usage_when_the_events_record_none() {
+    let sample = json!({"id": 1, "epoch": 1, "messages": [{"role": "assistant", "content": "", "tool_calls": [{"id": "a", "function": "f", "arguments": {}}]}],
+        "model_usage": {"openai/gpt-4o": {"input_tokens": 7, "output_tokens": 2, "total_tokens": 9}}});
+    let text = json!({"version": 2, "eval": {"task": "t"}, "samples": [sample]}).to_string();
+    let runs = runs(&text);
+    assert_eq!(usage(&runs[0]), [("openai/gpt-4o".to_owned(), 7, 2, None)]);
+    assert_eq!(runs[0].time, None);
+}
+
+#[rstest]
+#[case::negative("input_tokens", "-1")]
+#[case::fraction("output_tokens", "1.5")]
+#[case::past_64_bits("total_tokens", "18446744073709551616")]
+fn a_bad_token_count_is_an_error(#[case] key: &str, #[case] count: &str) {
+    let mut recorded = json!({"input_tokens": 1, "output_tokens": 1, "total_tokens": 2});
+    recorded[key] = serde_json::from_str(count).unwrap();
+    let text = json!({"events": [model_event(&recorded)]}).to_string();
+    assert_bad_count(&text, false, key, count);
 }

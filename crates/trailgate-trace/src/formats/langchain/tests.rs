@@ -1,6 +1,8 @@
-//! Unit tests of the `langchain` adapter, through the public reader.
+//! Unit tests of the `langchain` adapter, through the public reader: calls, results,
+//! detection and usage.
 
 use crate::formats::testing;
+use crate::formats::testing::{assert_bad_count, usage};
 use rstest::rstest;
 use serde_json::{Value, json};
 
@@ -246,4 +248,62 @@ fn odd_shapes_never_panic(#[case] text: &str, #[case] expected: Option<usize>) {
         Err(other) => panic!("unexpected error {other:?}"),
     };
     assert_eq!(got, expected);
+}
+
+fn ai_with(fields: &Value) -> Value {
+    let mut data =
+        json!({"content": "", "type": "ai", "id": "m", "tool_calls": [], "invalid_tool_calls": []});
+    for (key, value) in fields.as_object().unwrap() {
+        data[key] = value.clone();
+    }
+    json!({"type": "ai", "data": data})
+}
+
+#[rstest]
+#[case::usage_metadata(
+    vec![ai_with(&json!({"usage_metadata": {"input_tokens": 350, "output_tokens": 240, "total_tokens": 590, "input_token_details": {"cache_read": 100, "audio": 0}, "output_token_details": {"reasoning": 200}}, "response_metadata": {"model_name": "gpt-4o-2024-08-06", "token_usage": {"prompt_tokens": 1, "completion_tokens": 1}}})),
+         ai_with(&json!({"usage_metadata": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}, "response_metadata": {"model_name": "gpt-4o-2024-08-06"}}))],
+    &[("gpt-4o-2024-08-06", 360, 245, Some(100))]
+)]
+#[case::anthropic_names_its_model_model(
+    vec![ai_with(&json!({"usage_metadata": {"input_tokens": 12, "output_tokens": 3, "total_tokens": 15}, "response_metadata": {"model": "claude-sonnet-4-20250514"}}))],
+    &[("claude-sonnet-4-20250514", 12, 3, None)]
+)]
+#[case::token_usage_of_older_messages(
+    vec![ai_with(&json!({"usage_metadata": null, "response_metadata": {"token_usage": {"prompt_tokens": 20, "completion_tokens": 4, "prompt_tokens_details": {"cached_tokens": 8}}}}))],
+    &[("", 20, 4, Some(8))]
+)]
+#[case::none_recorded(vec![ai_with(&json!({"usage_metadata": null, "response_metadata": {}}))], &[])]
+fn usage_of_ai_messages(
+    #[case] messages: Vec<Value>,
+    #[case] expected: &[(&str, u64, u64, Option<u64>)],
+) {
+    let run = read(&Value::Array(messages).to_string(), false);
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|(model, input, output, cached)| ((*model).to_owned(), *input, *output, *cached))
+        .collect();
+    assert_eq!(usage(&run), expected);
+    assert_eq!(run.time, None);
+}
+
+#[test]
+fn usage_of_a_dumpd_message() {
+    let message = json!({"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"],
+        "kwargs": {"content": "", "type": "ai", "tool_calls": [], "usage_metadata": {"input_tokens": 9, "output_tokens": 1, "total_tokens": 10}, "response_metadata": {"model_name": "m"}}});
+    assert_eq!(
+        usage(&read(&json!([message]).to_string(), false)),
+        [("m".to_owned(), 9, 1, None)]
+    );
+}
+
+#[rstest]
+#[case::negative("input_tokens", "-1")]
+#[case::fraction("output_tokens", "1.5")]
+#[case::past_64_bits("input_tokens", "18446744073709551616")]
+fn a_bad_token_count_is_an_error(#[case] key: &str, #[case] count: &str) {
+    let mut recorded = json!({"input_tokens": 1, "output_tokens": 1, "total_tokens": 2});
+    recorded[key] = serde_json::from_str(count).unwrap();
+    let text = Value::Array(vec![ai_with(&json!({"usage_metadata": recorded}))]).to_string();
+    assert_bad_count(&text, false, key, count);
 }

@@ -1,12 +1,12 @@
 //! Unit tests of the `mini-swe-agent` adapter, through the public reader: detection, the
 //! one bash block of a message as a call, its observation as the result, steps, and the
-//! tool-calling form.
+//! tool-calling form, usage and times.
 
 use rstest::rstest;
 use serde_json::{Value, json};
 
-use crate::formats::testing::{read, summary};
-use crate::{Run, Status};
+use crate::formats::testing::{assert_bad_count, ns, read, summary, usage};
+use crate::{Interval, Run, Status};
 
 use Status::Unknown as U;
 
@@ -139,4 +139,60 @@ fn an_openai_message_list_is_not_mini_swe_agent() {
 fn messages_not_a_list_is_an_error() {
     let text = json!({"trajectory_format": "mini-swe-agent-1", "messages": 3}).to_string();
     assert!(read(&text, false).is_err());
+}
+
+#[test]
+fn usage_and_times_of_the_harbor_rfc_trajectory() {
+    let run = run(HARBOR_RFC);
+    // Three responses: 752 + 841 + 919 prompt tokens, 69 + 53 + 77 completion tokens.
+    assert_eq!(
+        usage(&run),
+        [("claude-3-5-sonnet-20241022".to_owned(), 2512, 199, Some(0))]
+    );
+    // Version 1 writes no `extra.timestamp`: the run spans its responses' `created`, and no
+    // call has a time.
+    assert_eq!(
+        run.time,
+        Some(Interval {
+            start_ns: ns("2025-10-10T06:35:27Z"),
+            end_ns: ns("2025-10-10T06:35:30Z")
+        })
+    );
+    assert!(run.calls.iter().all(|call| call.time.is_none()));
+}
+
+#[test]
+fn a_call_spans_its_message_and_observation_timestamps() {
+    let mut asked = assistant("```bash\nls\n```");
+    asked["extra"] = json!({"timestamp": 1_760_078_127.25, "response": {"model": "m", "created": 1_760_078_126, "usage": {"prompt_tokens": 10, "completion_tokens": 3, "prompt_tokens_details": {"cached_tokens": 4}}}});
+    let mut answered = observation("<returncode>0</returncode>");
+    answered["extra"] = json!({"returncode": 0, "timestamp": 1_760_078_128.5});
+    let run = run(&trajectory(&json!([asked, answered])));
+    assert_eq!(usage(&run), [("m".to_owned(), 10, 3, Some(4))]);
+    assert_eq!(
+        run.calls[0].time,
+        Some(Interval {
+            start_ns: ns("2025-10-10T06:35:27.25Z"),
+            end_ns: ns("2025-10-10T06:35:28.5Z")
+        })
+    );
+    assert_eq!(
+        run.time,
+        Some(Interval {
+            start_ns: ns("2025-10-10T06:35:26Z"),
+            end_ns: ns("2025-10-10T06:35:28.5Z")
+        })
+    );
+}
+
+#[rstest]
+#[case::negative("prompt_tokens", "-1")]
+#[case::fraction("completion_tokens", "1.5")]
+#[case::past_64_bits("prompt_tokens", "18446744073709551616")]
+fn a_bad_token_count_is_an_error(#[case] key: &str, #[case] count: &str) {
+    let mut response = json!({"model": "m", "usage": {"prompt_tokens": 1, "completion_tokens": 1}});
+    response["usage"][key] = serde_json::from_str(count).unwrap();
+    let mut message = assistant("```bash\nls\n```");
+    message["extra"] = json!({"response": response});
+    assert_bad_count(&trajectory(&json!([message])), false, key, count);
 }

@@ -1,11 +1,12 @@
 //! Unit tests of the `openhands` adapter, through the public reader: actions with tool call
-//! metadata as calls, pairing by cause and by call id, status, steps by model response.
+//! metadata as calls, pairing by cause and by call id, status, steps by model response,
+//! usage and times.
 
 use rstest::rstest;
 use serde_json::{Value, json};
 
-use crate::formats::testing::{read, summary};
-use crate::{Run, Status, TraceError};
+use crate::formats::testing::{assert_bad_count, ns, read, summary, usage};
+use crate::{Interval, Run, Status, TraceError};
 
 use Status::{Error as E, Ok as O, Unknown as U};
 
@@ -103,4 +104,85 @@ fn metadata_without_a_function_name_is_an_error() {
     let text = json!([{"id": 1, "source": "agent", "action": "run", "tool_call_metadata": {"tool_call_id": "c"}}]);
     let error = read(&text.to_string(), false).unwrap_err();
     assert!(matches!(error, TraceError::Shape { .. }), "{error:?}");
+}
+
+#[test]
+fn usage_and_times_of_a_real_event_stream() {
+    let run = run(EVENTS, false);
+    // Two responses, 5863 + 5996 prompt tokens (5632 cached) and 1042 + 44 completion
+    // tokens: the running total of the last `llm_metrics`, nothing beyond.
+    assert_eq!(
+        usage(&run),
+        [("gpt-5-2025-08-07".to_owned(), 11_859, 1086, Some(5632))]
+    );
+    // Times without an offset, read as UTC.
+    assert_eq!(
+        run.time,
+        Some(Interval {
+            start_ns: ns("2025-10-10T06:10:15.15809Z"),
+            end_ns: ns("2025-10-10T06:10:41.015583Z")
+        })
+    );
+    assert_eq!(
+        run.calls[0].time,
+        Some(Interval {
+            start_ns: ns("2025-10-10T06:10:38.391633Z"),
+            end_ns: ns("2025-10-10T06:10:39.080817Z")
+        })
+    );
+    // `finish` got no observation: no duration.
+    assert_eq!(run.calls[1].time, None);
+}
+
+fn timed_action(id: u64, response: &Value, metrics: &Value) -> Value {
+    json!({"id": id, "source": "agent", "action": "run", "timestamp": "2025-01-01T00:00:00", "args": {}, "llm_metrics": metrics,
+        "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": format!("c{id}"), "model_response": response}})
+}
+
+fn total(prompt: u64, completion: u64) -> Value {
+    json!({"accumulated_token_usage": {"model": "default", "prompt_tokens": prompt, "completion_tokens": completion, "cache_read_tokens": 0}})
+}
+
+#[rstest]
+#[case::a_response_counts_once(vec![
+    timed_action(1, &json!({"id": "r1", "model": "m", "usage": {"prompt_tokens": 10, "completion_tokens": 2}}), &total(10, 2)),
+    json!({"id": 2, "source": "agent", "observation": "run", "cause": 1, "content": "ok",
+        "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "c1", "model_response": {"id": "r1", "model": "m", "usage": {"prompt_tokens": 10, "completion_tokens": 2}}}}),
+], &[("m", 10, 2, None)])]
+#[case::responses_without_calls_from_the_running_total(vec![
+    timed_action(1, &json!({"id": "r1", "model": "m", "usage": {"prompt_tokens": 10, "completion_tokens": 2}}), &total(10, 2)),
+    json!({"id": 2, "source": "agent", "action": "message", "args": {"content": "done"}, "llm_metrics": total(25, 5)}),
+], &[("default", 15, 3, Some(0)), ("m", 10, 2, None)])]
+#[case::the_running_total_alone(vec![
+    json!({"id": 1, "source": "agent", "action": "message", "args": {}, "llm_metrics": total(7, 1)}),
+], &[("default", 7, 1, Some(0))])]
+fn usage_of_events(#[case] events: Vec<Value>, #[case] expected: &[(&str, u64, u64, Option<u64>)]) {
+    let run = run(&Value::Array(events).to_string(), false);
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|(model, input, output, cached)| ((*model).to_owned(), *input, *output, *cached))
+        .collect();
+    assert_eq!(usage(&run), expected);
+}
+
+#[rstest]
+#[case::negative_in_a_response("prompt_tokens", "-1", true)]
+#[case::fraction_in_a_response("completion_tokens", "1.5", true)]
+#[case::past_64_bits_in_the_total("prompt_tokens", "18446744073709551616", false)]
+fn a_bad_token_count_is_an_error(
+    #[case] key: &str,
+    #[case] count: &str,
+    #[case] in_response: bool,
+) {
+    let mut response =
+        json!({"id": "r1", "model": "m", "usage": {"prompt_tokens": 1, "completion_tokens": 1}});
+    let mut metrics = total(1, 1);
+    let bad: Value = serde_json::from_str(count).unwrap();
+    if in_response {
+        response["usage"][key] = bad;
+    } else {
+        metrics["accumulated_token_usage"][key] = bad;
+    }
+    let text = Value::Array(vec![timed_action(1, &response, &metrics)]).to_string();
+    assert_bad_count(&text, false, key, count);
 }

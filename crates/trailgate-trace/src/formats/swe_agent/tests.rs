@@ -1,10 +1,10 @@
 //! Unit tests of the `swe-agent` adapter, through the public reader: the function-calling
-//! history, the classic trajectory, demonstrations, detection and malformed files.
+//! history, the classic trajectory, demonstrations, usage, detection and malformed files.
 
 use rstest::rstest;
 use serde_json::{Value, json};
 
-use crate::formats::testing::{read, summary};
+use crate::formats::testing::{assert_bad_count, read, summary, usage};
 use crate::{Run, Status, TraceError};
 
 use Status::Unknown as U;
@@ -122,4 +122,44 @@ fn a_call_without_a_name_is_an_error() {
     let text = json!({"history": [{"role": "assistant", "agent": "main", "tool_calls": [{"id": "a", "function": {}}]}]});
     let error = read(&text.to_string(), false).unwrap_err();
     assert!(matches!(error, TraceError::Shape { .. }), "{error:?}");
+}
+
+#[test]
+fn usage_is_the_model_stats_totals() {
+    // The classic trajectory's `info.model_stats`; it names no model and keeps no times.
+    let run = run(CLASSIC);
+    assert_eq!(usage(&run), [(String::new(), 122_612, 1369, None)]);
+    assert_eq!(run.time, None);
+    // The function-calling one records no stats.
+    assert!(self::run(FUNCTION_CALLING).usage.models.is_empty());
+}
+
+#[rstest]
+#[case::json_text(json!("{\"agent\": {\"model\": {\"name\": \"claude-3-7-sonnet-20250219\"}}}"), "claude-3-7-sonnet-20250219")]
+#[case::object(json!({"agent": {"model": {"name": "gpt-4o"}}}), "gpt-4o")]
+#[case::not_json(json!("{oops"), "")]
+fn the_model_of_the_replay_config(#[case] config: Value, #[case] model: &str) {
+    let text = json!({"history": [{"role": "system", "content": "s", "agent": "main"}], "replay_config": config,
+        "info": {"model_stats": {"instance_cost": 0.5, "tokens_sent": 100, "tokens_received": 7, "api_calls": 2}}});
+    assert_eq!(
+        usage(&run(&text.to_string())),
+        [(model.to_owned(), 100, 7, None)]
+    );
+}
+
+#[test]
+fn cost_and_calls_alone_are_no_usage() {
+    let text = json!({"history": [{"role": "system", "content": "s", "agent": "main"}], "info": {"model_stats": {"instance_cost": 0.5, "api_calls": 2}}});
+    assert!(run(&text.to_string()).usage.models.is_empty());
+}
+
+#[rstest]
+#[case::negative("tokens_sent", "-1")]
+#[case::fraction("tokens_received", "1.5")]
+#[case::past_64_bits("tokens_sent", "18446744073709551616")]
+fn a_bad_token_count_is_an_error(#[case] key: &str, #[case] count: &str) {
+    let mut stats = json!({"tokens_sent": 1, "tokens_received": 1});
+    stats[key] = serde_json::from_str(count).unwrap();
+    let text = json!({"history": [{"role": "system", "content": "s", "agent": "main"}], "info": {"model_stats": stats}});
+    assert_bad_count(&text.to_string(), false, key, count);
 }
