@@ -11,14 +11,22 @@
 //! agent span belongs to the agent the last handoff before it went to (`to_agent`). A step
 //! is one model response (a `generation` or `response` span): a call takes the step of the
 //! last one that started before it. Calls are in start order, then file order.
+//!
+//! Usage: each `generation` span's `usage` (`input_tokens`, or `prompt_tokens`; its
+//! `input_tokens_details.cached_tokens`; `output_tokens`, or `completion_tokens`) under the
+//! span's `model`; a `response` span's export keeps only the response's id, so runs of the
+//! Responses API record no usage. Times: the run spans its spans' `started_at` to their
+//! `ended_at`, and a call is its function span's (docs/formats.md#usage-and-time).
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
 use crate::formats::otel::iso_nanos;
-use crate::formats::{Adapter, Converter, Record, RecordError, complete, open_call, str_field};
-use crate::model::{Run, Status};
+use crate::formats::{
+    Adapter, Converter, Record, RecordError, complete, open_call, str_field, usage,
+};
+use crate::model::{Interval, Run, Status, Usage};
 
 pub(crate) struct OpenAiAgents;
 
@@ -68,6 +76,8 @@ struct Span {
     id: Option<String>,
     parent: Option<String>,
     start: Option<u64>,
+    /// The span's start and end, when it records both.
+    time: Option<Interval>,
     data: Value,
     ended: bool,
     error: Option<Value>,
@@ -76,6 +86,10 @@ struct Span {
 #[derive(Debug, Default)]
 struct AgentsConverter {
     spans: Vec<Span>,
+    /// The `generation` spans' usage, per model.
+    usage: Usage,
+    /// From the first span's start to the last one's end.
+    time: Option<Interval>,
 }
 
 impl Converter for AgentsConverter {
@@ -100,7 +114,10 @@ impl Converter for AgentsConverter {
     }
 
     fn finish(self: Box<Self>) -> Vec<Run> {
-        vec![run_of(&self.spans)]
+        let mut run = run_of(&self.spans);
+        run.usage = self.usage;
+        run.time = self.time;
+        vec![run]
     }
 }
 
@@ -122,11 +139,29 @@ impl AgentsConverter {
                 if path.is_empty() { "the record" } else { path }
             )));
         }
+        if str_field(&data, "type") == Some("generation")
+            && let Some(read) = data.get("usage").filter(|u| u.is_object())
+            && let Some(tokens) = usage::tokens(
+                read,
+                &["input_tokens", "prompt_tokens"],
+                &["output_tokens", "completion_tokens"],
+                read.get("input_tokens_details"),
+                &["cached_tokens"],
+            )?
+        {
+            usage::add(&mut self.usage, str_field(&data, "model"), tokens);
+        }
+        let time = |key: &str| str_field(&item, key).and_then(usage::rfc3339_ns);
+        let (started, ended) = (time("started_at"), time("ended_at"));
+        if let Some(start) = started {
+            usage::widen(&mut self.time, start, ended.unwrap_or(start));
+        }
         let text = |key: &str| str_field(&item, key).map(str::to_owned);
         self.spans.push(Span {
             id: text("id"),
             parent: text("parent_id"),
             start: str_field(&item, "started_at").and_then(start_nanos),
+            time: usage::interval(started, ended),
             ended: item.get("ended_at").is_some_and(|end| !end.is_null()),
             error: item.get("error").filter(|error| !error.is_null()).cloned(),
             data,
@@ -180,6 +215,7 @@ fn run_of(spans: &[Span]) -> Run {
                 let step = responses.saturating_sub(1);
                 let mut call = open_call(server, name.to_owned(), span.data.get("input"), step);
                 call.agent = agents[i].map(str::to_owned).or_else(|| handed_to.clone());
+                call.time = span.time;
                 let output = span.data.get("output").filter(|output| !output.is_null());
                 if output.is_some() || span.error.is_some() || span.ended {
                     let status = if span.error.is_some() {

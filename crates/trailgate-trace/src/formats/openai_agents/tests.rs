@@ -4,7 +4,7 @@
 use rstest::rstest;
 use serde_json::json;
 
-use crate::formats::testing::{read, summary};
+use crate::formats::testing::{assert_bad_count, read, summary, usage};
 use crate::{Run, Status};
 
 use Status::{Error as E, Ok as O, Unknown as U};
@@ -105,4 +105,45 @@ fn a_call_outside_any_agent_span_follows_the_last_handoff() {
     .join("\n");
     let runs = runs(&text, true);
     assert_eq!(agents(&runs[0]), [None, None, Some("Writer")]);
+}
+
+/// An export of an agent on a Chat Completions model: two `generation` spans with usage.
+const GENERATIONS: &str =
+    include_str!("../../../../../fixtures/usage-openai-agents-generations/weather.jsonl");
+
+#[test]
+fn usage_is_each_generation_s_under_its_model_and_times_are_the_spans() {
+    let run = &runs(GENERATIONS, true)[0];
+    assert_eq!(
+        usage(run),
+        [("gpt-4.1-2025-04-14".to_owned(), 1673, 31, None)]
+    );
+    let time = run.time.expect("the run's times");
+    assert_eq!(time.end_ns - time.start_ns, 3_500_000_000);
+    let call = run.calls[0].time.expect("the call's times");
+    assert_eq!(call.end_ns - call.start_ns, 480_500_000);
+}
+
+#[test]
+fn response_spans_record_no_usage_but_times() {
+    let run = &runs(EXPORT, true)[0];
+    assert!(run.usage.models.is_empty());
+    assert!(run.time.is_some());
+    assert!(run.calls.iter().all(|call| call.time.is_some()));
+}
+
+#[rstest]
+#[case::negative("input_tokens", "-1")]
+#[case::fraction("output_tokens", "1.5")]
+#[case::past_64_bits("input_tokens", "18446744073709551616")]
+fn a_bad_token_count_is_an_error(#[case] key: &str, #[case] count: &str) {
+    let text = GENERATIONS.replacen(
+        "\"input_tokens\":812,\"output_tokens\":17",
+        &match key {
+            "input_tokens" => format!("\"input_tokens\":{count},\"output_tokens\":17"),
+            _ => format!("\"input_tokens\":812,\"output_tokens\":{count}"),
+        },
+        1,
+    );
+    assert_bad_count(&text, true, key, count);
 }
