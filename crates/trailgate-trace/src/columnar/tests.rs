@@ -4,6 +4,7 @@
 
 use serde_json::json;
 
+use super::{ParquetRuns, SLICE};
 use crate::formats::testing::{read, summary};
 use crate::{PartReader, ReadOptions, Run, Status, TraceError};
 
@@ -143,6 +144,38 @@ fn the_json_lines_exports_give_the_same_runs() {
     let (format, from_lines) = read(LANGSMITH_LINES, true).unwrap();
     assert_eq!(format, "langsmith");
     assert_eq!(calls(&from_parquet), calls(&from_lines));
+}
+
+/// The runs of an export as the reader hands them over, reading `slice` rows at a time, or
+/// its error.
+fn sliced(bytes: &[u8], slice: usize) -> Result<Vec<Run>, String> {
+    let input = bytes::Bytes::from(bytes.to_vec());
+    let mut reader = ParquetRuns::open_sliced("x.parquet", input, None, slice)
+        .map_err(|error| error.to_string())?;
+    let mut runs = Vec::new();
+    loop {
+        let next = reader.next_runs().map_err(|error| error.to_string())?;
+        if next.is_empty() {
+            return Ok(runs);
+        }
+        runs.extend(next);
+    }
+}
+
+#[test]
+fn slices_of_any_size_give_the_same_runs_and_errors() {
+    let not_utf8: &[u8] = include_bytes!("../../../../fixtures/bad-parquet-not-utf8/runs.parquet");
+    for export in [LANGFUSE, LANGSMITH, not_utf8] {
+        let whole = sliced(export, SLICE);
+        for slice in [1, 2, 3, 5] {
+            assert_eq!(sliced(export, slice), whole, "{slice} rows a slice");
+        }
+    }
+    assert!(sliced(LANGSMITH, SLICE).unwrap().len() > 1);
+    assert_eq!(
+        sliced(not_utf8, 1).unwrap_err(),
+        "`x.parquet`, row group 3, column `name`: a value is not valid UTF-8 (byte 9)",
+    );
 }
 
 #[track_caller]
