@@ -130,10 +130,13 @@ pub(crate) struct ParquetRuns {
     reader: Box<dyn FileReader>,
     platform: Platform,
     columns: Columns,
-    /// The traces, in the order their runs are handed over.
+    /// The traces, in the order the first pass met them.
     traces: Vec<TraceSlot>,
-    /// Where each trace id is in `traces`.
-    index: BTreeMap<String, usize>,
+    /// The places in `traces`, in order of trace id: where a trace id is, by a binary
+    /// search.
+    by_id: Vec<usize>,
+    /// The places in `traces`, in the order their runs are handed over.
+    order: Vec<usize>,
     /// Each row group's number of rows and of tool rows, as the first pass read them.
     groups: Vec<(usize, usize)>,
     /// The next row group of the second pass to open.
@@ -144,7 +147,7 @@ pub(crate) struct ParquetRuns {
     open: Option<Group>,
     /// How many rows a slice holds: [`SLICE`], fewer in tests.
     slice: usize,
-    /// The next trace to hand over.
+    /// The next trace to hand over, in `order`.
     next: usize,
     /// Whether any tool row was read.
     pub(crate) calls: bool,
@@ -154,7 +157,7 @@ pub(crate) struct ParquetRuns {
 #[derive(Debug, Default)]
 struct TraceSlot {
     /// The trace id, which the run's source carries.
-    id: String,
+    id: Box<str>,
     first: Option<i64>,
     tools: usize,
     models: Vec<i64>,
@@ -272,7 +275,8 @@ impl ParquetRuns {
             platform,
             columns,
             traces: Vec::new(),
-            index: BTreeMap::new(),
+            by_id: Vec::new(),
+            order: Vec::new(),
             groups: Vec::new(),
             group: 0,
             row: 0,
@@ -336,7 +340,9 @@ impl ParquetRuns {
     /// The first pass: each trace's tool rows, model starts and earliest start, each row
     /// group's rows and tool rows, and the order of the runs.
     fn count(&mut self) -> Result<(), TraceError> {
-        let mut traces: BTreeMap<String, TraceSlot> = BTreeMap::new();
+        // Each trace's place in `traces`; the slots are small and made once, since an
+        // export may hold as many traces as rows.
+        let mut places: BTreeMap<Box<str>, usize> = BTreeMap::new();
         let mut first_row = 0;
         for number in 0..self.reader.num_row_groups() {
             let mut group = self.open_group(number, first_row, &[TRACE, KIND, START])?;
@@ -349,9 +355,15 @@ impl ParquetRuns {
                         .unwrap_or_default();
                     let kind = self.kind(&slice, number, row)?;
                     let start = slice.time(START, row);
-                    let slot = match traces.get_mut(id) {
-                        Some(slot) => slot,
-                        None => traces.entry(id.to_owned()).or_default(),
+                    let place = if let Some(&place) = places.get(id) {
+                        place
+                    } else {
+                        places.insert(id.into(), self.traces.len());
+                        self.traces.push(TraceSlot::default());
+                        self.traces.len() - 1
+                    };
+                    let Some(slot) = self.traces.get_mut(place) else {
+                        continue;
                     };
                     slot.first = match (slot.first, start) {
                         (Some(first), Some(start)) => Some(first.min(start)),
@@ -371,18 +383,32 @@ impl ParquetRuns {
             first_row += group.rows as u64;
             self.groups.push((group.rows, tools));
         }
-        let mut order: Vec<(String, TraceSlot)> = traces.into_iter().collect();
-        order.sort_by(|(a_id, a), (b_id, b)| {
-            (a.first.is_none(), a.first, a_id).cmp(&(b.first.is_none(), b.first, b_id))
-        });
-        self.traces.reserve_exact(order.len());
-        for (place, (id, mut slot)) in order.into_iter().enumerate() {
-            slot.models.sort_unstable();
-            slot.id.clone_from(&id);
-            self.index.insert(id, place);
-            self.traces.push(slot);
+        self.by_id.reserve_exact(places.len());
+        for (id, place) in places {
+            if let Some(slot) = self.traces.get_mut(place) {
+                slot.id = id;
+                slot.models.sort_unstable();
+            }
+            self.by_id.push(place);
         }
+        let traces = &self.traces;
+        let rank = |place: usize| {
+            traces
+                .get(place)
+                .map(|slot| (slot.first.is_none(), slot.first, &slot.id))
+        };
+        self.order = (0..traces.len()).collect();
+        self.order.sort_by(|&a, &b| rank(a).cmp(&rank(b)));
         Ok(())
+    }
+
+    /// The place in `traces` of trace `id`.
+    fn place(&self, id: &str) -> Option<usize> {
+        let traces = &self.traces;
+        let found = self
+            .by_id
+            .binary_search_by(|&place| traces.get(place).map_or("", |slot| &*slot.id).cmp(id));
+        found.ok().and_then(|at| self.by_id.get(at).copied())
     }
 
     fn row_group(&self, group: usize) -> Result<Box<dyn RowGroupReader + '_>, TraceError> {
@@ -627,14 +653,19 @@ impl ParquetRuns {
     /// The runs complete and next in order, taken out.
     fn ready_runs(&mut self) -> Vec<Run> {
         let mut runs = Vec::new();
-        while let Some(slot) = self.traces.get_mut(self.next) {
+        while let Some(slot) = self
+            .order
+            .get(self.next)
+            .and_then(|&place| self.traces.get_mut(place))
+        {
             if slot.calls.len() < slot.tools {
                 break;
             }
             let mut calls = std::mem::take(&mut slot.calls);
             slot.models = Vec::new();
             calls.sort_by_key(|(row, start, _)| start_key(*start, *row));
-            let id = std::mem::take(&mut slot.id);
+            // The id stays: `place` searches the slots by it.
+            let id = slot.id.to_string();
             runs.push(Run {
                 calls: calls.into_iter().map(|(_, _, call)| call).collect(),
                 trace_id: (!id.is_empty()).then_some(id),
@@ -674,11 +705,7 @@ impl ParquetRuns {
                 continue;
             }
             let (id, tool) = self.tool_row(&slice, number, row)?;
-            let Some(slot) = self
-                .index
-                .get(id)
-                .and_then(|&place| self.traces.get_mut(place))
-            else {
+            let Some(slot) = self.place(id).and_then(|place| self.traces.get_mut(place)) else {
                 continue;
             };
             self.calls = true;
