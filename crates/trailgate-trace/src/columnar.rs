@@ -380,7 +380,7 @@ impl ParquetRuns {
                 }
             }
             self.check_end(&mut group)?;
-            first_row += group.rows as u64;
+            first_row = first_row.saturating_add(group.rows as u64);
             self.groups.push((group.rows, tools));
         }
         self.by_id.reserve_exact(places.len());
@@ -688,7 +688,7 @@ impl ParquetRuns {
                 };
                 let (number, first_row) = (self.group, self.row);
                 self.group += 1;
-                self.row += rows as u64;
+                self.row = self.row.saturating_add(rows as u64);
                 if tools > 0 {
                     break self.open_group(number, first_row, &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9])?;
                 }
