@@ -266,3 +266,17 @@ fn cut_and_flipped_exports_are_refused_or_read_never_a_panic() {
         flipped[index] ^= 0x5a;
     }
 }
+
+/// The `parquet` fuzz target's crash of 2026-11-28: a string column's PLAIN page cut short,
+/// on which the `parquet` crate's decoder panics. The panic is caught at the column read and
+/// told as a corrupt page, naming the row group and column.
+#[test]
+fn a_page_the_parquet_crate_panics_on_is_refused_naming_its_column() {
+    let crash = include_bytes!("crash-plain-page-cut.parquet");
+    let error = parquet(crash, &ReadOptions::default()).unwrap_err();
+    let message = error.to_string();
+    assert!(matches!(error, TraceError::Parquet { .. }), "{error:?}");
+    assert!(message.contains(", row group "), "{message}");
+    assert!(message.contains(", column `"), "{message}");
+    assert!(message.contains("a page is corrupt"), "{message}");
+}
