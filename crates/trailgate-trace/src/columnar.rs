@@ -1,20 +1,22 @@
 //! Parquet exports of Langfuse (observations) and LangSmith (runs), read with the `parquet`
-//! crate's column API: only the columns the calls need, one row group at a time
-//! (docs/formats.md#parquet-exports, the limits in docs/robustness.md#parquet).
+//! crate's column API: only the columns the calls need, one row group at a time, a slice of
+//! its rows at a time (docs/formats.md#parquet-exports, the limits in
+//! docs/robustness.md#parquet).
 //!
 //! Two passes over the file. The first reads each row group's trace id, kind and start
 //! columns: how many tool rows each trace has, when its model rows started, and so the
-//! order of the runs (earliest start, then trace id). The second reads the row groups
-//! again with every needed column and hands a run over as soon as its last tool row is read
-//! and the runs before it are handed over. Memory holds one row group's needed columns, the
-//! traces' counts, and the calls of the runs not yet handed over: for an export written in
-//! time order, a few runs.
+//! order of the runs (earliest start, then trace id). The second reads the row groups that
+//! hold tool rows again with every needed column, [`SLICE`] rows at a time, and hands a run
+//! over as soon as its last tool row is read and the runs before it are handed over. Memory
+//! holds a slice's values, the page each column reader has decompressed (and its
+//! dictionary), the traces' counts, and the calls of the runs not yet handed over: for an
+//! export written in time order, a few runs.
 
 use std::collections::BTreeMap;
 
 use parquet::basic::{ConvertedType, LogicalType, TimeUnit, Type as Physical};
 use parquet::column::reader::{ColumnReader, ColumnReaderImpl};
-use parquet::data_type::{ByteArray, DataType};
+use parquet::data_type::{ByteArray, ByteArrayType, DataType, Int64Type};
 use parquet::file::reader::{ChunkReader, FileReader, RowGroupReader, SerializedFileReader};
 use parquet::schema::types::SchemaDescriptor;
 use serde_json::Value;
@@ -27,13 +29,17 @@ use crate::formats::export::{
 use crate::model::{Call, Run};
 
 /// The most a row group's needed columns may hold, uncompressed, as the file's metadata
-/// states it: 128 MiB. A row group is read whole, column by column, so this bounds the
-/// memory one takes; a larger one is refused before it is read
-/// ([`TraceError::Parquet`]). Langfuse and LangSmith write row groups of a few megabytes.
+/// states it: 128 MiB. A row group is read a slice of rows at a time, but each column's
+/// reader decompresses a page whole, and a row group's pages are at most its size: so this
+/// bounds the memory the reading takes whatever the pages; a larger row group is refused
+/// before any is read ([`TraceError::Parquet`]). Langfuse and LangSmith write row groups of
+/// a few megabytes, in pages of about one.
 pub const MAX_ROW_GROUP_BYTES: usize = 128 << 20;
 
-/// How many values a column reader is asked for at a time.
-const BATCH: usize = 4096;
+/// How many rows of a row group are read at a time, from every column read at once: the
+/// calls of a slice are built, and the runs it completes handed over, before the next slice
+/// is read, so that memory holds a slice's values rather than a row group's.
+const SLICE: usize = 4096;
 
 /// Whose export a file is, told by its columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,15 +130,24 @@ pub(crate) struct ParquetRuns {
     reader: Box<dyn FileReader>,
     platform: Platform,
     columns: Columns,
-    /// The traces, in the order their runs are handed over.
+    /// The traces, in the order the first pass met them.
     traces: Vec<TraceSlot>,
-    /// Where each trace id is in `traces`.
-    index: BTreeMap<String, usize>,
-    /// The next row group of the second pass.
+    /// The places in `traces`, in order of trace id: where a trace id is, by a binary
+    /// search.
+    by_id: Vec<usize>,
+    /// The places in `traces`, in the order their runs are handed over.
+    order: Vec<usize>,
+    /// Each row group's number of rows and of tool rows, as the first pass read them.
+    groups: Vec<(usize, usize)>,
+    /// The next row group of the second pass to open.
     group: usize,
     /// The number of the first row of `group` in the file.
     row: u64,
-    /// The next trace to hand over.
+    /// The row group the second pass is reading, slice by slice.
+    open: Option<Group>,
+    /// How many rows a slice holds: [`SLICE`], fewer in tests.
+    slice: usize,
+    /// The next trace to hand over, in `order`.
     next: usize,
     /// Whether any tool row was read.
     pub(crate) calls: bool,
@@ -142,11 +157,69 @@ pub(crate) struct ParquetRuns {
 #[derive(Debug, Default)]
 struct TraceSlot {
     /// The trace id, which the run's source carries.
-    id: String,
+    id: Box<str>,
     first: Option<i64>,
     tools: usize,
     models: Vec<i64>,
     calls: Vec<(u64, Option<i64>, Call)>,
+}
+
+/// A row group being read a slice at a time: a reader for each column read, all at the same
+/// row.
+struct Group {
+    /// Its place among the file's row groups, from 0.
+    number: usize,
+    /// How many rows it has.
+    rows: usize,
+    /// How many of them are read.
+    read: usize,
+    /// The number of its first row in the file.
+    first_row: u64,
+    /// The readers, in the order of [`Columns`]; `None` for a column not read.
+    readers: [Option<Reader>; 10],
+}
+
+/// A column's reader, by the column's physical type.
+enum Reader {
+    /// A string, or a time written as text.
+    Text(ColumnReaderImpl<ByteArrayType>),
+    /// An `INT64` timestamp.
+    Time(ColumnReaderImpl<Int64Type>),
+}
+
+/// The values of a slice of a row group's rows, in the order of [`Columns`].
+struct Slice {
+    /// The place of its first row in its row group, from 0.
+    first: usize,
+    rows: usize,
+    cells: [Cells; 10],
+}
+
+/// One column's values over a slice's rows, `None` for a null.
+enum Cells {
+    /// A column not read, or not in the file: all nulls.
+    Absent,
+    Text(Vec<Option<ByteArray>>),
+    /// Nanoseconds since the epoch; `None` also for a text that is not a time.
+    Time(Vec<Option<i64>>),
+}
+
+impl Slice {
+    /// The text value of column `which` in `row`, not yet checked to be UTF-8.
+    fn text(&self, which: usize, row: usize) -> Option<&ByteArray> {
+        match self.cells.get(which) {
+            Some(Cells::Text(values)) => values.get(row).and_then(Option::as_ref),
+            _ => None,
+        }
+    }
+
+    /// The time in column `which` in `row`.
+    fn time(&self, which: usize, row: usize) -> Option<i64> {
+        match self.cells.get(which) {
+            Some(Cells::Time(values)) => values.get(row).copied().flatten(),
+            _ => None,
+        }
+    }
 }
 
 /// Where in the file an error is.
@@ -165,6 +238,16 @@ impl ParquetRuns {
         file: &str,
         input: C,
         format: Option<&str>,
+    ) -> Result<Self, TraceError> {
+        Self::open_sliced(file, input, format, SLICE)
+    }
+
+    /// [`open`](Self::open), reading `slice` rows of a row group at a time.
+    fn open_sliced<C: ChunkReader + 'static>(
+        file: &str,
+        input: C,
+        format: Option<&str>,
+        slice: usize,
     ) -> Result<Self, TraceError> {
         let error = |place: Option<String>, message: String| TraceError::Parquet {
             file: file.to_owned(),
@@ -192,9 +275,13 @@ impl ParquetRuns {
             platform,
             columns,
             traces: Vec::new(),
-            index: BTreeMap::new(),
+            by_id: Vec::new(),
+            order: Vec::new(),
+            groups: Vec::new(),
             group: 0,
             row: 0,
+            open: None,
+            slice: slice.max(1),
             next: 0,
             calls: false,
         };
@@ -250,44 +337,78 @@ impl ParquetRuns {
         Ok(())
     }
 
-    /// The first pass: each trace's tool rows, model starts and earliest start, and the
-    /// order of the runs.
+    /// The first pass: each trace's tool rows, model starts and earliest start, each row
+    /// group's rows and tool rows, and the order of the runs.
     fn count(&mut self) -> Result<(), TraceError> {
-        let mut traces: BTreeMap<String, TraceSlot> = BTreeMap::new();
-        for group in 0..self.reader.num_row_groups() {
-            let row_group = self.row_group(group)?;
-            let rows = self.rows(&*row_group, group)?;
-            let ids = self.text_column(&*row_group, group, TRACE, rows)?;
-            let kinds = self.kinds(&*row_group, group, rows)?;
-            let starts = self.time_column(&*row_group, group, START, rows)?;
-            for ((id, kind), start) in ids.iter().zip(kinds).zip(starts) {
-                let id = self.text(id.as_ref(), group, TRACE)?.unwrap_or_default();
-                let slot = match traces.get_mut(id) {
-                    Some(slot) => slot,
-                    None => traces.entry(id.to_owned()).or_default(),
-                };
-                slot.first = match (slot.first, start) {
-                    (Some(first), Some(start)) => Some(first.min(start)),
-                    (first, start) => first.or(start),
-                };
-                match kind {
-                    Kind::Tool => slot.tools += 1,
-                    Kind::Model => slot.models.extend(start),
-                    Kind::Other => {}
+        // Each trace's place in `traces`; the slots are small and made once, since an
+        // export may hold as many traces as rows.
+        let mut places: BTreeMap<Box<str>, usize> = BTreeMap::new();
+        let mut first_row = 0;
+        for number in 0..self.reader.num_row_groups() {
+            let mut group = self.open_group(number, first_row, &[TRACE, KIND, START])?;
+            let mut tools = 0;
+            while group.read < group.rows {
+                let slice = self.read_slice(&mut group)?;
+                for row in 0..slice.rows {
+                    let id = self
+                        .text(slice.text(TRACE, row), number, TRACE)?
+                        .unwrap_or_default();
+                    let kind = self.kind(&slice, number, row)?;
+                    let start = slice.time(START, row);
+                    let place = if let Some(&place) = places.get(id) {
+                        place
+                    } else {
+                        places.insert(id.into(), self.traces.len());
+                        self.traces.push(TraceSlot::default());
+                        self.traces.len() - 1
+                    };
+                    let Some(slot) = self.traces.get_mut(place) else {
+                        continue;
+                    };
+                    slot.first = match (slot.first, start) {
+                        (Some(first), Some(start)) => Some(first.min(start)),
+                        (first, start) => first.or(start),
+                    };
+                    match kind {
+                        Kind::Tool => {
+                            slot.tools += 1;
+                            tools += 1;
+                        }
+                        Kind::Model => slot.models.extend(start),
+                        Kind::Other => {}
+                    }
                 }
             }
+            self.check_end(&mut group)?;
+            first_row = first_row.saturating_add(group.rows as u64);
+            self.groups.push((group.rows, tools));
         }
-        let mut order: Vec<(String, TraceSlot)> = traces.into_iter().collect();
-        order.sort_by(|(a_id, a), (b_id, b)| {
-            (a.first.is_none(), a.first, a_id).cmp(&(b.first.is_none(), b.first, b_id))
-        });
-        for (place, (id, mut slot)) in order.into_iter().enumerate() {
-            slot.models.sort_unstable();
-            slot.id.clone_from(&id);
-            self.index.insert(id, place);
-            self.traces.push(slot);
+        self.by_id.reserve_exact(places.len());
+        for (id, place) in places {
+            if let Some(slot) = self.traces.get_mut(place) {
+                slot.id = id;
+                slot.models.sort_unstable();
+            }
+            self.by_id.push(place);
         }
+        let traces = &self.traces;
+        let rank = |place: usize| {
+            traces
+                .get(place)
+                .map(|slot| (slot.first.is_none(), slot.first, &slot.id))
+        };
+        self.order = (0..traces.len()).collect();
+        self.order.sort_by(|&a, &b| rank(a).cmp(&rank(b)));
         Ok(())
+    }
+
+    /// The place in `traces` of trace `id`.
+    fn place(&self, id: &str) -> Option<usize> {
+        let traces = &self.traces;
+        let found = self
+            .by_id
+            .binary_search_by(|&place| traces.get(place).map_or("", |slot| &*slot.id).cmp(id));
+        found.ok().and_then(|at| self.by_id.get(at).copied())
     }
 
     fn row_group(&self, group: usize) -> Result<Box<dyn RowGroupReader + '_>, TraceError> {
@@ -296,85 +417,118 @@ impl ParquetRuns {
             .map_err(|problem| self.error(Some(at(group, None)), problem.to_string()))
     }
 
-    /// The row group's number of rows.
-    fn rows(&self, row_group: &dyn RowGroupReader, group: usize) -> Result<usize, TraceError> {
-        usize::try_from(row_group.metadata().num_rows()).map_err(|_| {
+    /// Starts reading row group `number`, whose first row is `first_row` in the file: a
+    /// reader for each column in `read` that the file has.
+    fn open_group(
+        &self,
+        number: usize,
+        first_row: u64,
+        read: &[usize],
+    ) -> Result<Group, TraceError> {
+        let row_group = self.row_group(number)?;
+        let rows = usize::try_from(row_group.metadata().num_rows()).map_err(|_| {
             self.error(
-                Some(at(group, None)),
+                Some(at(number, None)),
                 "the row group states a negative number of rows".to_owned(),
             )
+        })?;
+        let mut readers: [Option<Reader>; 10] = std::array::from_fn(|_| None);
+        for (which, slot) in readers.iter_mut().enumerate() {
+            let Some(column) = self.columns.get(which).copied().flatten() else {
+                continue;
+            };
+            if !read.contains(&which) {
+                continue;
+            }
+            let place = || Some(at(number, Some(column.name)));
+            let reader = row_group
+                .get_column_reader(column.index)
+                .map_err(|problem| self.error(place(), problem.to_string()))?;
+            *slot = Some(match (reader, column.nanos) {
+                (ColumnReader::ByteArrayColumnReader(reader), None) => Reader::Text(reader),
+                (ColumnReader::Int64ColumnReader(reader), Some(_)) => Reader::Time(reader),
+                (_, None) => {
+                    return Err(self.error(place(), "the column is not a string".to_owned()));
+                }
+                (_, Some(_)) => {
+                    return Err(self.error(place(), "the column is not a timestamp".to_owned()));
+                }
+            });
+        }
+        Ok(Group {
+            number,
+            rows,
+            read: 0,
+            first_row,
+            readers,
         })
     }
 
-    /// The values of a text column, one per row (`None` for a null); a column that is not
-    /// in the file is all nulls.
-    fn text_column(
-        &self,
-        row_group: &dyn RowGroupReader,
-        group: usize,
-        which: usize,
-        rows: usize,
-    ) -> Result<Vec<Option<ByteArray>>, TraceError> {
-        let Some(column) = self.columns.get(which).copied().flatten() else {
-            return Ok(vec![None; rows]);
-        };
-        let place = || Some(at(group, Some(column.name)));
-        let reader = row_group
-            .get_column_reader(column.index)
-            .map_err(|problem| self.error(place(), problem.to_string()))?;
-        let ColumnReader::ByteArrayColumnReader(reader) = reader else {
-            return Err(self.error(place(), "the column is not a string".to_owned()));
-        };
-        self.values(reader, column, group, rows)
+    /// The next slice of `group`'s rows, from every column it reads: times in nanoseconds
+    /// (a time written as text is read, and checked to be UTF-8, in every row).
+    fn read_slice(&self, group: &mut Group) -> Result<Slice, TraceError> {
+        let rows = self.slice.min(group.rows.saturating_sub(group.read));
+        let mut cells: [Cells; 10] = std::array::from_fn(|_| Cells::Absent);
+        for (which, (cell, reader)) in cells.iter_mut().zip(&mut group.readers).enumerate() {
+            let (Some(reader), Some(column)) = (reader, self.columns.get(which).copied().flatten())
+            else {
+                continue;
+            };
+            let place = (group.number, group.read, group.rows);
+            *cell = match reader {
+                Reader::Time(reader) => {
+                    let nanos = column.nanos.unwrap_or(1);
+                    let values = self.values(reader, column, place, rows)?;
+                    Cells::Time(
+                        values
+                            .into_iter()
+                            .map(|value| value.and_then(|value| value.checked_mul(nanos)))
+                            .collect(),
+                    )
+                }
+                Reader::Text(reader) => {
+                    let values = self.values(reader, column, place, rows)?;
+                    if matches!(which, START | END) {
+                        Cells::Time(
+                            values
+                                .iter()
+                                .map(|text| {
+                                    Ok(self
+                                        .text(text.as_ref(), group.number, which)?
+                                        .and_then(export_time))
+                                })
+                                .collect::<Result<_, TraceError>>()?,
+                        )
+                    } else {
+                        Cells::Text(values)
+                    }
+                }
+            };
+        }
+        let first = group.read;
+        group.read += rows;
+        Ok(Slice { first, rows, cells })
     }
 
-    /// The values of a time column, in nanoseconds since the epoch (`None` for a null or a
-    /// text that is not a time).
-    fn time_column(
-        &self,
-        row_group: &dyn RowGroupReader,
-        group: usize,
-        which: usize,
-        rows: usize,
-    ) -> Result<Vec<Option<i64>>, TraceError> {
-        let Some(column) = self.columns.get(which).copied().flatten() else {
-            return Ok(vec![None; rows]);
-        };
-        let Some(nanos) = column.nanos else {
-            let texts = self.text_column(row_group, group, which, rows)?;
-            return texts
-                .iter()
-                .map(|text| {
-                    Ok(self
-                        .text(text.as_ref(), group, which)?
-                        .and_then(export_time))
-                })
-                .collect();
-        };
-        let place = || Some(at(group, Some(column.name)));
-        let reader = row_group
-            .get_column_reader(column.index)
-            .map_err(|problem| self.error(place(), problem.to_string()))?;
-        let ColumnReader::Int64ColumnReader(reader) = reader else {
-            return Err(self.error(place(), "the column is not a timestamp".to_owned()));
-        };
-        let values = self.values(reader, column, group, rows)?;
-        Ok(values
-            .into_iter()
-            .map(|value| value.and_then(|value| value.checked_mul(nanos)))
-            .collect())
-    }
-
-    /// Every value of one column of a row group, `None` for a null: as many as the row
-    /// group has rows, or an error naming the column.
+    /// The next `rows` values of one column, `None` for a null, or an error naming the
+    /// column; `(group, read, rows)` is the row group's place, the rows of it read and the
+    /// rows it has.
     fn values<T: DataType>(
         &self,
-        mut reader: ColumnReaderImpl<T>,
+        reader: &mut ColumnReaderImpl<T>,
         column: Column,
-        group: usize,
+        (group, read, group_rows): (usize, usize, usize),
         rows: usize,
     ) -> Result<Vec<Option<T::T>>, TraceError> {
         let place = || Some(at(group, Some(column.name)));
+        let mut levels = Vec::new();
+        let mut values = Vec::new();
+        let (records, _, _) =
+            unwound(|| reader.read_records(rows, Some(&mut levels), None, &mut values))
+                .map_err(|problem| self.error(place(), problem))?;
+        if records != rows {
+            return Err(self.miscount(column, group, read + records, group_rows));
+        }
         let max_def = self
             .reader
             .metadata()
@@ -382,17 +536,7 @@ impl ParquetRuns {
             .schema_descr()
             .column(column.index)
             .max_def_level();
-        let mut levels = Vec::new();
-        let mut values = Vec::new();
-        loop {
-            let (records, _, _) = reader
-                .read_records(BATCH, Some(&mut levels), None, &mut values)
-                .map_err(|problem| self.error(place(), problem.to_string()))?;
-            if records == 0 {
-                break;
-            }
-        }
-        let out: Vec<Option<T::T>> = if max_def == 0 {
+        Ok(if max_def == 0 {
             values.into_iter().map(Some).collect()
         } else {
             let mut values = values.into_iter();
@@ -406,48 +550,56 @@ impl ParquetRuns {
                     }
                 })
                 .collect()
-        };
-        if out.len() != rows {
-            return Err(self.error(
-                place(),
-                format!(
-                    "the column holds {} values, the row group {rows} rows",
-                    out.len()
-                ),
-            ));
-        }
-        Ok(out)
+        })
     }
 
-    /// Each row's kind.
-    fn kinds(
-        &self,
-        row_group: &dyn RowGroupReader,
-        group: usize,
-        rows: usize,
-    ) -> Result<Vec<Kind>, TraceError> {
-        let kinds = self.text_column(row_group, group, KIND, rows)?;
-        kinds
-            .iter()
-            .map(|kind| {
-                let kind = self.text(kind.as_ref(), group, KIND)?.unwrap_or_default();
-                Ok(match self.platform {
-                    Platform::Langfuse => Kind::langfuse(kind),
-                    Platform::LangSmith => Kind::langsmith(kind),
-                })
+    /// The error for a column whose number of values is not its row group's number of rows.
+    fn miscount(&self, column: Column, group: usize, values: usize, rows: usize) -> TraceError {
+        self.error(
+            Some(at(group, Some(column.name))),
+            format!("the column holds {values} values, the row group {rows} rows"),
+        )
+    }
+
+    /// Once every row of `group` is read: refuses a column that holds more values.
+    fn check_end(&self, group: &mut Group) -> Result<(), TraceError> {
+        for (which, reader) in group.readers.iter_mut().enumerate() {
+            let (Some(reader), Some(column)) = (reader, self.columns.get(which).copied().flatten())
+            else {
+                continue;
+            };
+            let more = unwound(|| match reader {
+                Reader::Text(reader) => rest(reader),
+                Reader::Time(reader) => rest(reader),
             })
-            .collect()
+            .map_err(|problem| self.error(Some(at(group.number, Some(column.name))), problem))?;
+            if more > 0 {
+                return Err(self.miscount(column, group.number, group.rows + more, group.rows));
+            }
+        }
+        Ok(())
     }
 
-    /// The text in `row` of a column's values.
+    /// The kind of `row` in a slice.
+    fn kind(&self, slice: &Slice, group: usize, row: usize) -> Result<Kind, TraceError> {
+        let kind = self
+            .text(slice.text(KIND, row), group, KIND)?
+            .unwrap_or_default();
+        Ok(match self.platform {
+            Platform::Langfuse => Kind::langfuse(kind),
+            Platform::LangSmith => Kind::langsmith(kind),
+        })
+    }
+
+    /// The text in `row` of column `which` of a slice.
     fn cell<'v>(
         &self,
-        values: &'v [Option<ByteArray>],
+        slice: &'v Slice,
         row: usize,
         group: usize,
         which: usize,
     ) -> Result<Option<&'v str>, TraceError> {
-        self.text(values.get(row).and_then(Option::as_ref), group, which)
+        self.text(slice.text(which, row), group, which)
     }
 
     /// A text value as UTF-8, or the error that names its row group and column.
@@ -487,24 +639,28 @@ impl ParquetRuns {
             if !runs.is_empty() {
                 return Ok(runs);
             }
-            if self.group >= self.reader.num_row_groups() {
+            if !self.read_calls()? {
                 return Ok(Vec::new());
             }
-            self.read_group()?;
         }
     }
 
     /// The runs complete and next in order, taken out.
     fn ready_runs(&mut self) -> Vec<Run> {
         let mut runs = Vec::new();
-        while let Some(slot) = self.traces.get_mut(self.next) {
+        while let Some(slot) = self
+            .order
+            .get(self.next)
+            .and_then(|&place| self.traces.get_mut(place))
+        {
             if slot.calls.len() < slot.tools {
                 break;
             }
             let mut calls = std::mem::take(&mut slot.calls);
             slot.models = Vec::new();
             calls.sort_by_key(|(row, start, _)| start_key(*start, *row));
-            let id = std::mem::take(&mut slot.id);
+            // The id stays: `place` searches the slots by it.
+            let id = slot.id.to_string();
             runs.push(Run {
                 calls: calls.into_iter().map(|(_, _, call)| call).collect(),
                 trace_id: (!id.is_empty()).then_some(id),
@@ -515,98 +671,134 @@ impl ParquetRuns {
         runs
     }
 
-    /// The second pass over one row group: its tool rows become calls of their traces.
-    fn read_group(&mut self) -> Result<(), TraceError> {
-        let group = self.group;
-        self.group += 1;
-        let first_row = self.row;
-        let rows = {
-            let row_group = self.row_group(group)?;
-            self.rows(&*row_group, group)?
+    /// The second pass over the next slice of rows: its tool rows become calls of their
+    /// traces. Row groups without a tool row (the first pass counted them) are not read
+    /// again. `false` once every row group is read.
+    fn read_calls(&mut self) -> Result<bool, TraceError> {
+        let mut group = match self.open.take() {
+            Some(group) => group,
+            None => loop {
+                let Some(&(rows, tools)) = self.groups.get(self.group) else {
+                    return Ok(false);
+                };
+                let (number, first_row) = (self.group, self.row);
+                self.group += 1;
+                self.row = self.row.saturating_add(rows as u64);
+                if tools > 0 {
+                    break self.open_group(number, first_row, &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9])?;
+                }
+            },
         };
-        self.row += rows as u64;
-        let row_group = self.row_group(group)?;
-        let kinds = self.kinds(&*row_group, group, rows)?;
-        if !kinds.contains(&Kind::Tool) {
-            return Ok(());
-        }
-        let ids = self.text_column(&*row_group, group, TRACE, rows)?;
-        let starts = self.time_column(&*row_group, group, START, rows)?;
-        let ends = self.time_column(&*row_group, group, END, rows)?;
-        let names = self.text_column(&*row_group, group, NAME, rows)?;
-        let inputs = self.text_column(&*row_group, group, INPUT, rows)?;
-        let outputs = self.text_column(&*row_group, group, OUTPUT, rows)?;
-        let levels = self.text_column(&*row_group, group, LEVEL, rows)?;
-        let messages = self.text_column(&*row_group, group, MESSAGE, rows)?;
-        let metadata = self.text_column(&*row_group, group, METADATA, rows)?;
-        drop(row_group);
-        let mut calls = Vec::new();
-        for (row, kind) in kinds.iter().enumerate() {
-            if *kind != Kind::Tool {
+        let slice = self.read_slice(&mut group)?;
+        let number = group.number;
+        let first_row = group.first_row + slice.first as u64;
+        let kinds = (0..slice.rows)
+            .map(|row| self.kind(&slice, number, row))
+            .collect::<Result<Vec<Kind>, TraceError>>()?;
+        for (row, kind) in kinds.into_iter().enumerate() {
+            if kind != Kind::Tool {
                 continue;
             }
-            let id = self.cell(&ids, row, group, TRACE)?.unwrap_or_default();
-            let start = starts.get(row).copied().flatten();
-            let name = self.cell(&names, row, group, NAME)?;
-            let (server, name) = match self.platform {
-                Platform::Langfuse => {
-                    let metadata = self
-                        .cell(&metadata, row, group, METADATA)?
-                        .map(|m| Value::String(m.to_owned()));
-                    langfuse_tool_name(name, metadata.as_ref())
-                }
-                Platform::LangSmith => (
-                    None,
-                    name.filter(|name| !name.is_empty()).map(str::to_owned),
-                ),
-            };
-            let Some(name) = name else {
-                return Err(self.error(
-                    Some(at(group, Some("name"))),
-                    format!("row {}: a tool row without a name", row + 1),
-                ));
-            };
-            let input = self
-                .cell(&inputs, row, group, INPUT)?
-                .filter(|input| !input.trim().is_empty())
-                .map(|input| Value::String(input.to_owned()));
-            let output = self.cell(&outputs, row, group, OUTPUT)?.map(text_value);
-            let message = self
-                .cell(&messages, row, group, MESSAGE)?
-                .filter(|message| !message.is_empty());
-            let (output, failed) = match self.platform {
-                Platform::Langfuse => (
-                    output,
-                    self.cell(&levels, row, group, LEVEL)? == Some("ERROR"),
-                ),
-                Platform::LangSmith => (output.and_then(langsmith_output), message.is_some()),
-            };
-            let tool = ToolRow {
-                server,
-                name,
-                start,
-                end: ends.get(row).copied().flatten(),
-                input,
-                output,
-                failed,
-                message: message.map(|message| Value::String(message.to_owned())),
-            };
-            calls.push((id.to_owned(), first_row + row as u64, tool));
-        }
-        for (id, row, tool) in calls {
-            let Some(slot) = self
-                .index
-                .get(&id)
-                .and_then(|&place| self.traces.get_mut(place))
-            else {
+            let (id, tool) = self.tool_row(&slice, number, row)?;
+            let Some(slot) = self.place(id).and_then(|place| self.traces.get_mut(place)) else {
                 continue;
             };
             self.calls = true;
             let start = tool.start;
             let step = step_of(&slot.models, start);
-            slot.calls.push((row, start, tool.into_call(step)));
+            slot.calls
+                .push((first_row + row as u64, start, tool.into_call(step)));
         }
-        Ok(())
+        if group.read < group.rows {
+            self.open = Some(group);
+        } else {
+            self.check_end(&mut group)?;
+        }
+        Ok(true)
+    }
+
+    /// The tool row `row` of a slice of row group `group`, with its trace id.
+    fn tool_row<'s>(
+        &self,
+        slice: &'s Slice,
+        group: usize,
+        row: usize,
+    ) -> Result<(&'s str, ToolRow), TraceError> {
+        let id = self.cell(slice, row, group, TRACE)?.unwrap_or_default();
+        let start = slice.time(START, row);
+        let name = self.cell(slice, row, group, NAME)?;
+        let (server, name) = match self.platform {
+            Platform::Langfuse => {
+                let metadata = self
+                    .cell(slice, row, group, METADATA)?
+                    .map(|m| Value::String(m.to_owned()));
+                langfuse_tool_name(name, metadata.as_ref())
+            }
+            Platform::LangSmith => (
+                None,
+                name.filter(|name| !name.is_empty()).map(str::to_owned),
+            ),
+        };
+        let Some(name) = name else {
+            return Err(self.error(
+                Some(at(group, Some("name"))),
+                format!("row {}: a tool row without a name", slice.first + row + 1),
+            ));
+        };
+        let input = self
+            .cell(slice, row, group, INPUT)?
+            .filter(|input| !input.trim().is_empty())
+            .map(|input| Value::String(input.to_owned()));
+        let output = self.cell(slice, row, group, OUTPUT)?.map(text_value);
+        let message = self
+            .cell(slice, row, group, MESSAGE)?
+            .filter(|message| !message.is_empty());
+        let (output, failed) = match self.platform {
+            Platform::Langfuse => (
+                output,
+                self.cell(slice, row, group, LEVEL)? == Some("ERROR"),
+            ),
+            Platform::LangSmith => (output.and_then(langsmith_output), message.is_some()),
+        };
+        Ok((
+            id,
+            ToolRow {
+                server,
+                name,
+                start,
+                end: slice.time(END, row),
+                input,
+                output,
+                failed,
+                message: message.map(|message| Value::String(message.to_owned())),
+            },
+        ))
+    }
+}
+
+/// Runs a read of a column by the `parquet` crate, turning a panic inside it into the error
+/// of a corrupt page, so that the diagnostic names the row group and column. The crate's
+/// PLAIN string decoder reads a value's length past the end of a page cut short
+/// (`read_num_bytes`: an assertion, or an index out of bounds), a bug there that the
+/// `parquet` fuzz target found; the reader is not used again after it.
+fn unwound<T>(read: impl FnOnce() -> parquet::errors::Result<T>) -> Result<T, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)) {
+        Ok(result) => result.map_err(|problem| problem.to_string()),
+        Err(_) => Err("a page is corrupt: the `parquet` crate failed decoding it".to_owned()),
+    }
+}
+
+/// How many values are left in a column: those past its row group's rows.
+fn rest<T: DataType>(reader: &mut ColumnReaderImpl<T>) -> parquet::errors::Result<usize> {
+    let mut more = 0;
+    loop {
+        let mut levels = Vec::new();
+        let mut values = Vec::new();
+        let (records, _, _) = reader.read_records(SLICE, Some(&mut levels), None, &mut values)?;
+        if records == 0 {
+            return Ok(more);
+        }
+        more += records;
     }
 }
 

@@ -4,6 +4,7 @@
 
 use serde_json::json;
 
+use super::{ParquetRuns, SLICE};
 use crate::formats::testing::{read, summary};
 use crate::{PartReader, ReadOptions, Run, Status, TraceError};
 
@@ -145,6 +146,38 @@ fn the_json_lines_exports_give_the_same_runs() {
     assert_eq!(calls(&from_parquet), calls(&from_lines));
 }
 
+/// The runs of an export as the reader hands them over, reading `slice` rows at a time, or
+/// its error.
+fn sliced(bytes: &[u8], slice: usize) -> Result<Vec<Run>, String> {
+    let input = bytes::Bytes::from(bytes.to_vec());
+    let mut reader = ParquetRuns::open_sliced("x.parquet", input, None, slice)
+        .map_err(|error| error.to_string())?;
+    let mut runs = Vec::new();
+    loop {
+        let next = reader.next_runs().map_err(|error| error.to_string())?;
+        if next.is_empty() {
+            return Ok(runs);
+        }
+        runs.extend(next);
+    }
+}
+
+#[test]
+fn slices_of_any_size_give_the_same_runs_and_errors() {
+    let not_utf8: &[u8] = include_bytes!("../../../../fixtures/bad-parquet-not-utf8/runs.parquet");
+    for export in [LANGFUSE, LANGSMITH, not_utf8] {
+        let whole = sliced(export, SLICE);
+        for slice in [1, 2, 3, 5] {
+            assert_eq!(sliced(export, slice), whole, "{slice} rows a slice");
+        }
+    }
+    assert!(sliced(LANGSMITH, SLICE).unwrap().len() > 1);
+    assert_eq!(
+        sliced(not_utf8, 1).unwrap_err(),
+        "`x.parquet`, row group 3, column `name`: a value is not valid UTF-8 (byte 9)",
+    );
+}
+
 #[track_caller]
 fn refused(bytes: &[u8], format: Option<&str>, expected: &str) {
     let options = ReadOptions {
@@ -232,4 +265,18 @@ fn cut_and_flipped_exports_are_refused_or_read_never_a_panic() {
         no_panic(&flipped);
         flipped[index] ^= 0x5a;
     }
+}
+
+/// The `parquet` fuzz target's crash of 2026-11-28: a string column's PLAIN page cut short,
+/// on which the `parquet` crate's decoder panics. The panic is caught at the column read and
+/// told as a corrupt page, naming the row group and column.
+#[test]
+fn a_page_the_parquet_crate_panics_on_is_refused_naming_its_column() {
+    let crash = include_bytes!("crash-plain-page-cut.parquet");
+    let error = parquet(crash, &ReadOptions::default()).unwrap_err();
+    let message = error.to_string();
+    assert!(matches!(error, TraceError::Parquet { .. }), "{error:?}");
+    assert!(message.contains(", row group "), "{message}");
+    assert!(message.contains(", column `"), "{message}");
+    assert!(message.contains("a page is corrupt"), "{message}");
 }
