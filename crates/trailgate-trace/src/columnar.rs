@@ -782,9 +782,9 @@ impl ParquetRuns {
 /// (`read_num_bytes`: an assertion, or an index out of bounds), a bug there that the
 /// `parquet` fuzz target found; the reader is not used again after it.
 fn unwound<T>(read: impl FnOnce() -> parquet::errors::Result<T>) -> Result<T, String> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)) {
-        Ok(result) => result.map_err(|problem| problem.to_string()),
-        Err(_) => Err("a page is corrupt: the `parquet` crate failed decoding it".to_owned()),
+    match crate::guarded::guarded(read) {
+        Some(result) => result.map_err(|problem| problem.to_string()),
+        None => Err("a page is corrupt: the `parquet` crate failed decoding it".to_owned()),
     }
 }
 

@@ -14,6 +14,7 @@ mod document;
 mod equality;
 mod error;
 mod formats;
+mod guarded;
 mod json_scan;
 mod lazy_value;
 mod limited;
@@ -34,6 +35,7 @@ pub use crate::error::{
     LineSource, MAX_NESTING_DEPTH, MAX_VALUE_DEPTH, TraceError, inert_source, json_error_span,
 };
 pub use crate::formats::format_names;
+pub use crate::guarded::{in_guarded_decode, quiet_guarded_panics};
 pub use crate::lazy_value::LazyValue;
 pub use crate::limited::read_text_limited;
 pub use crate::model::{Call, FileLayout, Interval, Run, Status, Tokens, Usage};

@@ -10,6 +10,9 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // A panic the reader catches in a third-party decoder is an input error, told by its
+    // diagnostic alone (docs/robustness.md).
+    trailgate_trace::quiet_guarded_panics();
     ExitCode::from(trailgate_cli::run(
         std::env::args_os(),
         &mut trailgate_cli::Console::process(),

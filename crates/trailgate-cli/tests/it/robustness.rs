@@ -422,3 +422,27 @@ fn merge_refuses_a_stability_the_runs_do_not_give() {
         run.stderr
     );
 }
+
+/// A Parquet page cut short, on which the `parquet` crate's string decoder panics (found by
+/// the `parquet` fuzz target): the reader catches it, and the user sees exit 2 and the
+/// diagnostic naming the row group and column, with no panic message before it.
+#[test]
+fn a_corrupt_parquet_page_is_an_input_error_without_a_panic_message() {
+    let temp = tempfile::tempdir().unwrap();
+    let crash = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../trailgate-trace/src/columnar/crash-plain-page-cut.parquet");
+    fs::copy(crash, temp.path().join("runs.parquet")).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_trailgate"))
+        .current_dir(temp.path())
+        .args(["convert", "runs.parquet"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("row group 2, column `trace_id`: a page is corrupt"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}
