@@ -317,6 +317,18 @@ impl ParquetRuns {
                         "the row group has no such column chunk".to_owned(),
                     ));
                 };
+                // The `parquet` crate asserts these are not negative when it opens the
+                // column (`byte_range`): a corrupt file is refused here instead.
+                let start = chunk
+                    .dictionary_page_offset()
+                    .unwrap_or_else(|| chunk.data_page_offset());
+                if start < 0 || chunk.compressed_size() < 0 || chunk.uncompressed_size() < 0 {
+                    return Err(self.error(
+                        Some(at(group, Some(column.name))),
+                        "the column chunk's offset or size is negative: the file is corrupt"
+                            .to_owned(),
+                    ));
+                }
                 let size = u64::try_from(chunk.uncompressed_size()).unwrap_or(u64::MAX);
                 total = total.saturating_add(size);
                 if largest.is_none_or(|(most, _)| size > most) {
@@ -441,9 +453,10 @@ impl ParquetRuns {
                 continue;
             }
             let place = || Some(at(number, Some(column.name)));
-            let reader = row_group
-                .get_column_reader(column.index)
-                .map_err(|problem| self.error(place(), problem.to_string()))?;
+            // A panic of the `parquet` crate while it opens the column (a bug there, met on a
+            // corrupt file) is caught like one while it reads it.
+            let reader = unwound(|| row_group.get_column_reader(column.index))
+                .map_err(|problem| self.error(place(), problem))?;
             *slot = Some(match (reader, column.nanos) {
                 (ColumnReader::ByteArrayColumnReader(reader), None) => Reader::Text(reader),
                 (ColumnReader::Int64ColumnReader(reader), Some(_)) => Reader::Time(reader),

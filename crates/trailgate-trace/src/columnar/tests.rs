@@ -280,3 +280,19 @@ fn a_page_the_parquet_crate_panics_on_is_refused_naming_its_column() {
     assert!(message.contains(", column `"), "{message}");
     assert!(message.contains("a page is corrupt"), "{message}");
 }
+
+/// The `parquet` fuzz target's second crash (2026-11-29): a column chunk whose offset is
+/// negative, on which the crate asserts when it opens the column. It is refused before any
+/// column is opened, naming the row group and column.
+#[test]
+fn a_column_chunk_with_a_negative_offset_is_refused_naming_its_column() {
+    let crash = include_bytes!("crash-negative-chunk-offset.parquet");
+    let error = parquet(crash, &ReadOptions::default()).unwrap_err();
+    let message = error.to_string();
+    assert!(matches!(error, TraceError::Parquet { .. }), "{error:?}");
+    assert!(
+        message.contains(", row group 2, column `trace_id`"),
+        "{message}"
+    );
+    assert!(message.contains("offset or size is negative"), "{message}");
+}
