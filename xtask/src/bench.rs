@@ -175,11 +175,11 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
     Ok(())
 }
 
-/// Builds `trailgate`, `floor` and `measure` in the `profiling` profile.
+/// Builds `trailgate`, `floor`, `measure` and `readers` in the `profiling` profile.
 pub(crate) fn build_release(root: &Path) -> Result<(), String> {
     for (package, bins) in [
         ("trailgate-cli", &["trailgate"][..]),
-        ("xtask", &["floor", "measure"][..]),
+        ("xtask", &["floor", "measure", "readers"][..]),
     ] {
         let mut args = vec!["build", "--profile", "profiling", "-p", package];
         for bin in bins {

@@ -1,6 +1,7 @@
 //! `cargo xtask instructions`: the instructions `trailgate check` executes in each report
 //! format, one thread, against the floor's on the same corpus, counted by valgrind
-//! (docs/performance.md).
+//! (docs/performance.md); and, for issue 41, those of other JSON parsers (`readers`) and of
+//! `trailgate convert` on the same corpus.
 //!
 //! Wall times on a shared machine drift with what else the host runs: the same binaries
 //! measured 1.44 and 2.08 times the floor on two days. An instruction count does not drift
@@ -19,6 +20,18 @@ use crate::bench_data::{self, DEFAULT_SEED};
 /// The calls of the corpus counted by default: enough for the per-run and per-call costs
 /// to outweigh start-up a hundredfold, few enough for valgrind's fiftyfold slowdown.
 const DEFAULT_CALLS: u64 = 50_000;
+
+/// The programs of `readers` counted beside the floor (issue 41), in the table's order.
+const READERS: &[&str] = &[
+    "serde_json-calls",
+    "sonic-ignored",
+    "sonic-value",
+    "sonic-calls",
+    "sonic-calls-value",
+    "simd-tape",
+    "simd-value",
+    "simd-calls",
+];
 
 const USAGE: &str = "usage: cargo xtask instructions [--calls N] [--seed S] [--short] [--no-build]";
 
@@ -64,6 +77,28 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
             bench::path_str(&data.corpus)?,
         ],
     )?;
+    // Issue 41: other parsers on the same file (`xtask/src/bin/readers.rs`), then `trailgate
+    // convert`, the nearest the command comes to its reader alone (it also writes each run).
+    let mut parsers = Vec::new();
+    for program in READERS {
+        crate::say(&format!("instructions: readers {program}"));
+        let command = [
+            bench::path_str(&release.join("readers"))?,
+            (*program).to_owned(),
+            bench::path_str(&data.corpus)?,
+        ];
+        parsers.push((format!("readers {program}"), count(&data.dir, &command)?));
+    }
+    crate::say("instructions: trailgate convert");
+    let convert = [
+        bench::path_str(&release.join("trailgate"))?,
+        "convert".to_owned(),
+        bench::path_str(&data.corpus)?,
+    ];
+    parsers.push((
+        "trailgate convert (reads and writes each run)".to_owned(),
+        count(&data.dir, &convert)?,
+    ));
     let mut rows = Vec::new();
     for format in FORMATS {
         crate::say(&format!("instructions: trailgate check --format {format}"));
@@ -79,7 +114,14 @@ pub(crate) fn command(root: &Path, target: &Path, args: &[String]) -> Result<(),
         ];
         rows.push((*format, count(&data.dir, &command)?));
     }
-    crate::show(&render(calls, data.bytes, &data.corpus, floor, &rows));
+    crate::show(&render(
+        calls,
+        data.bytes,
+        &data.corpus,
+        floor,
+        &parsers,
+        &rows,
+    ));
     Ok(())
 }
 
@@ -126,7 +168,14 @@ fn instructions_in(stderr: &str) -> Option<u64> {
     })
 }
 
-fn render(calls: u64, bytes: u64, corpus: &Path, floor: u64, rows: &[(&str, u64)]) -> String {
+fn render(
+    calls: u64,
+    bytes: u64,
+    corpus: &Path,
+    floor: u64,
+    parsers: &[(String, u64)],
+    rows: &[(&str, u64)],
+) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -148,13 +197,23 @@ fn render(calls: u64, bytes: u64, corpus: &Path, floor: u64, rows: &[(&str, u64)
         bench::grouped(bench::u64_f64(floor)),
         per_call(floor)
     );
+    let ratio = |count: u64| bench::u64_f64(count) / bench::u64_f64(floor.max(1));
+    for (program, count) in parsers {
+        let _ = writeln!(
+            out,
+            "| {program} | {} | {} | {:.3} |",
+            bench::grouped(bench::u64_f64(*count)),
+            per_call(*count),
+            ratio(*count)
+        );
+    }
     for (format, count) in rows {
         let _ = writeln!(
             out,
             "| trailgate check --format {format} --threads 1 | {} | {} | {:.3} |",
             bench::grouped(bench::u64_f64(*count)),
             per_call(*count),
-            bench::u64_f64(*count) / bench::u64_f64(floor.max(1))
+            ratio(*count)
         );
     }
     out
@@ -182,6 +241,7 @@ mod tests {
             15 << 20,
             Path::new("corpus.jsonl"),
             257_000_000,
+            &[("readers sonic-ignored".to_owned(), 77_100_000)],
             &[("text", 544_500_000), ("json", 872_000_000)],
         );
         assert!(
@@ -198,6 +258,10 @@ mod tests {
             table.contains(
                 "| trailgate check --format json --threads 1 | 872,000,000 | 17,440 | 3.393 |"
             ),
+            "{table}"
+        );
+        assert!(
+            table.contains("| readers sonic-ignored | 77,100,000 | 1,542 | 0.300 |"),
             "{table}"
         );
         assert!(table.contains("50,000 calls, 15.0 MiB"), "{table}");
