@@ -2,8 +2,7 @@
 //! The baseline report itself is read in `diff/baseline.rs`, with `diff`'s reader.
 
 use serde::Serialize;
-use trailgate_expect::MetricValue;
-use trailgate_expect::{BaselineUse, GateOutcome, GateValue};
+use trailgate_expect::{BaselineUse, GateOutcome, GateValue, MetricValue};
 
 /// A gate's `baseline` object in the JSON report: its expression as written and the
 /// baseline report's value of the metric (null when the gate was skipped).

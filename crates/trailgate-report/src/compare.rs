@@ -13,7 +13,6 @@
 //! `trailgate::compare::` codes. The outputs are in `render.rs` (text, Markdown), `json.rs`
 //! and `html.rs`.
 
-use trailgate_expect::MetricValue;
 mod html;
 mod json;
 mod mcnemar;
@@ -22,7 +21,7 @@ mod render;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Seek};
 
-use trailgate_expect::{Problem, SuiteError};
+use trailgate_expect::{MetricValue, Problem, SuiteError};
 
 use self::mcnemar::PValue;
 use crate::diff::read::{ReportRead, TestRead};

@@ -10,8 +10,6 @@
 //! tens of thousands of runs is compared in megabytes. The outputs are in `render.rs`
 //! (text, Markdown, GitHub workflow commands) and `json.rs`.
 
-use trailgate_expect::MetricChange;
-use trailgate_expect::MetricValue;
 mod baseline;
 mod json;
 pub(crate) mod read;
@@ -23,7 +21,7 @@ use std::rc::Rc;
 
 use serde_json::error::Category;
 use trailgate_core::reliability::{Confidence, difference_interval};
-use trailgate_expect::{Problem, SuiteError};
+use trailgate_expect::{MetricChange, MetricValue, Problem, SuiteError};
 
 use self::read::{GateRead, ReadError, ReportRead, TestRead, read_report};
 use crate::direction::Better;

@@ -2,7 +2,8 @@
 //! `usage.*` metrics are better lower, every other metric better higher. `diff` and `trend`
 //! judge a change with this one rule.
 
-use trailgate_expect::MetricValue;
+use trailgate_expect::{MetricValue, names_percent};
+
 /// The direction in which a metric is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Better {
@@ -13,7 +14,7 @@ pub(crate) enum Better {
 impl Better {
     /// The direction of the metric named `metric`, as a report names it.
     pub(crate) fn of(metric: &str) -> Self {
-        if metric == "errors.rate" || metric.starts_with("usage.") {
+        if metric == "errors.rate" || !names_percent(metric) {
             Self::Lower
         } else {
             Self::Higher

@@ -6,9 +6,8 @@
 
 use std::cmp::Reverse;
 use std::io::{self, Write};
-use trailgate_expect::MetricValue;
 
-use trailgate_expect::{GateOutcome, Op, SuiteOutcome, Target, TestOutcome, Verdict};
+use trailgate_expect::{GateOutcome, MetricValue, Op, SuiteOutcome, Target, TestOutcome, Verdict};
 
 use crate::escape::{escape_terminal, github_data, github_property};
 use crate::lines::{Look, render};

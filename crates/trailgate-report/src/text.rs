@@ -2,9 +2,10 @@
 //! gate with its verdict.
 
 use std::io::{self, Write};
-use trailgate_expect::MetricValue;
 
-use trailgate_expect::{Key, Section, Stability, SuiteOutcome, Tally, TestOutcome, Verdict};
+use trailgate_expect::{
+    Key, MetricValue, Section, Stability, SuiteOutcome, Tally, TestOutcome, Verdict,
+};
 use unicode_width::UnicodeWidthStr;
 
 use crate::escape::escape_terminal;

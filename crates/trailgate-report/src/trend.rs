@@ -10,15 +10,13 @@
 //! The reports are read by `diff`'s reader (`diff/read.rs`), with its refusals. The outputs
 //! are in `render.rs` (text, Markdown, GitHub workflow commands) and `json.rs`.
 
-use trailgate_expect::MetricChange;
 mod json;
 mod render;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Seek};
-use trailgate_expect::MetricValue;
 
-use trailgate_expect::{Problem, SuiteError};
+use trailgate_expect::{MetricChange, MetricValue, Problem, SuiteError, names_percent};
 
 use crate::diff::{Reader, ReportFile, read_checked, unreadable};
 use crate::direction::Better;
@@ -204,11 +202,11 @@ fn meets_min_change(
     // In millionths: the share of `first` is a ratio, the same in any unit.
     let worse = better.worsening(first, last);
     let first = i128::try_from(first.millionths()).unwrap_or(i128::MAX);
-    if name.starts_with("usage.") {
-        worse.saturating_mul(100) >= i128::from(min_change).saturating_mul(first)
-    } else {
+    if names_percent(name) {
         let points = i128::try_from(MetricValue::whole(u128::from(min_change)).millionths());
         worse >= points.unwrap_or(i128::MAX)
+    } else {
+        worse.saturating_mul(100) >= i128::from(min_change).saturating_mul(first)
     }
 }
 

@@ -3,9 +3,8 @@
 
 use std::collections::BTreeMap;
 use std::io::{Read, Seek};
-use trailgate_expect::MetricValue;
 
-use trailgate_expect::{Baseline, SuiteError};
+use trailgate_expect::{Baseline, MetricValue, SuiteError};
 
 use super::{Reader, ReportFile, read_checked};
 

@@ -4,8 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use trailgate_expect::MetricChange;
-use trailgate_expect::MetricValue;
+use trailgate_expect::{MetricChange, MetricValue};
 
 use serde::Serialize;
 

@@ -3,8 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Cursor;
-use trailgate_expect::MetricChange;
-use trailgate_expect::MetricValue;
+use trailgate_expect::{MetricChange, MetricValue};
 
 /// A gate as a report gives it: target, operator, value (null when skipped), actual value
 /// and verdict (null when skipped).

@@ -2,11 +2,10 @@
 //! the annotations, the cap of ten errors, and the plain lines after them.
 
 use std::fmt::Write as _;
-use trailgate_expect::MetricValue;
 
 use rstest::rstest;
 use trailgate_core::Percent;
-use trailgate_expect::{Block, Gate, GateOutcome, GateValue, Op, SuiteOutcome};
+use trailgate_expect::{Block, Gate, GateOutcome, GateValue, MetricValue, Op, SuiteOutcome};
 
 use super::shortfall;
 use crate::escape::{github_data as data, github_property as property};

@@ -3,8 +3,7 @@
 //! then the others as they appear; metrics by name).
 
 use std::io::{self, Write};
-use trailgate_expect::MetricChange;
-use trailgate_expect::MetricValue;
+use trailgate_expect::{MetricChange, MetricValue};
 
 use serde::Serialize;
 

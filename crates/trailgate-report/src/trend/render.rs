@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
-use trailgate_expect::MetricValue;
+use trailgate_expect::{MetricValue, names_percent};
 
 use super::{MetricTrend, Status, TestTrend, Trend};
 use crate::direction::Better;
@@ -37,7 +37,7 @@ fn change_text(trend: &Trend, metric: &MetricTrend) -> String {
         return "-".to_owned();
     };
     let mut text = change.to_string();
-    if metric.name.starts_with("usage.")
+    if !names_percent(&metric.name)
         && let Some(((_, first), _)) = metric.ends(trend.window_start)
         && first > MetricValue::ZERO
     {
@@ -52,14 +52,14 @@ fn change_text(trend: &Trend, metric: &MetricTrend) -> String {
 /// The minimum change in words: `3 points`, or `3% of the first value` for `usage.*`.
 fn min_change_text(trend: &Trend, metric: &str) -> String {
     let min = trend.options.min_change;
-    if metric.starts_with("usage.") {
-        format!("{min}% of the first value")
-    } else {
+    if names_percent(metric) {
         plural(
             usize::try_from(min).unwrap_or(usize::MAX),
             "point",
             "points",
         )
+    } else {
+        format!("{min}% of the first value")
     }
 }
 
@@ -153,7 +153,7 @@ fn min_change_words(trend: &Trend) -> String {
         .tests
         .iter()
         .flat_map(|t| &t.metrics)
-        .any(|m| m.name.starts_with("usage."));
+        .any(|m| !names_percent(&m.name));
     let min = trend.options.min_change;
     let points = plural(
         usize::try_from(min).unwrap_or(usize::MAX),

@@ -189,13 +189,15 @@ impl GraderConfig for RawConfig {
 /// What a budget needs to produce `target` when it produces it only with some of its
 /// settings (docs/graders/budget.md#usage-metrics).
 fn target_needs(target: &str) -> Option<&'static str> {
-    match target {
-        "budget.efficiency" => Some("needs `optimal_calls`"),
-        "usage.cost" => Some("needs `max_cost`"),
-        "usage.input_tokens" | "usage.output_tokens" => {
-            Some("needs a token limit or `max_cost` in the same `budget`")
-        }
-        _ => None,
+    let is = |known: Target| target == known.as_str();
+    if is(super::EFFICIENCY) {
+        Some("needs `optimal_calls`")
+    } else if is(super::COST) {
+        Some("needs `max_cost`")
+    } else if is(super::INPUT_TOKENS) || is(super::OUTPUT_TOKENS) {
+        Some("needs a token limit or `max_cost` in the same `budget`")
+    } else {
+        None
     }
 }
 
