@@ -341,8 +341,11 @@ pub(super) fn gemini_tokens(metadata: &Value) -> Result<Option<Tokens>, RecordEr
     else {
         return Ok(None);
     };
-    let thoughts = usage::first_count(metadata, &["thoughtsTokenCount", "thoughts_token_count"])?;
-    tokens.output = tokens.output.saturating_add(thoughts.unwrap_or(0));
+    usage::add_thoughts(
+        &mut tokens,
+        metadata,
+        &["thoughtsTokenCount", "thoughts_token_count"],
+    )?;
     Ok(Some(tokens))
 }
 

@@ -132,8 +132,7 @@ fn add_usage(run: &mut Run, message: &Value) -> Result<(), RecordError> {
     else {
         return Ok(());
     };
-    let thoughts = usage::count(recorded, "thoughts")?;
-    tokens.output = tokens.output.saturating_add(thoughts.unwrap_or(0));
+    usage::add_thoughts(&mut tokens, recorded, &["thoughts"])?;
     usage::add(&mut run.usage, str_field(message, "model"), tokens);
     Ok(())
 }

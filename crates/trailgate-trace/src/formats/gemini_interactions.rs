@@ -141,8 +141,7 @@ impl InteractionsConverter {
         else {
             return Ok(());
         };
-        let thoughts = usage::count(recorded, "total_thought_tokens")?;
-        tokens.output = tokens.output.saturating_add(thoughts.unwrap_or(0));
+        usage::add_thoughts(&mut tokens, recorded, &["total_thought_tokens"])?;
         usage::add(&mut self.usage, str_field(interaction, "model"), tokens);
         Ok(())
     }

@@ -67,6 +67,18 @@ pub(crate) fn tokens(
     }))
 }
 
+/// Adds to `tokens`' output the thinking tokens that `usage` records at the first of
+/// `keys`: Gemini bills them as output but counts them apart (`thoughtsTokenCount`).
+pub(crate) fn add_thoughts(
+    tokens: &mut Tokens,
+    usage: &Value,
+    keys: &[&str],
+) -> Result<(), RecordError> {
+    let thoughts = first_count(usage, keys)?;
+    tokens.output = tokens.output.saturating_add(thoughts.unwrap_or(0));
+    Ok(())
+}
+
 /// Adds one response's tokens to `usage` under `model` (or [`UNNAMED_MODEL`]); sums saturate
 /// at 2^64 - 1, which no real run reaches.
 pub(crate) fn add(usage: &mut Usage, model: Option<&str>, tokens: Tokens) {
