@@ -82,6 +82,13 @@ pub(crate) fn command(root: &Path, args: &[String]) -> Result<(), String> {
             .map_or_else(|| root.join("target").join("parquet-1m"), Into::into);
         return million(&dir, calls);
     }
+    if let Some(other) = args.first() {
+        return Err(format!(
+            "unknown argument `{other}`: `cargo xtask parquet-fixtures` rewrites the fixtures' \
+             Parquet files; `cargo xtask parquet-fixtures 1m [CALLS] [DIR]` writes a large \
+             export (CALLS calls, 1000000 unless given)"
+        ));
+    }
     let fixtures = root.join("fixtures");
     let langfuse = langfuse_rows();
     write(
