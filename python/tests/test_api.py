@@ -23,7 +23,7 @@ def test_the_package_under_test_is_the_installed_wheel() -> None:
 
 def test_check_returns_the_json_report_of_a_passing_suite(fixtures: Path) -> None:
     report = trailgate.check(fixtures / "seed-000-first-run" / "trailgate.yaml")
-    assert report["version"] == 2
+    assert report["version"] == 3
     assert report["passed"] is True
     assert report["summary"] == {"tests": 1, "passed": 1, "failed": 0}
     [test] = report["tests"]

@@ -13,7 +13,7 @@ use trailgate_run::{
 
 /// What `trailgate --version` prints after the name: the version, and the version of the JSON
 /// report's layout, which scripts reading the report depend on.
-const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (JSON report version 2)");
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (JSON report version 3)");
 
 /// Score recorded AI-agent tool-call traces, with no model in the loop, and gate CI on the
 /// result.

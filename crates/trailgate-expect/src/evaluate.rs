@@ -11,7 +11,7 @@ use crate::graders::contract::{Grader, GraderReport, ToolMarks, Unjudged, Verdic
 use crate::graders::{Block, registry};
 use crate::model::Test;
 use crate::reliability::ReliabilityOutcome;
-use crate::run::{Detail, LISTED_RUNS, RunInfo, RunSource, TestRun};
+use crate::run::{Detail, LISTED_RUNS, RunInfo, RunSource, RunTools, TestRun};
 use crate::section::Section;
 use crate::suite_file::{PathSeg, SuiteFile, join};
 
@@ -599,6 +599,10 @@ pub fn grade_run_as(
             calls: run.calls.len(),
             format: run.format,
             passed: graders.passes(test),
+            tools: match detail {
+                Detail::Full => RunTools::of(run),
+                Detail::Counts => RunTools::default(),
+            },
         },
         graders,
         agents: AgentTable::of_run(run),

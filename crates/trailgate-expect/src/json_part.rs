@@ -101,19 +101,15 @@ impl<'s> Entries<'s> {
     }
 }
 
-/// A call named in the JSON report.
+/// A call named in the JSON report: its number in its run, from 1. Its tool is in the run's
+/// `sources` entry (`tools`), once per run (docs/reports.md#the-json-report).
 #[derive(Serialize)]
-pub(crate) struct CallJson<'a> {
-    pub(crate) call: usize,
-    pub(crate) tool: ToolName<'a>,
-}
+#[serde(transparent)]
+pub(crate) struct CallJson(usize);
 
-impl<'a> CallJson<'a> {
-    pub(crate) fn of(called: &'a crate::run::CalledTool) -> Self {
-        Self {
-            call: called.call,
-            tool: ToolName(&called.tool),
-        }
+impl CallJson {
+    pub(crate) fn of(called: &crate::run::CalledTool) -> Self {
+        Self(called.call)
     }
 }
 

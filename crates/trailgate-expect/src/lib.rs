@@ -82,7 +82,7 @@ pub use crate::parse::{run_count_problems, suite_schema};
 pub use crate::pattern::Pattern;
 pub use crate::reading::{MAX_MATCHER_NODES, MAX_SUITE_REGEX_BYTES};
 pub use crate::reliability::{ReliabilityBlock, ReliabilityOutcome};
-pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource, TestRun};
+pub use crate::run::{CalledTool, Detail, LISTED_RUNS, RunInfo, RunSource, RunTools, TestRun};
 pub use crate::section::{Key, Line, ListedRun, Piece, Row, Section, Tone};
 pub use crate::shard_test::{KeptTest, ShardBaseline, ShardGate, ShardTest};
 pub use crate::stability::Stability;

@@ -65,6 +65,63 @@ pub struct RunInfo {
     /// The run's verdict: whether every gate of the test holds on the metrics of this run
     /// alone (docs/reports.md#each-runs-verdict).
     pub passed: bool,
+    /// The tool of each call, in call order, for a run graded to [`Detail::Full`]; empty
+    /// for one graded to [`Detail::Counts`], which no report lists.
+    pub tools: RunTools,
+}
+
+/// The tool of each of a run's calls, in call order (`server.name`, or `name` for a call
+/// recorded without a server): what the JSON report's `sources` entry lists once per run,
+/// so that its findings name a call by its number alone (docs/reports.md#the-json-report).
+///
+/// The names are kept one after another in one string: a run costs two allocations, not
+/// two per call.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunTools {
+    text: String,
+    /// Where each name ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl RunTools {
+    /// The tools of `run`'s calls.
+    pub fn of(run: &Run) -> Self {
+        let mut text = String::with_capacity(run.calls.iter().map(|c| c.name.len() + 8).sum());
+        let mut ends = Vec::with_capacity(run.calls.len());
+        for call in &run.calls {
+            if let Some(server) = &call.server {
+                text.push_str(server);
+                text.push('.');
+            }
+            text.push_str(&call.name);
+            ends.push(text.len());
+        }
+        Self { text, ends }
+    }
+
+    /// The tools, in call order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| self.text.get(start..end).unwrap_or_default())
+    }
+
+    /// How many calls it names.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether it names no call.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+impl serde::Serialize for RunTools {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
 }
 
 impl fmt::Display for RunInfo {

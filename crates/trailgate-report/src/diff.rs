@@ -25,7 +25,7 @@ use trailgate_expect::{MetricChange, MetricValue, Problem, SuiteError};
 
 use self::read::{GateRead, ReadError, ReportRead, TestRead, read_report};
 use crate::direction::Better;
-use crate::json::JSON_VERSION;
+use crate::json::{JSON_VERSION, OLDEST_READ_VERSION};
 use crate::merge::source::{At, fail, json_message, offset_of};
 
 pub use self::baseline::read_baseline;
@@ -513,9 +513,7 @@ pub(crate) fn read_checked<R: Read + Seek>(
             ));
         }
         Err(ReadError::Version(version, at)) => {
-            let against = base.map_or_else(String::new, |base| {
-                format!(" and `{base}` a version {JSON_VERSION} report")
-            });
+            let against = base.map_or_else(String::new, |base| format!(" (`{base}` is one)"));
             let (verb, which) = match reader {
                 Reader::Diff => ("compares", "both reports"),
                 Reader::Baseline => ("reads", "the baseline"),
@@ -525,13 +523,13 @@ pub(crate) fn read_checked<R: Read + Seek>(
             let problem = Problem::new(
                 reader.code("trailgate::diff::version", "trailgate::baseline::version"),
                 format!(
-                    "`{}` is a version {version} report{against}; this trailgate {verb} \
-                     version {JSON_VERSION} reports",
+                    "`{}` is a version {version} report; this trailgate {verb} reports of \
+                     versions {OLDEST_READ_VERSION} and {JSON_VERSION}{against}",
                     file.name
                 ),
                 "this version",
             )
-            .with_help(if version < JSON_VERSION {
+            .with_help(if version < OLDEST_READ_VERSION {
                 "an older trailgate wrote it: regenerate it with this release \
                  (`trailgate check --format json`); a report's `version` changes when a field \
                  moves or changes meaning"

@@ -9,8 +9,8 @@ use trailgate_expect::MetricValue;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use trailgate_expect::{
-    Entries, EntrySink, JSON_LISTS, JsonContext, JsonField, JsonPart, RunInfo, RunOutcome, Shard,
-    Stability, SuiteOutcome, Tally, Test as SuiteTest, TestOutcome,
+    Entries, EntrySink, JSON_LISTS, JsonContext, JsonField, JsonPart, RunInfo, RunOutcome,
+    RunTools, Shard, Stability, SuiteOutcome, Tally, Test as SuiteTest, TestOutcome,
 };
 
 use crate::layout::{RawJson, write_report};
@@ -23,7 +23,21 @@ use crate::transcode::JsonText;
 /// Version 2 (issue 24) says each thing once: a grader's run entries no longer repeat the
 /// run's source and line (they are in `sources`), nor what the test expects (named by its
 /// number in the grader's object), and each entry of a list in a test is one line.
-pub const JSON_VERSION: u32 = 2;
+///
+/// Version 3 (issue 41) says each call's tool once per run: a run's `sources` entry lists
+/// the tool of each of its calls (`tools`), and a finding names a call by its number alone;
+/// the equal-function sets name their classes once, and a run's entry lists which call
+/// satisfied each, in the classes' order.
+pub const JSON_VERSION: u32 = 3;
+
+/// The oldest version `diff`, `trend`, `compare` and `check --baseline` read: what they read
+/// of a report (its tests' names, verdicts, metrics, gates and runs' sources) is the same
+/// from version 2 on. `merge`, which puts the graders' objects together, reads
+/// [`JSON_VERSION`] only.
+pub(crate) const OLDEST_READ_VERSION: u32 = 2;
+
+// The readers' messages name the versions they read as "2 and 3": a third needs them reworded.
+const _: () = assert!(OLDEST_READ_VERSION + 1 == JSON_VERSION);
 
 #[derive(Serialize)]
 struct Report<'a> {
@@ -195,6 +209,8 @@ pub(crate) struct RunOrigin<'a> {
     format: &'a str,
     calls: usize,
     passed: bool,
+    /// Each call's tool, in call order: the findings name a call by its number alone.
+    tools: &'a RunTools,
 }
 
 impl<'a> RunOrigin<'a> {
@@ -206,6 +222,7 @@ impl<'a> RunOrigin<'a> {
             format: info.format,
             calls: info.calls,
             passed: info.passed,
+            tools: &info.tools,
         }
     }
 }

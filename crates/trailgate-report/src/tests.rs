@@ -150,7 +150,7 @@ fn check_json(runs: &[&str], pointer: &str, expected: &Value) {
 
 #[rstest]
 #[case::version(MIXED, "/version", json!(JSON_VERSION))]
-#[case::version_is_2(MIXED, "/version", json!(2))]
+#[case::version_is_3(MIXED, "/version", json!(3))]
 #[case::failed(MIXED, "/passed", json!(false))]
 #[case::passed(CLEAN, "/passed", json!(true))]
 #[case::tests_in_suite_order(MIXED, "/tests/1/name", json!("fetches"))]
@@ -181,25 +181,17 @@ fn check_json(runs: &[&str], pointer: &str, expected: &Value) {
 #[case::true_positives(MIXED, "/tests/0/equal_function_sets/true_positives", json!(3))]
 #[case::false_positives(MIXED, "/tests/0/equal_function_sets/false_positives", json!(2))]
 #[case::false_negatives(MIXED, "/tests/0/equal_function_sets/false_negatives", json!(1))]
-#[case::missed_classes(MIXED, "/tests/0/equal_function_sets/missed_classes", json!([
-    {"run": 1, "class": "fetch"},
-]))]
-#[case::unexpected_calls_in_trace_order(MIXED, "/tests/0/equal_function_sets/unexpected_calls", json!([
-    {"run": 1, "call": 2, "tool": "shell.exec"},
-    {"run": 1, "call": 4, "tool": "fs.read"},
-]))]
-#[case::repeats_in_trace_order(MIXED, "/tests/0/equal_function_sets/repeats", json!([
-    {"run": 1, "call": 3, "tool": "brave.web_search", "class": "search"},
-    {"run": 2, "call": 3, "tool": "google.search", "class": "search"},
-]))]
-#[case::nothing_missed(CLEAN, "/tests/0/equal_function_sets/missed_classes", json!([]))]
+#[case::classes_once(MIXED, "/tests/0/equal_function_sets/classes", json!(["search", "fetch"]))]
+#[case::missed_class_is_null(MIXED, "/tests/0/equal_function_sets/runs/0/satisfied_by/1", json!(null))]
+#[case::unexpected_calls_in_trace_order(MIXED, "/tests/0/equal_function_sets/runs/0/unexpected_calls", json!([2, 4]))]
+#[case::repeats_in_trace_order(MIXED, "/tests/0/equal_function_sets/runs/0/repeats", json!([[3, 1]]))]
+#[case::repeat_of_the_second_run(MIXED, "/tests/0/equal_function_sets/runs/1/repeats", json!([[3, 1]]))]
+#[case::each_calls_tool_once_in_its_sources_entry(MIXED, "/tests/0/sources/0/tools", json!(["google.search", "shell.exec", "brave.web_search", "fs.read"]))]
+#[case::nothing_missed(CLEAN, "/tests/0/equal_function_sets/runs/0/satisfied_by", json!([1, 2]))]
 #[case::run_source(MIXED, "/tests/0/sources/1/source", json!("traces/run2.json"))]
 #[case::run_f1(MIXED, "/tests/0/equal_function_sets/runs/0/f1", json!(40))]
-#[case::run_classes(MIXED, "/tests/0/equal_function_sets/runs/0/classes", json!([
-    {"class": "search", "satisfied_by": {"call": 1, "tool": "google.search"}},
-    {"class": "fetch", "satisfied_by": null},
-]))]
-#[case::bare_member_in_another_test(MIXED, "/tests/1/equal_function_sets/runs/1/classes/0/satisfied_by", json!({"call": 1, "tool": "http.get"}))]
+#[case::run_classes(MIXED, "/tests/0/equal_function_sets/runs/0/satisfied_by", json!([1, null]))]
+#[case::bare_member_in_another_test(MIXED, "/tests/1/equal_function_sets/runs/1/satisfied_by/0", json!(1))]
 fn json_fields(#[case] runs: &[&str], #[case] pointer: &str, #[case] expected: Value) {
     check_json(runs, pointer, &expected);
 }

@@ -477,8 +477,12 @@ fn a_failing_suite_filters_its_runs_by_the_fragment() {
     );
     assert!(detail.contains(r#"<pre>{"command":"rm -rf /tmp/x"}</pre>"#));
     assert!(
-        detail.contains("equal_function_sets › unexpected_calls"),
+        detail.contains("equal_function_sets › runs"),
         "its findings"
+    );
+    assert!(
+        detail.contains(r#"unexpected_calls: ["3 shell.exec"]"#),
+        "a call named by number, with its tool: {detail}"
     );
     screenshot(&browser, &page, "verdict=failed&run=1.2", "failing", 3600);
 }

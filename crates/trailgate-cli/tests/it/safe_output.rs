@@ -64,8 +64,15 @@ fn the_only_workflow_commands_are_trailgates_own() {
 fn json_carries_the_exact_text_and_junit_is_well_formed_xml() {
     let run = trailgate(fixture(), &["check", "--format", "json"]);
     let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    let unexpected = &report["tests"][0]["equal_function_sets"]["unexpected_calls"][0];
-    assert_eq!(unexpected["tool"], HOSTILE_TOOL);
+    let first = &report["tests"][0]["equal_function_sets"]["runs"][0];
+    let unexpected = first["unexpected_calls"][0]
+        .as_u64()
+        .expect("a call number");
+    let tools = report["tests"][0]["sources"][0]["tools"]
+        .as_array()
+        .expect("each call's tool");
+    let index = usize::try_from(unexpected - 1).expect("a small call number");
+    assert_eq!(tools[index], HOSTILE_TOOL);
     // serde_json escapes C0 controls; nothing else needs it in JSON.
     assert!(!run.stdout.contains('\u{1b}'));
 

@@ -18,7 +18,7 @@ use trailgate_expect::{MetricValue, names_percent};
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use crate::json::JSON_VERSION;
+use crate::json::{JSON_VERSION, OLDEST_READ_VERSION};
 use crate::merge::read::{BUFFER_BYTES, Counting};
 use crate::merge::source::At;
 
@@ -148,6 +148,11 @@ impl From<serde_json::Error> for ReadError {
 /// The message of the error that stops reading at a version this trailgate does not read.
 const OTHER_VERSION: &str = "a report of another version";
 
+/// Whether reports of `version` are read: from [`OLDEST_READ_VERSION`] to [`JSON_VERSION`].
+pub(crate) fn read_version(version: u32) -> bool {
+    (OLDEST_READ_VERSION..=JSON_VERSION).contains(&version)
+}
+
 /// Reads one report from its start, as a stream.
 pub(crate) fn read_report<R: Read + Seek>(reader: &mut R) -> Result<ReportRead, ReadError> {
     reader.seek(SeekFrom::Start(0)).map_err(ReadError::Io)?;
@@ -167,7 +172,7 @@ pub(crate) fn read_report<R: Read + Seek>(reader: &mut R) -> Result<ReportRead, 
         Ok(report)
     });
     match (report, version.get()) {
-        (_, Some((found, at))) if found != JSON_VERSION => Err(ReadError::Version(found, at)),
+        (_, Some((found, at))) if !read_version(found) => Err(ReadError::Version(found, at)),
         (report, _) => report.map_err(ReadError::from),
     }
 }
@@ -210,7 +215,7 @@ impl<'de> Visitor<'de> for ReportSeed<'_> {
                     self.version.set(Some((version, at)));
                     // A report of another version may have another shape: its version is
                     // the reason to give, not the first place its shape differs.
-                    if version != JSON_VERSION {
+                    if !read_version(version) {
                         return Err(de::Error::custom(OTHER_VERSION));
                     }
                 }

@@ -206,7 +206,7 @@ fn the_verdict_is_any_drift() {
 #[case::another_version(
     &[report(&[("t", json!({}))]), json!({"version": 1, "tests": []})],
     TrendOptions::default(),
-    "trailgate::trend::version: `r2.json` is a version 1 report and `r1.json` a version 2 report"
+    "trailgate::trend::version: `r2.json` is a version 1 report; this trailgate reads reports of versions 2 and 3 (`r1.json` is one)"
 )]
 #[case::a_shard(
     &[report(&[("t", json!({}))]), json!({"version": 2, "shard": {"index": 1, "count": 2}, "tests": []})],

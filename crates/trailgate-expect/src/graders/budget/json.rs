@@ -160,7 +160,7 @@ struct BudgetRun<'a> {
     per_tool: &'a [u64],
     weighed: u64,
     exceeded: Vec<ExceededJson>,
-    first_repeat: Option<RepeatJson<'a>>,
+    first_repeat: Option<RepeatJson>,
     /// With `max_loop`: the run's longest loop, `null` for none; absent without it.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[expect(
@@ -182,12 +182,12 @@ struct BudgetRun<'a> {
     duration_ms: Option<serde_json::Number>,
     /// With `max_call_duration_ms`, its longest completed call.
     #[serde(skip_serializing_if = "Option::is_none")]
-    longest_call: Option<LongestCallJson<'a>>,
+    longest_call: Option<LongestCallJson>,
 }
 
 #[derive(Serialize)]
-struct LongestCallJson<'a> {
-    call: CallJson<'a>,
+struct LongestCallJson {
+    call: CallJson,
     duration_ms: serde_json::Number,
 }
 
@@ -206,7 +206,7 @@ struct ExceededJson {
 }
 
 #[derive(Serialize)]
-struct RepeatJson<'a> {
-    call: CallJson<'a>,
+struct RepeatJson {
+    call: CallJson,
     repeats_call: usize,
 }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 use trailgate_core::{AccuracyCounts, AccuracyMetrics};
 
-use crate::json_part::{CallJson, Entries, JsonPart, ToolName};
+use crate::json_part::{CallJson, Entries, JsonPart};
 use crate::run::RunInfo;
 
 use super::{ArgumentCounts, CallAccuracyGrader, CallAccuracyOutcome, RunAccuracy};
@@ -81,7 +81,6 @@ pub(crate) fn write_entries(
             .map(|(index, called)| PairedCall {
                 expected: expected(*index),
                 call: called.call,
-                tool: ToolName(&called.tool),
             })
             .collect(),
         incorrect_calls: run
@@ -90,7 +89,6 @@ pub(crate) fn write_entries(
             .map(|mismatch| IncorrectCall {
                 expected: expected(mismatch.expected),
                 call: mismatch.call.call,
-                tool: ToolName(&mismatch.call.tool),
                 differing_keys: &mismatch.differing,
                 mismatch: mismatch.why.as_ref().map(|why| MismatchJson {
                     path: &why.path,
@@ -141,10 +139,10 @@ struct AccuracyRun<'a> {
     run: usize,
     #[serde(flatten)]
     scores: AccuracyScores,
-    correct_calls: Vec<PairedCall<'a>>,
+    correct_calls: Vec<PairedCall>,
     incorrect_calls: Vec<IncorrectCall<'a>>,
     missed_calls: Vec<usize>,
-    extra_calls: Vec<CallJson<'a>>,
+    extra_calls: Vec<CallJson>,
 }
 
 #[derive(Serialize)]
@@ -155,17 +153,15 @@ struct ExpectedCallJson<'a> {
 
 /// A call paired with expected call number `expected` of `expected_calls`.
 #[derive(Serialize)]
-struct PairedCall<'a> {
+struct PairedCall {
     expected: usize,
     call: usize,
-    tool: ToolName<'a>,
 }
 
 #[derive(Serialize)]
 struct IncorrectCall<'a> {
     expected: usize,
     call: usize,
-    tool: ToolName<'a>,
     differing_keys: &'a [String],
     /// The first argument that failed its matcher: where, the matcher, and what the call had.
     mismatch: Option<MismatchJson<'a>>,

@@ -100,24 +100,24 @@ pub(crate) fn write_entries(
 }
 
 #[derive(Serialize)]
-struct DependenciesRun<'a> {
+struct DependenciesRun {
     run: usize,
     passed: bool,
-    edges: Vec<VerdictJson<'a>>,
+    edges: Vec<VerdictJson>,
 }
 
 #[derive(Serialize)]
-struct VerdictJson<'a> {
+struct VerdictJson {
     state: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    call: Option<CallJson<'a>>,
+    call: Option<CallJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    other: Option<CallJson<'a>>,
+    other: Option<CallJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     value: Option<String>,
 }
 
-impl VerdictJson<'_> {
+impl VerdictJson {
     fn state(state: &'static str) -> Self {
         Self {
             state,

@@ -108,5 +108,5 @@ struct ErrorsRun<'a> {
     errors: u64,
     recovered: u64,
     per_tool: Vec<CountsJson<'a>>,
-    unrecovered: Option<CallJson<'a>>,
+    unrecovered: Option<CallJson>,
 }

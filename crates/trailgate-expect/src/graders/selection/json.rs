@@ -5,23 +5,19 @@ use std::io;
 use serde::Serialize;
 use trailgate_core::{Counts, SelectionMetrics};
 
-use crate::json_part::{CallJson, Entries, JsonPart, ToolName};
+use crate::json_part::{CallJson, Entries, JsonPart};
 use crate::run::RunInfo;
 
 use super::{EqualFunctionSets, RunSelectionOutcome, SelectionOutcome};
 
-/// The block's run-sized lists.
-const MISSED_CLASSES: usize = 0;
-const UNEXPECTED_CALLS: usize = 1;
-const REPEATS: usize = 2;
-const RUNS: usize = 3;
+/// The block's run-sized list: a run's entry holds all the block says of the run.
+const RUNS: usize = 0;
 
 /// How many run-sized lists the block's object holds.
-pub(crate) const LISTS: usize = 4;
+pub(crate) const LISTS: usize = 1;
 
 /// The names of the grader's run-sized lists, by number: their keys in its object.
-pub(crate) const LIST_NAMES: [&str; LISTS] =
-    ["missed_classes", "unexpected_calls", "repeats", "runs"];
+pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 
 /// The class names, in declaration order, that the block's run entries name.
 #[derive(Debug, Clone, Default)]
@@ -51,9 +47,7 @@ impl SelectionOutcome {
             self.counts,
             self.metrics,
         )
-        .list(LIST_NAMES[MISSED_CLASSES], MISSED_CLASSES)
-        .list(LIST_NAMES[UNEXPECTED_CALLS], UNEXPECTED_CALLS)
-        .list(LIST_NAMES[REPEATS], REPEATS)
+        .value("classes", &self.json_names().0)
         .list(LIST_NAMES[RUNS], RUNS)
     }
 }
@@ -69,61 +63,31 @@ fn scores(part: JsonPart, counts: Counts, metrics: SelectionMetrics) -> JsonPart
         .value("f1", &s.f1)
 }
 
-/// Writes one run's entries: its missed classes, unexpected calls and repeats, and the run.
+/// Writes one run's entry: its scores, the call that satisfied each class (a missed class's
+/// is `null`), its unexpected calls and its repeats, each repeat with its class's number
+/// (from 1) in the object's `classes`.
 pub(crate) fn write_entries(
-    names: &SelectionNames,
+    _names: &SelectionNames,
     info: &RunInfo,
     run: &RunSelectionOutcome,
     entries: &mut Entries<'_>,
 ) -> io::Result<()> {
-    let number = info.number;
-    let class_name = |index: usize| names.0.get(index).map_or("", String::as_str);
-    for (index, satisfied) in run.satisfied_by.iter().enumerate() {
-        if satisfied.is_none() {
-            entries.push(
-                MISSED_CLASSES,
-                &RunClass {
-                    run: number,
-                    class: class_name(index),
-                },
-            )?;
-        }
-    }
-    for c in &run.unexpected {
-        entries.push(
-            UNEXPECTED_CALLS,
-            &RunCall {
-                run: number,
-                call: c.call,
-                tool: ToolName(&c.tool),
-            },
-        )?;
-    }
-    for (c, class) in &run.repeats {
-        entries.push(
-            REPEATS,
-            &RunRepeat {
-                run: number,
-                call: c.call,
-                tool: ToolName(&c.tool),
-                class: class_name(*class),
-            },
-        )?;
-    }
     entries.push(
         RUNS,
         &SelectionRun {
-            run: number,
+            run: info.number,
             calls: info.calls,
             scores: Scores::new(run.counts, run.metrics),
-            classes: run
+            satisfied_by: run
                 .satisfied_by
                 .iter()
-                .enumerate()
-                .map(|(index, satisfied)| ClassMatch {
-                    class: class_name(index),
-                    satisfied_by: satisfied.as_ref().map(CallJson::of),
-                })
+                .map(|satisfied| satisfied.as_ref().map(CallJson::of))
+                .collect(),
+            unexpected_calls: run.unexpected.iter().map(CallJson::of).collect(),
+            repeats: run
+                .repeats
+                .iter()
+                .map(|(call, class)| (CallJson::of(call), class + 1))
                 .collect(),
         },
     )
@@ -154,37 +118,15 @@ impl Scores {
 }
 
 #[derive(Serialize)]
-struct RunClass<'a> {
-    run: usize,
-    class: &'a str,
-}
-
-#[derive(Serialize)]
-struct RunCall<'a> {
-    run: usize,
-    call: usize,
-    tool: ToolName<'a>,
-}
-
-#[derive(Serialize)]
-struct RunRepeat<'a> {
-    run: usize,
-    call: usize,
-    tool: ToolName<'a>,
-    class: &'a str,
-}
-
-#[derive(Serialize)]
-struct SelectionRun<'a> {
+struct SelectionRun {
     run: usize,
     calls: usize,
     #[serde(flatten)]
     scores: Scores,
-    classes: Vec<ClassMatch<'a>>,
-}
-
-#[derive(Serialize)]
-struct ClassMatch<'a> {
-    class: &'a str,
-    satisfied_by: Option<CallJson<'a>>,
+    /// The call that satisfied each class, in the order of the object's `classes`; `null`
+    /// for a class the run missed.
+    satisfied_by: Vec<Option<CallJson>>,
+    unexpected_calls: Vec<CallJson>,
+    /// Each repeated call and the number (from 1) of its class in `classes`.
+    repeats: Vec<(CallJson, usize)>,
 }

@@ -17,8 +17,8 @@ pub(crate) struct SelectionView {
     pub(crate) runs: Runs<SelectionFold>,
 }
 
-/// A run's entry of `equal_function_sets`: its counts, the metrics they give, and a line
-/// per class.
+/// A run's entry of `equal_function_sets`: its counts, the metrics they give, and the call
+/// that satisfied each class (or `null`).
 #[derive(Debug, Deserialize)]
 pub(crate) struct SelectionRunView {
     pub(crate) true_positives: u64,
@@ -27,7 +27,7 @@ pub(crate) struct SelectionRunView {
     pub(crate) precision: u8,
     pub(crate) recall: u8,
     f1: u8,
-    pub(crate) classes: Listed,
+    pub(crate) satisfied_by: Listed,
 }
 
 #[derive(Debug, Default)]
@@ -55,11 +55,11 @@ impl Fold for SelectionFold {
         }
         // Each class is satisfied by the run or missed by it.
         let classes = run.true_positives.checked_add(run.false_negatives);
-        if classes != Some(run.classes.0) {
+        if classes != Some(run.satisfied_by.0) {
             return Err(format!(
                 "`equal_function_sets.runs[{index}]` has {} classes but counts {} true \
                  positives and {} false negatives",
-                run.classes.0, run.true_positives, run.false_negatives
+                run.satisfied_by.0, run.true_positives, run.false_negatives
             ));
         }
         self.true_positives.add(run.true_positives);

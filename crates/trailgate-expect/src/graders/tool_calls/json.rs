@@ -79,7 +79,6 @@ pub(crate) fn write_entries(
             .map(|violation| DisallowedCall {
                 entry: violation.entry + 1,
                 call: violation.call,
-                tool: &violation.tool,
             })
             .collect(),
         sequence: run.sequence_stopped_at.map(|stopped| SequenceProgress {
@@ -92,7 +91,7 @@ pub(crate) fn write_entries(
     entries.push(RUNS, &entry)
 }
 
-fn near_miss(near: &NearMiss) -> NearMissJson<'_> {
+fn near_miss(near: &NearMiss) -> NearMissJson {
     let (field, found) = match &near.miss {
         Miss::Field { field, found } => (field.clone(), found.clone()),
         Miss::Step { step } => ("step".to_owned(), Some(step.to_string())),
@@ -102,51 +101,48 @@ fn near_miss(near: &NearMiss) -> NearMissJson<'_> {
     };
     NearMissJson {
         call: near.call,
-        tool: &near.tool,
         field,
         found,
     }
 }
 
 #[derive(Serialize)]
-struct ToolCallsRun<'a> {
+struct ToolCallsRun {
     run: usize,
     passed: bool,
-    unmet_required: Vec<UnmetEntry<'a>>,
-    disallowed_calls: Vec<DisallowedCall<'a>>,
-    sequence: Option<SequenceProgress<'a>>,
+    unmet_required: Vec<UnmetEntry>,
+    disallowed_calls: Vec<DisallowedCall>,
+    sequence: Option<SequenceProgress>,
 }
 
 #[derive(Serialize)]
-struct UnmetEntry<'a> {
+struct UnmetEntry {
     entry: usize,
     found: u32,
     needed: u32,
-    near_miss: Option<NearMissJson<'a>>,
+    near_miss: Option<NearMissJson>,
 }
 
 /// Why a call whose name matched missed: `field` is `command`, `path`, `args.<name>`,
 /// `result`, `step`, `final`, `completed` or `order` (the call matched a sequence entry
 /// before the match of the entry before it, the call `found`); `found` is what the call had.
 #[derive(Serialize)]
-struct NearMissJson<'a> {
+struct NearMissJson {
     call: usize,
-    tool: &'a str,
     field: String,
     found: Option<String>,
 }
 
 #[derive(Serialize)]
-struct DisallowedCall<'a> {
+struct DisallowedCall {
     entry: usize,
     call: usize,
-    tool: &'a str,
 }
 
 #[derive(Serialize)]
-struct SequenceProgress<'a> {
+struct SequenceProgress {
     matched: usize,
     entries: usize,
     stopped_at: usize,
-    near_miss: Option<NearMissJson<'a>>,
+    near_miss: Option<NearMissJson>,
 }

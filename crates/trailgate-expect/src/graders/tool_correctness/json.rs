@@ -77,20 +77,20 @@ pub(crate) fn write_entries(
 }
 
 #[derive(Serialize)]
-struct CorrectnessRun<'a> {
+struct CorrectnessRun {
     run: usize,
     score: u8,
     exact: Option<bool>,
-    expected: Vec<ExpectedTool<'a>>,
-    extra_calls: Vec<CallJson<'a>>,
+    expected: Vec<ExpectedTool>,
+    extra_calls: Vec<CallJson>,
 }
 
 /// The run's match of the expected tool at the same position in the object's
 /// `expected_tools` (named there, once per test).
 #[derive(Serialize)]
-struct ExpectedTool<'a> {
-    matched_by: Option<CallJson<'a>>,
+struct ExpectedTool {
+    matched_by: Option<CallJson>,
     /// With `check_ordering`: the call of this tool made out of order, when none was in order.
     #[serde(skip_serializing_if = "Option::is_none")]
-    out_of_order: Option<CallJson<'a>>,
+    out_of_order: Option<CallJson>,
 }

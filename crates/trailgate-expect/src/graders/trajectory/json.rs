@@ -83,35 +83,35 @@ pub(crate) fn write_entries(
 }
 
 #[derive(Serialize)]
-struct TrajectoryRun<'a> {
+struct TrajectoryRun {
     run: usize,
     matches: bool,
     matched: u64,
     total: u64,
-    expected: Vec<ExpectedEntry<'a>>,
-    missing: Option<MissingJson<'a>>,
-    extra_call: Option<CallJson<'a>>,
-    differs: Option<DifferenceJson<'a>>,
+    expected: Vec<ExpectedEntry>,
+    missing: Option<MissingJson>,
+    extra_call: Option<CallJson>,
+    differs: Option<DifferenceJson>,
 }
 
 /// The calls that matched the expected entry at the same position in the object's
 /// `expected` (written there, once per test).
 #[derive(Serialize)]
-struct ExpectedEntry<'a> {
-    matched_by: Vec<CallJson<'a>>,
+struct ExpectedEntry {
+    matched_by: Vec<CallJson>,
 }
 
 /// The first expected entry not matched, by its number (from 1) in `expected`.
 #[derive(Serialize)]
-struct MissingJson<'a> {
+struct MissingJson {
     entry: usize,
-    closest: Option<ClosestJson<'a>>,
+    closest: Option<ClosestJson>,
 }
 
 #[derive(Serialize)]
-struct ClosestJson<'a> {
+struct ClosestJson {
     #[serde(skip_serializing_if = "Option::is_none")]
-    call: Option<CallJson<'a>>,
+    call: Option<CallJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     path: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -124,7 +124,7 @@ struct ClosestJson<'a> {
     steps_found: Option<usize>,
 }
 
-impl<'a> ClosestJson<'a> {
+impl<'a> ClosestJson {
     fn of(closest: &'a Closest) -> Self {
         let mut json = Self {
             call: None,
@@ -154,8 +154,8 @@ impl<'a> ClosestJson<'a> {
 
 /// Where the calls first differ; `expected` is the number (from 1) of the entry expected.
 #[derive(Serialize)]
-struct DifferenceJson<'a> {
+struct DifferenceJson {
     position: usize,
     expected: Option<usize>,
-    found: Option<CallJson<'a>>,
+    found: Option<CallJson>,
 }
