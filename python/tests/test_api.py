@@ -309,3 +309,19 @@ def test_suggest_raises_for_runs_without_calls(tmp_path: Path) -> None:
     assert "no tool call was read" in caught.value.diagnostic
     with pytest.raises(TypeError):
         trailgate.suggest(tmp_path / "silent.json")  # type: ignore[arg-type]
+
+
+def test_a_corrupt_parquet_page_is_an_error_without_a_panic_message(
+    tmp_path: Path, fixtures: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # A page the `parquet` crate panics on; the reader catches the panic.
+    columnar = fixtures.parent / "crates" / "trailgate-trace" / "src" / "columnar"
+    runs = tmp_path / "runs.parquet"
+    shutil.copyfile(columnar / "crash-plain-page-cut.parquet", runs)
+    with pytest.raises(trailgate.TrailgateError) as caught:
+        trailgate.read_trace(runs)
+    # The diagnostic is wrapped to the terminal's width: compare its words.
+    words = " ".join(caught.value.diagnostic.replace("│", " ").split())
+    assert "row group 2, column `trace_id`: a page is corrupt" in words
+    assert caught.value.code == 2
+    assert "panicked" not in capfd.readouterr().err

@@ -207,6 +207,11 @@ fn score(
 /// The module `trailgate._native`.
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    // A panic the Parquet reader catches (a corrupt page the `parquet` crate asserts on) is
+    // an input error with its own message: the hook prints nothing for it, as the binary's
+    // does. The hook is this extension's own (the module links its own copy of Rust's
+    // standard library), so the Python process and other extensions keep theirs.
+    trailgate_trace::quiet_guarded_panics();
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_function(wrap_pyfunction!(run, module)?)?;
     module.add_function(wrap_pyfunction!(run_captured, module)?)?;
