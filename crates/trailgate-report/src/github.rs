@@ -22,7 +22,7 @@ const MAX_ERRORS: usize = 10;
 const MAX_SKIPPED: usize = 8;
 
 /// Writes GitHub Actions workflow commands for a suite's outcome: an `::error` for each
-/// failed gate (at most ten, the largest shortfall first), a `::notice` counting the
+/// failed gate (at most ten, the largest shortfall for its scale first, [`relative_shortfall`]), a `::notice` counting the
 /// failed gates left out, a `::notice` for each skipped gate on the baseline (at most eight,
 /// then one counting the rest), then `PASS name` or `FAIL name` for every test.
 ///
@@ -41,7 +41,7 @@ pub fn render_github(
         .filter(|(_, gate)| !gate.passed)
         .collect();
     // A stable sort: equal shortfalls keep suite order.
-    failed.sort_by_key(|(_, gate)| Reverse(shortfall(gate)));
+    failed.sort_by_key(|(_, gate)| Reverse(relative_shortfall(gate)));
     for (test, gate) in failed.iter().take(MAX_ERRORS) {
         let mut properties = vec![format!("file={}", github_property(suite_path))];
         properties.extend(gate.gate.line.map(|line| format!("line={line}")));
@@ -156,6 +156,21 @@ fn shortfall(gate: &GateOutcome) -> u128 {
         Op::Eq => actual.abs_diff(value),
         Op::Ne => u128::from(actual == value) * unit,
     }
+}
+
+/// How far a gate is from passing as a share of its metric's scale, in millionths: a
+/// percent's [`shortfall`] out of 100 points, a `usage.*` metric's out of the gate's own
+/// value (at least one unit). A token limit missed by a tenth of it then weighs as a
+/// percent missed by 10 points, where comparing shortfalls in their own units put every
+/// token count before every percent.
+fn relative_shortfall(gate: &GateOutcome) -> u128 {
+    let unit = MetricValue::whole(1).millionths();
+    let scale = if gate.gate.target.is_percent() {
+        MetricValue::whole(100).millionths()
+    } else {
+        gate.value().map_or(unit, MetricValue::millionths).max(unit)
+    };
+    shortfall(gate).saturating_mul(1_000_000) / scale
 }
 
 /// The counts behind a failed gate's metric, from the grader that produced it.

@@ -7,7 +7,7 @@ use rstest::rstest;
 use trailgate_core::Percent;
 use trailgate_expect::{Block, Gate, GateOutcome, GateValue, MetricValue, Op, SuiteOutcome};
 
-use super::shortfall;
+use super::{relative_shortfall, shortfall};
 use crate::escape::{github_data as data, github_property as property};
 use crate::render_github;
 use crate::testing::{call, evaluate};
@@ -248,6 +248,46 @@ fn check_shortfall(op: Op, value: u8, actual: u8, expected: u16) {
 #[case::passed(Op::Ge, 50, 60, 0)]
 fn shortfalls(#[case] op: Op, #[case] value: u8, #[case] actual: u8, #[case] expected: u16) {
     check_shortfall(op, value, actual, expected);
+}
+
+/// A failed gate on `target` comparing `actual` with `value` (whole units).
+fn failed_gate(target: trailgate_expect::Target, op: Op, value: u128, actual: u128) -> GateOutcome {
+    let (value, actual) = (MetricValue::whole(value), MetricValue::whole(actual));
+    GateOutcome {
+        gate: Gate {
+            target,
+            op,
+            value: GateValue::Value(value),
+            line: None,
+        },
+        actual,
+        passed: op.holds(actual, value),
+        note: None,
+        baseline: None,
+    }
+}
+
+/// Failed gates are ordered by how far each is from passing for its scale: a percent out of
+/// 100 points, a token count out of its limit.
+#[test]
+fn a_token_limit_weighs_its_shortfall_against_its_own_value() {
+    let targets = || {
+        Block::ALL
+            .iter()
+            .flat_map(|block| block.targets().iter().copied())
+    };
+    let percent = targets()
+        .find(|t| t.is_percent())
+        .expect("a percent metric");
+    let tokens = targets()
+        .find(|t| t.as_str() == "usage.input_tokens")
+        .expect("the input tokens metric");
+    // 500 tokens over a limit of 10,000: a twentieth of it.
+    let over = relative_shortfall(&failed_gate(tokens, Op::Le, 10_000, 10_500));
+    // 10 and 2 points under a percent gate.
+    let ten = relative_shortfall(&failed_gate(percent, Op::Ge, 80, 70));
+    let two = relative_shortfall(&failed_gate(percent, Op::Ge, 80, 78));
+    assert_eq!((ten, over, two), (100_000, 50_000, 20_000));
 }
 
 /// With `failing` failed gates: how many `::error` lines, and the `::notice` line if any.
