@@ -168,14 +168,27 @@ impl<'a, R: BufRead> PartReader<'a, R> {
         lines: bool,
         options: &'a ReadOptions,
     ) -> Result<Self, TraceError> {
-        Ok(Self {
+        let forced = forced_adapter(file, options)?;
+        Ok(Self::unread(file, Some(reader), lines, options, forced))
+    }
+
+    /// A reader of `file` that has read nothing yet, from `reader` (none for a Parquet
+    /// export, which sets its own source).
+    fn unread(
+        file: &'a str,
+        reader: Option<R>,
+        lines: bool,
+        options: &'a ReadOptions,
+        forced: Option<&'static dyn Adapter>,
+    ) -> Self {
+        Self {
             file,
-            reader: Some(reader),
+            reader,
             #[cfg(feature = "parquet")]
             parquet: None,
             lines,
             options,
-            forced: forced_adapter(file, options)?,
+            forced,
             state: None,
             bytes: Vec::new(),
             line: 0,
@@ -183,7 +196,7 @@ impl<'a, R: BufRead> PartReader<'a, R> {
             error: None,
             read: None,
             done: false,
-        })
+        }
     }
 
     /// The next part of the file, `None` after the last; an error of the reading comes

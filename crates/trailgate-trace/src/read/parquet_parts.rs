@@ -1,8 +1,6 @@
 //! A `PartReader` over a Parquet export (docs/formats.md#parquet-exports): its runs come
 //! from `columnar.rs` and are handed over in the same parts as a JSON file's.
 
-#[cfg(feature = "parquet")]
-use std::collections::VecDeque;
 use std::io::BufRead;
 
 #[cfg(feature = "parquet")]
@@ -71,21 +69,9 @@ impl<'a, R: BufRead> PartReader<'a, R> {
         let runs = guard(file, || {
             crate::columnar::ParquetRuns::open(file, input, forced)
         })?;
-        Ok(Self {
-            file,
-            reader: None,
-            parquet: Some((Box::new(runs), options.naming.clone())),
-            lines: false,
-            options,
-            forced: None,
-            state: None,
-            bytes: Vec::new(),
-            line: 0,
-            ready: VecDeque::new(),
-            error: None,
-            read: None,
-            done: false,
-        })
+        let mut parts = Self::unread(file, None, false, options, None);
+        parts.parquet = Some((Box::new(runs), options.naming.clone()));
+        Ok(parts)
     }
 
     /// The next runs of a Parquet export, in parts; at its end, what the reading found.
