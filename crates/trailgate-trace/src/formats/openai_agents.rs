@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::formats::otel::iso_nanos;
+use crate::formats::export::export_time;
 use crate::formats::{
     Adapter, Converter, Record, RecordError, complete, open_call, str_field, usage,
 };
@@ -75,7 +75,7 @@ fn is_record(value: &Value) -> bool {
 struct Span {
     id: Option<String>,
     parent: Option<String>,
-    start: Option<u64>,
+    start: Option<i64>,
     /// The span's start and end, when it records both.
     time: Option<Interval>,
     data: Value,
@@ -151,7 +151,7 @@ impl AgentsConverter {
         {
             usage::add(&mut self.usage, str_field(&data, "model"), tokens);
         }
-        let time = |key: &str| str_field(&item, key).and_then(usage::rfc3339_ns);
+        let time = |key: &str| str_field(&item, key).and_then(span_time);
         let (started, ended) = (time("started_at"), time("ended_at"));
         if let Some(start) = started {
             usage::widen(&mut self.time, start, ended.unwrap_or(start));
@@ -160,7 +160,7 @@ impl AgentsConverter {
         self.spans.push(Span {
             id: text("id"),
             parent: text("parent_id"),
-            start: str_field(&item, "started_at").and_then(start_nanos),
+            start: started,
             time: usage::interval(started, ended),
             ended: item.get("ended_at").is_some_and(|end| !end.is_null()),
             error: item.get("error").filter(|error| !error.is_null()).cloned(),
@@ -170,10 +170,12 @@ impl AgentsConverter {
     }
 }
 
-/// A start time as the SDK writes it, `datetime.isoformat()` in UTC
-/// (`2025-06-02T09:14:02.104511+00:00`), in nanoseconds since the epoch.
-fn start_nanos(text: &str) -> Option<u64> {
-    iso_nanos(text.strip_suffix("+00:00").unwrap_or(text))
+/// A span's `started_at` or `ended_at` as the SDK writes it, `datetime.isoformat()` in UTC
+/// (`2025-06-02T09:14:02.104511+00:00`), in nanoseconds since the epoch; any other offset
+/// is read as written, and a time without one as UTC. The calls' order and their times
+/// read the same value.
+fn span_time(text: &str) -> Option<i64> {
+    export_time(text)
 }
 
 /// The run of a file's spans.
@@ -184,7 +186,7 @@ fn run_of(spans: &[Span]) -> Run {
         .filter_map(|(i, span)| Some((span.id.as_deref()?, i)))
         .collect();
     let agents = nearest_agents(spans, &index);
-    let mut order: Vec<(bool, u64, usize)> = spans
+    let mut order: Vec<(bool, i64, usize)> = spans
         .iter()
         .enumerate()
         .map(|(i, span)| (span.start.is_none(), span.start.unwrap_or(0), i))

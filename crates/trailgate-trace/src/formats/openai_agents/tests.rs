@@ -147,3 +147,21 @@ fn a_bad_token_count_is_an_error(#[case] key: &str, #[case] count: &str) {
     );
     assert_bad_count(&text, true, key, count);
 }
+
+/// A time written without an offset is read as UTC, and one with another offset as written,
+/// for the calls' order and their times alike: both read `started_at` once.
+#[test]
+fn the_order_and_the_times_read_the_same_start() {
+    let utc = runs(GENERATIONS, true);
+    assert_eq!(runs(&GENERATIONS.replace("+00:00", ""), true), utc);
+    // Two hours east of UTC: the same clock readings are two hours earlier.
+    let east = runs(&GENERATIONS.replace("+00:00", "+02:00"), true);
+    let two_hours = 2 * 3_600 * 1_000_000_000;
+    let shifted = |run: &Run| {
+        let time = run.time.expect("the run's times");
+        (time.start_ns + two_hours, time.end_ns + two_hours)
+    };
+    let utc_time = utc[0].time.expect("the run's times");
+    assert_eq!(shifted(&east[0]), (utc_time.start_ns, utc_time.end_ns));
+    assert_eq!(summary(&east[0]), summary(&utc[0]));
+}
