@@ -187,7 +187,7 @@ fn version_names_the_json_reports_version() {
         concat!(
             "trailgate ",
             env!("CARGO_PKG_VERSION"),
-            " (JSON report version 2)\n"
+            " (JSON report version 3)\n"
         )
     );
 }
