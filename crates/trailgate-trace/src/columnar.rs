@@ -11,22 +11,31 @@
 //! holds a slice's values, the page each column reader has decompressed (and its
 //! dictionary), the traces' counts, and the calls of the runs not yet handed over: for an
 //! export written in time order, a few runs.
+//!
+//! `schema.rs` finds the columns a file is read by and checks their types; `cells.rs` reads
+//! a slice of their rows.
 
 use std::collections::BTreeMap;
 
-use parquet::basic::{ConvertedType, LogicalType, TimeUnit, Type as Physical};
-use parquet::column::reader::{ColumnReader, ColumnReaderImpl};
-use parquet::data_type::{ByteArray, ByteArrayType, DataType, Int64Type};
+use parquet::column::reader::ColumnReader;
+use parquet::data_type::ByteArray;
 use parquet::file::reader::{ChunkReader, FileReader, RowGroupReader, SerializedFileReader};
-use parquet::schema::types::SchemaDescriptor;
 use serde_json::Value;
 
 use crate::error::TraceError;
 use crate::formats::export::{
-    Kind, ToolRow, export_time, langfuse_tool_name, langsmith_output, start_key, step_of,
-    text_value,
+    Kind, ToolRow, langfuse_tool_name, langsmith_output, start_key, step_of, text_value,
 };
 use crate::model::{Call, Run};
+
+mod cells;
+mod schema;
+
+use cells::{Reader, Slice};
+use schema::{
+    Columns, END, INPUT, KIND, LEVEL, MESSAGE, METADATA, NAME, OUTPUT, Platform, START, TRACE,
+    columns, detect,
+};
 
 /// The most a row group's needed columns may hold, uncompressed, as the file's metadata
 /// states it: 128 MiB. A row group is read a slice of rows at a time, but each column's
@@ -40,89 +49,6 @@ pub const MAX_ROW_GROUP_BYTES: usize = 128 << 20;
 /// calls of a slice are built, and the runs it completes handed over, before the next slice
 /// is read, so that memory holds a slice's values rather than a row group's.
 const SLICE: usize = 4096;
-
-/// Whose export a file is, told by its columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Platform {
-    Langfuse,
-    LangSmith,
-}
-
-impl Platform {
-    /// The format's name, as the JSON readers of the same rows are named.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Self::Langfuse => "langfuse",
-            Self::LangSmith => "langsmith",
-        }
-    }
-
-    /// The columns read, each `(name, what it must be, whether it must be there)`.
-    fn columns(self) -> [(&'static str, Shape, bool); 10] {
-        use Shape::{Text, Time};
-        match self {
-            Self::Langfuse => [
-                ("trace_id", Text, true),
-                ("type", Text, true),
-                ("start_time", Time, true),
-                ("name", Text, true),
-                ("end_time", Time, false),
-                ("input", Text, false),
-                ("output", Text, false),
-                ("level", Text, false),
-                ("status_message", Text, false),
-                ("metadata", Text, false),
-            ],
-            Self::LangSmith => [
-                ("trace_id", Text, true),
-                ("run_type", Text, true),
-                ("start_time", Time, true),
-                ("name", Text, true),
-                ("end_time", Time, false),
-                ("inputs", Text, false),
-                ("outputs", Text, false),
-                // LangSmith has no level (a run failed when its `error` is set), and its
-                // tools' names need no metadata: no column is read for either.
-                ("", Text, false),
-                ("error", Text, false),
-                ("", Text, false),
-            ],
-        }
-    }
-}
-
-/// What a column must hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    /// A string: `BYTE_ARRAY`, UTF-8.
-    Text,
-    /// A timestamp: `INT64` annotated as a timestamp, or a string in one of the exports'
-    /// time formats.
-    Time,
-}
-
-/// Where each column needed is among the file's columns, and how to read it.
-#[derive(Debug, Clone, Copy)]
-struct Column {
-    name: &'static str,
-    index: usize,
-    /// For an `INT64` timestamp, nanoseconds per unit; `None` for a string.
-    nanos: Option<i64>,
-}
-
-/// The needed columns, in the order of [`Platform::columns`]: the first three are read in
-/// both passes.
-type Columns = [Option<Column>; 10];
-const TRACE: usize = 0;
-const KIND: usize = 1;
-const START: usize = 2;
-const NAME: usize = 3;
-const END: usize = 4;
-const INPUT: usize = 5;
-const OUTPUT: usize = 6;
-const LEVEL: usize = 7;
-const MESSAGE: usize = 8;
-const METADATA: usize = 9;
 
 /// A Parquet export being read, run by run.
 pub(crate) struct ParquetRuns {
@@ -177,49 +103,6 @@ struct Group {
     first_row: u64,
     /// The readers, in the order of [`Columns`]; `None` for a column not read.
     readers: [Option<Reader>; 10],
-}
-
-/// A column's reader, by the column's physical type.
-enum Reader {
-    /// A string, or a time written as text.
-    Text(ColumnReaderImpl<ByteArrayType>),
-    /// An `INT64` timestamp.
-    Time(ColumnReaderImpl<Int64Type>),
-}
-
-/// The values of a slice of a row group's rows, in the order of [`Columns`].
-struct Slice {
-    /// The place of its first row in its row group, from 0.
-    first: usize,
-    rows: usize,
-    cells: [Cells; 10],
-}
-
-/// One column's values over a slice's rows, `None` for a null.
-enum Cells {
-    /// A column not read, or not in the file: all nulls.
-    Absent,
-    Text(Vec<Option<ByteArray>>),
-    /// Nanoseconds since the epoch; `None` also for a text that is not a time.
-    Time(Vec<Option<i64>>),
-}
-
-impl Slice {
-    /// The text value of column `which` in `row`, not yet checked to be UTF-8.
-    fn text(&self, which: usize, row: usize) -> Option<&ByteArray> {
-        match self.cells.get(which) {
-            Some(Cells::Text(values)) => values.get(row).and_then(Option::as_ref),
-            _ => None,
-        }
-    }
-
-    /// The time in column `which` in `row`.
-    fn time(&self, which: usize, row: usize) -> Option<i64> {
-        match self.cells.get(which) {
-            Some(Cells::Time(values)) => values.get(row).copied().flatten(),
-            _ => None,
-        }
-    }
 }
 
 /// Where in the file an error is.
@@ -477,122 +360,6 @@ impl ParquetRuns {
         })
     }
 
-    /// The next slice of `group`'s rows, from every column it reads: times in nanoseconds
-    /// (a time written as text is read, and checked to be UTF-8, in every row).
-    fn read_slice(&self, group: &mut Group) -> Result<Slice, TraceError> {
-        let rows = self.slice.min(group.rows.saturating_sub(group.read));
-        let mut cells: [Cells; 10] = std::array::from_fn(|_| Cells::Absent);
-        for (which, (cell, reader)) in cells.iter_mut().zip(&mut group.readers).enumerate() {
-            let (Some(reader), Some(column)) = (reader, self.columns.get(which).copied().flatten())
-            else {
-                continue;
-            };
-            let place = (group.number, group.read, group.rows);
-            *cell = match reader {
-                Reader::Time(reader) => {
-                    let nanos = column.nanos.unwrap_or(1);
-                    let values = self.values(reader, column, place, rows)?;
-                    Cells::Time(
-                        values
-                            .into_iter()
-                            .map(|value| value.and_then(|value| value.checked_mul(nanos)))
-                            .collect(),
-                    )
-                }
-                Reader::Text(reader) => {
-                    let values = self.values(reader, column, place, rows)?;
-                    if matches!(which, START | END) {
-                        Cells::Time(
-                            values
-                                .iter()
-                                .map(|text| {
-                                    Ok(self
-                                        .text(text.as_ref(), group.number, which)?
-                                        .and_then(export_time))
-                                })
-                                .collect::<Result<_, TraceError>>()?,
-                        )
-                    } else {
-                        Cells::Text(values)
-                    }
-                }
-            };
-        }
-        let first = group.read;
-        group.read += rows;
-        Ok(Slice { first, rows, cells })
-    }
-
-    /// The next `rows` values of one column, `None` for a null, or an error naming the
-    /// column; `(group, read, rows)` is the row group's place, the rows of it read and the
-    /// rows it has.
-    fn values<T: DataType>(
-        &self,
-        reader: &mut ColumnReaderImpl<T>,
-        column: Column,
-        (group, read, group_rows): (usize, usize, usize),
-        rows: usize,
-    ) -> Result<Vec<Option<T::T>>, TraceError> {
-        let place = || Some(at(group, Some(column.name)));
-        let mut levels = Vec::new();
-        let mut values = Vec::new();
-        let (records, _, _) =
-            unwound(|| reader.read_records(rows, Some(&mut levels), None, &mut values))
-                .map_err(|problem| self.error(place(), problem))?;
-        if records != rows {
-            return Err(self.miscount(column, group, read + records, group_rows));
-        }
-        let max_def = self
-            .reader
-            .metadata()
-            .file_metadata()
-            .schema_descr()
-            .column(column.index)
-            .max_def_level();
-        Ok(if max_def == 0 {
-            values.into_iter().map(Some).collect()
-        } else {
-            let mut values = values.into_iter();
-            levels
-                .iter()
-                .map(|&level| {
-                    if level == max_def {
-                        values.next()
-                    } else {
-                        None
-                    }
-                })
-                .collect()
-        })
-    }
-
-    /// The error for a column whose number of values is not its row group's number of rows.
-    fn miscount(&self, column: Column, group: usize, values: usize, rows: usize) -> TraceError {
-        self.error(
-            Some(at(group, Some(column.name))),
-            format!("the column holds {values} values, the row group {rows} rows"),
-        )
-    }
-
-    /// Once every row of `group` is read: refuses a column that holds more values.
-    fn check_end(&self, group: &mut Group) -> Result<(), TraceError> {
-        for (which, reader) in group.readers.iter_mut().enumerate() {
-            let (Some(reader), Some(column)) = (reader, self.columns.get(which).copied().flatten())
-            else {
-                continue;
-            };
-            let more = unwound(|| match reader {
-                Reader::Text(reader) => rest(reader),
-                Reader::Time(reader) => rest(reader),
-            })
-            .map_err(|problem| self.error(Some(at(group.number, Some(column.name))), problem))?;
-            if more > 0 {
-                return Err(self.miscount(column, group.number, group.rows + more, group.rows));
-            }
-        }
-        Ok(())
-    }
-
     /// The kind of `row` in a slice.
     fn kind(&self, slice: &Slice, group: usize, row: usize) -> Result<Kind, TraceError> {
         let kind = self
@@ -798,106 +565,6 @@ fn unwound<T>(read: impl FnOnce() -> parquet::errors::Result<T>) -> Result<T, St
     match crate::guarded::guarded(read) {
         Some(result) => result.map_err(|problem| problem.to_string()),
         None => Err("a page is corrupt: the `parquet` crate failed decoding it".to_owned()),
-    }
-}
-
-/// How many values are left in a column: those past its row group's rows.
-fn rest<T: DataType>(reader: &mut ColumnReaderImpl<T>) -> parquet::errors::Result<usize> {
-    let mut more = 0;
-    loop {
-        let mut levels = Vec::new();
-        let mut values = Vec::new();
-        let (records, _, _) = reader.read_records(SLICE, Some(&mut levels), None, &mut values)?;
-        if records == 0 {
-            return Ok(more);
-        }
-        more += records;
-    }
-}
-
-/// Whose export the file is, by its columns.
-fn detect(schema: &SchemaDescriptor) -> Result<Platform, String> {
-    let has = |name: &str| top_level(schema, name).is_some();
-    if has("run_type") {
-        Ok(Platform::LangSmith)
-    } else if has("type") && has("trace_id") {
-        Ok(Platform::Langfuse)
-    } else if has("timestamp") && has("id") {
-        Err(
-            "this is a Langfuse traces export, which holds no tool calls: pass the \
-             `observations` (or `observations_v2`) export of the same window"
-                .to_owned(),
-        )
-    } else {
-        Err(
-            "the columns are neither a Langfuse observations export (`trace_id`, `type`, \
-             `start_time`, `name`, ...) nor a LangSmith runs export (`trace_id`, `run_type`, \
-             `start_time`, `name`, ...)"
-                .to_owned(),
-        )
-    }
-}
-
-/// The index of the top-level column `name`.
-fn top_level(schema: &SchemaDescriptor, name: &str) -> Option<usize> {
-    (0..schema.num_columns()).find(|&index| {
-        let column = schema.column(index);
-        column.path().parts() == [name]
-    })
-}
-
-/// Finds each needed column and checks its type.
-fn columns(schema: &SchemaDescriptor, platform: Platform) -> Result<Columns, String> {
-    let mut found: Columns = [None; 10];
-    for (slot, (name, shape, required)) in found.iter_mut().zip(platform.columns()) {
-        let Some(index) = top_level(schema, name) else {
-            if required {
-                return Err(format!(
-                    "the column `{name}` is missing: a {} export has it",
-                    platform.name()
-                ));
-            }
-            continue;
-        };
-        let column = schema.column(index);
-        if column.max_rep_level() > 0 {
-            return Err(format!("the column `{name}` is a list, not a single value"));
-        }
-        let physical = column.physical_type();
-        let nanos = match (shape, physical) {
-            (_, Physical::BYTE_ARRAY) => None,
-            (Shape::Time, Physical::INT64) => Some(
-                time_unit(column.logical_type_ref(), column.converted_type()).ok_or_else(|| {
-                    format!("the column `{name}` is an INT64 that is not a timestamp")
-                })?,
-            ),
-            (Shape::Text, other) => {
-                return Err(format!("the column `{name}` is {other}, not a string"));
-            }
-            (Shape::Time, other) => {
-                return Err(format!(
-                    "the column `{name}` is {other}, not a timestamp (INT64) or a string"
-                ));
-            }
-        };
-        *slot = Some(Column { name, index, nanos });
-    }
-    Ok(found)
-}
-
-/// Nanoseconds per unit of an `INT64` timestamp column.
-fn time_unit(logical: Option<&LogicalType>, converted: ConvertedType) -> Option<i64> {
-    match logical {
-        Some(LogicalType::Timestamp(timestamp)) => Some(match timestamp.unit {
-            TimeUnit::MILLIS => 1_000_000,
-            TimeUnit::MICROS => 1_000,
-            TimeUnit::NANOS => 1,
-        }),
-        _ => match converted {
-            ConvertedType::TIMESTAMP_MILLIS => Some(1_000_000),
-            ConvertedType::TIMESTAMP_MICROS => Some(1_000),
-            _ => None,
-        },
     }
 }
 
