@@ -105,9 +105,14 @@ pub(crate) fn add(usage: &mut Usage, model: Option<&str>, tokens: Tokens) {
         .models
         .entry(model.unwrap_or(UNNAMED_MODEL).to_owned())
         .or_default();
-    entry.input = entry.input.saturating_add(tokens.input);
-    entry.output = entry.output.saturating_add(tokens.output);
-    entry.cached_input = match (entry.cached_input, tokens.cached_input) {
+    add_tokens(entry, tokens);
+}
+
+/// Adds `more` to `sum`, saturating; cached input stays unknown until a response records it.
+pub(crate) fn add_tokens(sum: &mut Tokens, more: Tokens) {
+    sum.input = sum.input.saturating_add(more.input);
+    sum.output = sum.output.saturating_add(more.output);
+    sum.cached_input = match (sum.cached_input, more.cached_input) {
         (None, None) => None,
         (sum, more) => Some(sum.unwrap_or(0).saturating_add(more.unwrap_or(0))),
     };
