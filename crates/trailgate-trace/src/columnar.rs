@@ -83,6 +83,12 @@ pub(crate) struct ParquetRuns {
     next: usize,
     /// Whether any tool row was read.
     pub(crate) calls: bool,
+    /// The names of the models that answered, each once, in the order met: the traces'
+    /// usage names a model by its place here.
+    models: Vec<Box<str>>,
+    /// The tokens of the models after the first to answer in a trace, by the trace's place
+    /// in `traces`, summed per model.
+    more_usage: BTreeMap<usize, Vec<(usize, Tokens)>>,
 }
 
 /// One trace: how many tool rows it has, its model rows' starts, its usage and time, and
@@ -95,22 +101,14 @@ struct TraceSlot {
     tools: usize,
     models: Vec<i64>,
     calls: Vec<(u64, Option<i64>, Call)>,
-    /// Its model rows' tokens, summed per model. A short list rather than a [`Usage`]: a
-    /// B-tree map allocates a node of about 630 bytes for its first model, 63 MB over
-    /// 100,000 traces, where a trace most often has one model.
-    usage: Vec<(Box<str>, Tokens)>,
+    /// The tokens of its first model to answer (its place in [`ParquetRuns::models`]),
+    /// summed; any other model's are in [`ParquetRuns::more_usage`]. Kept in the slot,
+    /// without an allocation of its own: a trace most often has one model, an export may
+    /// hold as many traces as rows, and a [`Usage`]'s B-tree map would allocate a node of
+    /// about 630 bytes for it.
+    usage: Option<(usize, Tokens)>,
     /// The span of its rows' start and end times.
     time: Option<Interval>,
-}
-
-impl TraceSlot {
-    /// Adds a model row's tokens under `model`.
-    fn add_usage(&mut self, model: Box<str>, tokens: Tokens) {
-        match self.usage.iter_mut().find(|(known, _)| *known == model) {
-            Some((_, sum)) => usage::add_tokens(sum, tokens),
-            None => self.usage.push((model, tokens)),
-        }
-    }
 }
 
 /// A row group being read a slice at a time: a reader for each column read, all at the same
@@ -190,6 +188,8 @@ impl ParquetRuns {
             slice: slice.max(1),
             next: 0,
             calls: false,
+            models: Vec::new(),
+            more_usage: BTreeMap::new(),
         };
         runs.check_sizes()?;
         runs.count()?;
@@ -266,6 +266,8 @@ impl ParquetRuns {
         // Each trace's place in `traces`; the slots are small and made once, since an
         // export may hold as many traces as rows.
         let mut places: BTreeMap<Box<str>, usize> = BTreeMap::new();
+        // Each model's place in `models`.
+        let mut models: BTreeMap<Box<str>, usize> = BTreeMap::new();
         let mut first_row = 0;
         let named = self.platform.model_columns();
         let read: Vec<usize> = COUNTED.iter().chain(named).copied().collect();
@@ -317,10 +319,15 @@ impl ParquetRuns {
                 }
                 self.read_sparse(&mut group, &mut slice, named, &need)?;
                 for (place, row, tokens) in counted {
-                    let model = self.model(&slice, number, row)?;
-                    if let Some(slot) = self.traces.get_mut(place) {
-                        slot.add_usage(model, tokens);
-                    }
+                    let name = self.model(&slice, number, row)?;
+                    let model = if let Some(&model) = models.get(&name) {
+                        model
+                    } else {
+                        models.insert(name.clone(), self.models.len());
+                        self.models.push(name);
+                        self.models.len() - 1
+                    };
+                    self.add_usage(place, model, tokens);
                 }
             }
             self.check_end(&mut group)?;
@@ -344,6 +351,30 @@ impl ParquetRuns {
         self.order = (0..traces.len()).collect();
         self.order.sort_by(|&a, &b| rank(a).cmp(&rank(b)));
         Ok(())
+    }
+
+    /// Adds a model row's tokens to the usage of the trace at `place`, under `model`.
+    fn add_usage(&mut self, place: usize, model: usize, tokens: Tokens) {
+        let Some(slot) = self.traces.get_mut(place) else {
+            return;
+        };
+        let sum = match &mut slot.usage {
+            None => {
+                slot.usage = Some((model, tokens));
+                return;
+            }
+            Some((first, sum)) if *first == model => sum,
+            Some(_) => {
+                let more = self.more_usage.entry(place).or_default();
+                if let Some((_, sum)) = more.iter_mut().find(|(known, _)| *known == model) {
+                    sum
+                } else {
+                    more.push((model, tokens));
+                    return;
+                }
+            }
+        };
+        usage::add_tokens(sum, tokens);
     }
 
     /// The place in `traces` of trace `id`.
@@ -589,10 +620,10 @@ impl ParquetRuns {
     /// The runs complete and next in order, taken out.
     fn ready_runs(&mut self) -> Vec<Run> {
         let mut runs = Vec::new();
-        while let Some(slot) = self
+        while let Some((place, slot)) = self
             .order
             .get(self.next)
-            .and_then(|&place| self.traces.get_mut(place))
+            .and_then(|&place| Some((place, self.traces.get_mut(place)?)))
         {
             if slot.calls.len() < slot.tools {
                 break;
@@ -601,8 +632,13 @@ impl ParquetRuns {
             slot.models = Vec::new();
             calls.sort_by_key(|(row, start, _)| start_key(*start, *row));
             let mut usage = Usage::default();
-            for (model, tokens) in std::mem::take(&mut slot.usage) {
-                usage::add(&mut usage, Some(&model), tokens);
+            let more = self.more_usage.remove(&place).unwrap_or_default();
+            for (model, tokens) in slot.usage.take().into_iter().chain(more) {
+                usage::add(
+                    &mut usage,
+                    self.models.get(model).map(|name| &**name),
+                    tokens,
+                );
             }
             // The id stays: `place` searches the slots by it.
             let id = slot.id.to_string();
