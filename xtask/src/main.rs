@@ -7,8 +7,9 @@
 //! - `instructions`: the instructions `trailgate check` executes against the floor's, counted
 //!   by valgrind: a figure that does not drift with the machine's load.
 //! - `fuzz-corpus`: rebuild the fuzz targets' seed corpus from the fixtures.
-//! - `parquet-fixtures`: write the Parquet files of the `parquet-*` and `bad-parquet-*`
-//!   fixtures; `parquet-fixtures 1m [CALLS] [DIR]` the export of the Parquet measurement.
+//! - `parquet-fixtures`: write the Parquet files of the `parquet-*`, `usage-*-parquet` and
+//!   `bad-parquet-*` fixtures; `parquet-fixtures 1m [CALLS] [DIR] [--usage]` the export of
+//!   the Parquet measurement.
 
 use std::env;
 use std::fs;

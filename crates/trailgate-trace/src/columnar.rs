@@ -3,30 +3,45 @@
 //! its rows at a time (docs/formats.md#parquet-exports, the limits in
 //! docs/robustness.md#parquet).
 //!
-//! Two passes over the file. The first reads each row group's trace id, kind and start
-//! columns: how many tool rows each trace has, when its model rows started, and so the
-//! order of the runs (earliest start, then trace id). The second reads the row groups that
-//! hold tool rows again with every needed column, [`SLICE`] rows at a time, and hands a run
-//! over as soon as its last tool row is read and the runs before it are handed over. Memory
-//! holds a slice's values, the page each column reader has decompressed (and its
-//! dictionary), the traces' counts, and the calls of the runs not yet handed over: for an
-//! export written in time order, a few runs.
+//! Two passes over the file. The first reads each row group's trace id, kind, start and end
+//! columns, and the model rows' token counts: how many tool rows each trace has, when its
+//! model rows started, its usage per model and the span of its rows' times, and so the
+//! order of the runs (earliest start, then trace id). Model rows can sit in any row group,
+//! so their usage is gathered there, not in the second pass. The second reads the row
+//! groups that hold tool rows again with every column a call needs, [`SLICE`] rows at a
+//! time, and hands a run over as soon as its last tool row is read and the runs before it
+//! are handed over. Memory holds a slice's values, the page each column reader has
+//! decompressed (and its dictionary), the traces' counts and usage, and the calls of the
+//! runs not yet handed over: for an export written in time order, a few runs.
+//!
+//! `schema.rs` finds the columns a file is read by and checks their types; `cells.rs` reads
+//! a slice of their rows: values with their levels, integers, a MAP's entries, rows
+//! skipped.
 
 use std::collections::BTreeMap;
 
-use parquet::basic::{ConvertedType, LogicalType, TimeUnit, Type as Physical};
-use parquet::column::reader::{ColumnReader, ColumnReaderImpl};
-use parquet::data_type::{ByteArray, ByteArrayType, DataType, Int64Type};
+use parquet::column::reader::ColumnReader;
+use parquet::data_type::ByteArray;
 use parquet::file::reader::{ChunkReader, FileReader, RowGroupReader, SerializedFileReader};
-use parquet::schema::types::SchemaDescriptor;
 use serde_json::Value;
 
 use crate::error::TraceError;
+use crate::formats::RecordError;
 use crate::formats::export::{
-    Kind, ToolRow, export_time, langfuse_tool_name, langsmith_output, start_key, step_of,
-    text_value,
+    Kind, ToolRow, langfuse_details, langfuse_model, langfuse_tokens, langfuse_tool_name,
+    langsmith_model, langsmith_output, start_key, step_of, text_value, widen_row,
 };
-use crate::model::{Call, Run};
+use crate::formats::usage::{self, UNNAMED_MODEL};
+use crate::model::{Call, Interval, Run, Tokens, Usage};
+
+mod cells;
+mod schema;
+
+use cells::{Cells, IntReader, Reader, Slice};
+use schema::{
+    CALLED, COLUMNS, COMPLETION, COUNTED, Columns, END, EXTRA, Form, INPUT, KIND, LEVEL, MESSAGE,
+    METADATA, MODEL, NAME, OUTPUT, PROMPT, Platform, START, TRACE, USAGE, columns, detect,
+};
 
 /// The most a row group's needed columns may hold, uncompressed, as the file's metadata
 /// states it: 128 MiB. A row group is read a slice of rows at a time, but each column's
@@ -40,89 +55,6 @@ pub const MAX_ROW_GROUP_BYTES: usize = 128 << 20;
 /// calls of a slice are built, and the runs it completes handed over, before the next slice
 /// is read, so that memory holds a slice's values rather than a row group's.
 const SLICE: usize = 4096;
-
-/// Whose export a file is, told by its columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Platform {
-    Langfuse,
-    LangSmith,
-}
-
-impl Platform {
-    /// The format's name, as the JSON readers of the same rows are named.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Self::Langfuse => "langfuse",
-            Self::LangSmith => "langsmith",
-        }
-    }
-
-    /// The columns read, each `(name, what it must be, whether it must be there)`.
-    fn columns(self) -> [(&'static str, Shape, bool); 10] {
-        use Shape::{Text, Time};
-        match self {
-            Self::Langfuse => [
-                ("trace_id", Text, true),
-                ("type", Text, true),
-                ("start_time", Time, true),
-                ("name", Text, true),
-                ("end_time", Time, false),
-                ("input", Text, false),
-                ("output", Text, false),
-                ("level", Text, false),
-                ("status_message", Text, false),
-                ("metadata", Text, false),
-            ],
-            Self::LangSmith => [
-                ("trace_id", Text, true),
-                ("run_type", Text, true),
-                ("start_time", Time, true),
-                ("name", Text, true),
-                ("end_time", Time, false),
-                ("inputs", Text, false),
-                ("outputs", Text, false),
-                // LangSmith has no level (a run failed when its `error` is set), and its
-                // tools' names need no metadata: no column is read for either.
-                ("", Text, false),
-                ("error", Text, false),
-                ("", Text, false),
-            ],
-        }
-    }
-}
-
-/// What a column must hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    /// A string: `BYTE_ARRAY`, UTF-8.
-    Text,
-    /// A timestamp: `INT64` annotated as a timestamp, or a string in one of the exports'
-    /// time formats.
-    Time,
-}
-
-/// Where each column needed is among the file's columns, and how to read it.
-#[derive(Debug, Clone, Copy)]
-struct Column {
-    name: &'static str,
-    index: usize,
-    /// For an `INT64` timestamp, nanoseconds per unit; `None` for a string.
-    nanos: Option<i64>,
-}
-
-/// The needed columns, in the order of [`Platform::columns`]: the first three are read in
-/// both passes.
-type Columns = [Option<Column>; 10];
-const TRACE: usize = 0;
-const KIND: usize = 1;
-const START: usize = 2;
-const NAME: usize = 3;
-const END: usize = 4;
-const INPUT: usize = 5;
-const OUTPUT: usize = 6;
-const LEVEL: usize = 7;
-const MESSAGE: usize = 8;
-const METADATA: usize = 9;
 
 /// A Parquet export being read, run by run.
 pub(crate) struct ParquetRuns {
@@ -151,9 +83,16 @@ pub(crate) struct ParquetRuns {
     next: usize,
     /// Whether any tool row was read.
     pub(crate) calls: bool,
+    /// The names of the models that answered, each once, in the order met: the traces'
+    /// usage names a model by its place here.
+    models: Vec<Box<str>>,
+    /// The tokens of the models after the first to answer in a trace, by the trace's place
+    /// in `traces`, summed per model.
+    more_usage: BTreeMap<usize, Vec<(usize, Tokens)>>,
 }
 
-/// One trace: how many tool rows it has, its model rows' starts, and the calls read.
+/// One trace: how many tool rows it has, its model rows' starts, its usage and time, and
+/// the calls read.
 #[derive(Debug, Default)]
 struct TraceSlot {
     /// The trace id, which the run's source carries.
@@ -162,6 +101,14 @@ struct TraceSlot {
     tools: usize,
     models: Vec<i64>,
     calls: Vec<(u64, Option<i64>, Call)>,
+    /// The tokens of its first model to answer (its place in [`ParquetRuns::models`]),
+    /// summed; any other model's are in [`ParquetRuns::more_usage`]. Kept in the slot,
+    /// without an allocation of its own: a trace most often has one model, an export may
+    /// hold as many traces as rows, and a [`Usage`]'s B-tree map would allocate a node of
+    /// about 630 bytes for it.
+    usage: Option<(usize, Tokens)>,
+    /// The span of its rows' start and end times.
+    time: Option<Interval>,
 }
 
 /// A row group being read a slice at a time: a reader for each column read, all at the same
@@ -176,50 +123,7 @@ struct Group {
     /// The number of its first row in the file.
     first_row: u64,
     /// The readers, in the order of [`Columns`]; `None` for a column not read.
-    readers: [Option<Reader>; 10],
-}
-
-/// A column's reader, by the column's physical type.
-enum Reader {
-    /// A string, or a time written as text.
-    Text(ColumnReaderImpl<ByteArrayType>),
-    /// An `INT64` timestamp.
-    Time(ColumnReaderImpl<Int64Type>),
-}
-
-/// The values of a slice of a row group's rows, in the order of [`Columns`].
-struct Slice {
-    /// The place of its first row in its row group, from 0.
-    first: usize,
-    rows: usize,
-    cells: [Cells; 10],
-}
-
-/// One column's values over a slice's rows, `None` for a null.
-enum Cells {
-    /// A column not read, or not in the file: all nulls.
-    Absent,
-    Text(Vec<Option<ByteArray>>),
-    /// Nanoseconds since the epoch; `None` also for a text that is not a time.
-    Time(Vec<Option<i64>>),
-}
-
-impl Slice {
-    /// The text value of column `which` in `row`, not yet checked to be UTF-8.
-    fn text(&self, which: usize, row: usize) -> Option<&ByteArray> {
-        match self.cells.get(which) {
-            Some(Cells::Text(values)) => values.get(row).and_then(Option::as_ref),
-            _ => None,
-        }
-    }
-
-    /// The time in column `which` in `row`.
-    fn time(&self, which: usize, row: usize) -> Option<i64> {
-        match self.cells.get(which) {
-            Some(Cells::Time(values)) => values.get(row).copied().flatten(),
-            _ => None,
-        }
-    }
+    readers: [Option<Reader>; COLUMNS],
 }
 
 /// Where in the file an error is.
@@ -284,6 +188,8 @@ impl ParquetRuns {
             slice: slice.max(1),
             next: 0,
             calls: false,
+            models: Vec::new(),
+            more_usage: BTreeMap::new(),
         };
         runs.check_sizes()?;
         runs.count()?;
@@ -310,8 +216,13 @@ impl ParquetRuns {
         for (group, row_group) in metadata.row_groups().iter().enumerate() {
             let mut total: u64 = 0;
             let mut largest: Option<(u64, &str)> = None;
-            for column in self.columns.iter().flatten() {
-                let Some(chunk) = row_group.columns().get(column.index) else {
+            for (column, leaf) in self
+                .columns
+                .iter()
+                .flatten()
+                .flat_map(|column| column.leaves().map(move |leaf| (column, leaf)))
+            {
+                let Some(chunk) = row_group.columns().get(leaf) else {
                     return Err(self.error(
                         Some(at(group, Some(column.name))),
                         "the row group has no such column chunk".to_owned(),
@@ -349,23 +260,34 @@ impl ParquetRuns {
         Ok(())
     }
 
-    /// The first pass: each trace's tool rows, model starts and earliest start, each row
-    /// group's rows and tool rows, and the order of the runs.
+    /// The first pass: each trace's tool rows, model starts, earliest start, time and
+    /// usage, each row group's rows and tool rows, and the order of the runs.
     fn count(&mut self) -> Result<(), TraceError> {
         // Each trace's place in `traces`; the slots are small and made once, since an
         // export may hold as many traces as rows.
         let mut places: BTreeMap<Box<str>, usize> = BTreeMap::new();
+        // Each model's place in `models`.
+        let mut models: BTreeMap<Box<str>, usize> = BTreeMap::new();
         let mut first_row = 0;
+        let named = self.platform.model_columns();
+        let read: Vec<usize> = COUNTED.iter().chain(named).copied().collect();
         for number in 0..self.reader.num_row_groups() {
-            let mut group = self.open_group(number, first_row, &[TRACE, KIND, START])?;
+            let mut group = self.open_group(number, first_row, &read)?;
             let mut tools = 0;
             while group.read < group.rows {
-                let slice = self.read_slice(&mut group)?;
+                let mut slice = self.read_slice(&mut group, named)?;
+                // The model rows whose tokens count, and so whose model is read.
+                let mut need = vec![false; slice.rows];
+                let mut counted = Vec::new();
                 for row in 0..slice.rows {
                     let id = self
                         .text(slice.text(TRACE, row), number, TRACE)?
                         .unwrap_or_default();
                     let kind = self.kind(&slice, number, row)?;
+                    let tokens = match kind {
+                        Kind::Model => self.tokens(&slice, number, row)?,
+                        _ => None,
+                    };
                     let start = slice.time(START, row);
                     let place = if let Some(&place) = places.get(id) {
                         place
@@ -381,6 +303,7 @@ impl ParquetRuns {
                         (Some(first), Some(start)) => Some(first.min(start)),
                         (first, start) => first.or(start),
                     };
+                    widen_row(&mut slot.time, start, slice.time(END, row));
                     match kind {
                         Kind::Tool => {
                             slot.tools += 1;
@@ -389,6 +312,22 @@ impl ParquetRuns {
                         Kind::Model => slot.models.extend(start),
                         Kind::Other => {}
                     }
+                    if let (Some(tokens), Some(needed)) = (tokens, need.get_mut(row)) {
+                        *needed = true;
+                        counted.push((place, row, tokens));
+                    }
+                }
+                self.read_sparse(&mut group, &mut slice, named, &need)?;
+                for (place, row, tokens) in counted {
+                    let name = self.model(&slice, number, row)?;
+                    let model = if let Some(&model) = models.get(&name) {
+                        model
+                    } else {
+                        models.insert(name.clone(), self.models.len());
+                        self.models.push(name);
+                        self.models.len() - 1
+                    };
+                    self.add_usage(place, model, tokens);
                 }
             }
             self.check_end(&mut group)?;
@@ -412,6 +351,30 @@ impl ParquetRuns {
         self.order = (0..traces.len()).collect();
         self.order.sort_by(|&a, &b| rank(a).cmp(&rank(b)));
         Ok(())
+    }
+
+    /// Adds a model row's tokens to the usage of the trace at `place`, under `model`.
+    fn add_usage(&mut self, place: usize, model: usize, tokens: Tokens) {
+        let Some(slot) = self.traces.get_mut(place) else {
+            return;
+        };
+        let sum = match &mut slot.usage {
+            None => {
+                slot.usage = Some((model, tokens));
+                return;
+            }
+            Some((first, sum)) if *first == model => sum,
+            Some(_) => {
+                let more = self.more_usage.entry(place).or_default();
+                if let Some((_, sum)) = more.iter_mut().find(|(known, _)| *known == model) {
+                    sum
+                } else {
+                    more.push((model, tokens));
+                    return;
+                }
+            }
+        };
+        usage::add_tokens(sum, tokens);
     }
 
     /// The place in `traces` of trace `id`.
@@ -444,7 +407,7 @@ impl ParquetRuns {
                 "the row group states a negative number of rows".to_owned(),
             )
         })?;
-        let mut readers: [Option<Reader>; 10] = std::array::from_fn(|_| None);
+        let mut readers: [Option<Reader>; COLUMNS] = std::array::from_fn(|_| None);
         for (which, slot) in readers.iter_mut().enumerate() {
             let Some(column) = self.columns.get(which).copied().flatten() else {
                 continue;
@@ -455,17 +418,34 @@ impl ParquetRuns {
             let place = || Some(at(number, Some(column.name)));
             // A panic of the `parquet` crate while it opens the column (a bug there, met on a
             // corrupt file) is caught like one while it reads it.
-            let reader = unwound(|| row_group.get_column_reader(column.index))
-                .map_err(|problem| self.error(place(), problem))?;
-            *slot = Some(match (reader, column.nanos) {
-                (ColumnReader::ByteArrayColumnReader(reader), None) => Reader::Text(reader),
-                (ColumnReader::Int64ColumnReader(reader), Some(_)) => Reader::Time(reader),
-                (_, None) => {
-                    return Err(self.error(place(), "the column is not a string".to_owned()));
+            let open = |index: usize| {
+                unwound(|| row_group.get_column_reader(index))
+                    .map_err(|problem| self.error(place(), problem))
+            };
+            let refused = |what: &str| self.error(place(), format!("the column is not {what}"));
+            *slot = Some(match (column.form, open(column.index)?) {
+                (Form::Text, ColumnReader::ByteArrayColumnReader(reader)) => Reader::Text(reader),
+                (Form::Time(_) | Form::Int { .. }, ColumnReader::Int64ColumnReader(reader)) => {
+                    Reader::Int(IntReader::Wide(reader))
                 }
-                (_, Some(_)) => {
-                    return Err(self.error(place(), "the column is not a timestamp".to_owned()));
+                (Form::Int { .. }, ColumnReader::Int32ColumnReader(reader)) => {
+                    Reader::Int(IntReader::Narrow(reader))
                 }
+                (Form::Map { value, .. }, ColumnReader::ByteArrayColumnReader(keys)) => {
+                    match open(value)? {
+                        ColumnReader::Int64ColumnReader(values) => {
+                            Reader::Map(Box::new((keys, IntReader::Wide(values))))
+                        }
+                        ColumnReader::Int32ColumnReader(values) => {
+                            Reader::Map(Box::new((keys, IntReader::Narrow(values))))
+                        }
+                        _ => return Err(refused("a map of strings to integers")),
+                    }
+                }
+                (Form::Text, _) => return Err(refused("a string")),
+                (Form::Time(_), _) => return Err(refused("a timestamp")),
+                (Form::Int { .. }, _) => return Err(refused("an integer")),
+                (Form::Map { .. }, _) => return Err(refused("a map of strings to integers")),
             });
         }
         Ok(Group {
@@ -477,122 +457,6 @@ impl ParquetRuns {
         })
     }
 
-    /// The next slice of `group`'s rows, from every column it reads: times in nanoseconds
-    /// (a time written as text is read, and checked to be UTF-8, in every row).
-    fn read_slice(&self, group: &mut Group) -> Result<Slice, TraceError> {
-        let rows = self.slice.min(group.rows.saturating_sub(group.read));
-        let mut cells: [Cells; 10] = std::array::from_fn(|_| Cells::Absent);
-        for (which, (cell, reader)) in cells.iter_mut().zip(&mut group.readers).enumerate() {
-            let (Some(reader), Some(column)) = (reader, self.columns.get(which).copied().flatten())
-            else {
-                continue;
-            };
-            let place = (group.number, group.read, group.rows);
-            *cell = match reader {
-                Reader::Time(reader) => {
-                    let nanos = column.nanos.unwrap_or(1);
-                    let values = self.values(reader, column, place, rows)?;
-                    Cells::Time(
-                        values
-                            .into_iter()
-                            .map(|value| value.and_then(|value| value.checked_mul(nanos)))
-                            .collect(),
-                    )
-                }
-                Reader::Text(reader) => {
-                    let values = self.values(reader, column, place, rows)?;
-                    if matches!(which, START | END) {
-                        Cells::Time(
-                            values
-                                .iter()
-                                .map(|text| {
-                                    Ok(self
-                                        .text(text.as_ref(), group.number, which)?
-                                        .and_then(export_time))
-                                })
-                                .collect::<Result<_, TraceError>>()?,
-                        )
-                    } else {
-                        Cells::Text(values)
-                    }
-                }
-            };
-        }
-        let first = group.read;
-        group.read += rows;
-        Ok(Slice { first, rows, cells })
-    }
-
-    /// The next `rows` values of one column, `None` for a null, or an error naming the
-    /// column; `(group, read, rows)` is the row group's place, the rows of it read and the
-    /// rows it has.
-    fn values<T: DataType>(
-        &self,
-        reader: &mut ColumnReaderImpl<T>,
-        column: Column,
-        (group, read, group_rows): (usize, usize, usize),
-        rows: usize,
-    ) -> Result<Vec<Option<T::T>>, TraceError> {
-        let place = || Some(at(group, Some(column.name)));
-        let mut levels = Vec::new();
-        let mut values = Vec::new();
-        let (records, _, _) =
-            unwound(|| reader.read_records(rows, Some(&mut levels), None, &mut values))
-                .map_err(|problem| self.error(place(), problem))?;
-        if records != rows {
-            return Err(self.miscount(column, group, read + records, group_rows));
-        }
-        let max_def = self
-            .reader
-            .metadata()
-            .file_metadata()
-            .schema_descr()
-            .column(column.index)
-            .max_def_level();
-        Ok(if max_def == 0 {
-            values.into_iter().map(Some).collect()
-        } else {
-            let mut values = values.into_iter();
-            levels
-                .iter()
-                .map(|&level| {
-                    if level == max_def {
-                        values.next()
-                    } else {
-                        None
-                    }
-                })
-                .collect()
-        })
-    }
-
-    /// The error for a column whose number of values is not its row group's number of rows.
-    fn miscount(&self, column: Column, group: usize, values: usize, rows: usize) -> TraceError {
-        self.error(
-            Some(at(group, Some(column.name))),
-            format!("the column holds {values} values, the row group {rows} rows"),
-        )
-    }
-
-    /// Once every row of `group` is read: refuses a column that holds more values.
-    fn check_end(&self, group: &mut Group) -> Result<(), TraceError> {
-        for (which, reader) in group.readers.iter_mut().enumerate() {
-            let (Some(reader), Some(column)) = (reader, self.columns.get(which).copied().flatten())
-            else {
-                continue;
-            };
-            let more = unwound(|| match reader {
-                Reader::Text(reader) => rest(reader),
-                Reader::Time(reader) => rest(reader),
-            })
-            .map_err(|problem| self.error(Some(at(group.number, Some(column.name))), problem))?;
-            if more > 0 {
-                return Err(self.miscount(column, group.number, group.rows + more, group.rows));
-            }
-        }
-        Ok(())
-    }
-
     /// The kind of `row` in a slice.
     fn kind(&self, slice: &Slice, group: usize, row: usize) -> Result<Kind, TraceError> {
         let kind = self
@@ -602,6 +466,101 @@ impl ParquetRuns {
             Platform::Langfuse => Kind::langfuse(kind),
             Platform::LangSmith => Kind::langsmith(kind),
         })
+    }
+
+    /// The tokens of the model row `row` of a slice, `None` when it records neither input nor
+    /// output: read as the JSON readers of the same rows read them (`export.rs`), or an
+    /// error naming the row group, column and row for a count that is not a whole number
+    /// from 0 to 2^64 - 1.
+    fn tokens(
+        &self,
+        slice: &Slice,
+        group: usize,
+        row: usize,
+    ) -> Result<Option<Tokens>, TraceError> {
+        let refused = |which: usize, message: String| {
+            let name = self.columns.get(which).copied().flatten().map(|c| c.name);
+            self.error(
+                Some(at(group, name)),
+                format!("row {}: {message}", slice.first + row + 1),
+            )
+        };
+        match self.platform {
+            Platform::Langfuse => match slice.cells.get(USAGE) {
+                Some(Cells::Map(entries)) => {
+                    let (keys, values) = entries.row(row);
+                    let mut counts = Vec::with_capacity(keys.len());
+                    for (key, value) in keys.iter().zip(values) {
+                        let key = self.text(Some(key), group, USAGE)?.unwrap_or_default();
+                        let Some(value) = *value else {
+                            continue;
+                        };
+                        let count = u64::try_from(value)
+                            .map_err(|_| refused(USAGE, usage::bad_count(key, value)))?;
+                        counts.push((key, count));
+                    }
+                    Ok(langfuse_tokens(counts))
+                }
+                Some(Cells::Text(_)) => {
+                    // The JSON export's object, as text; anything but an object is no
+                    // usage, as for the JSON rows.
+                    let text = self.cell(slice, row, group, USAGE)?.unwrap_or_default();
+                    match serde_json::from_str::<Value>(text) {
+                        Ok(Value::Object(details)) => {
+                            langfuse_details(&details).map_err(|problem| {
+                                refused(
+                                    USAGE,
+                                    match problem {
+                                        RecordError::Shape(message) => message,
+                                        RecordError::Json(problem) => problem.to_string(),
+                                    },
+                                )
+                            })
+                        }
+                        _ => Ok(None),
+                    }
+                }
+                _ => Ok(None),
+            },
+            Platform::LangSmith => {
+                let count = |which: usize| {
+                    slice
+                        .int(which, row)
+                        .map(|value| {
+                            let name = self
+                                .columns
+                                .get(which)
+                                .copied()
+                                .flatten()
+                                .map_or("", |c| c.name);
+                            u64::try_from(value)
+                                .map_err(|_| refused(which, usage::bad_count(name, value)))
+                        })
+                        .transpose()
+                };
+                Ok(usage::tokens_of(count(PROMPT)?, count(COMPLETION)?, None))
+            }
+        }
+    }
+
+    /// The model of the model row `row` of a slice, as the JSON readers of the same rows
+    /// name it (`export.rs`); [`UNNAMED_MODEL`] when the row names none.
+    fn model(&self, slice: &Slice, group: usize, row: usize) -> Result<Box<str>, TraceError> {
+        let model = match self.platform {
+            Platform::Langfuse => {
+                langfuse_model(self.cell(slice, row, group, MODEL)?, None).map(Box::from)
+            }
+            Platform::LangSmith => {
+                let json = |which| -> Result<Option<Value>, TraceError> {
+                    Ok(self
+                        .cell(slice, row, group, which)?
+                        .and_then(|text| serde_json::from_str(text).ok()))
+                };
+                let (outputs, extra) = (json(OUTPUT)?, json(EXTRA)?);
+                langsmith_model(outputs.as_ref(), extra.as_ref()).map(Box::from)
+            }
+        };
+        Ok(model.unwrap_or_else(|| UNNAMED_MODEL.into()))
     }
 
     /// The text in `row` of column `which` of a slice.
@@ -661,10 +620,10 @@ impl ParquetRuns {
     /// The runs complete and next in order, taken out.
     fn ready_runs(&mut self) -> Vec<Run> {
         let mut runs = Vec::new();
-        while let Some(slot) = self
+        while let Some((place, slot)) = self
             .order
             .get(self.next)
-            .and_then(|&place| self.traces.get_mut(place))
+            .and_then(|&place| Some((place, self.traces.get_mut(place)?)))
         {
             if slot.calls.len() < slot.tools {
                 break;
@@ -672,11 +631,22 @@ impl ParquetRuns {
             let mut calls = std::mem::take(&mut slot.calls);
             slot.models = Vec::new();
             calls.sort_by_key(|(row, start, _)| start_key(*start, *row));
+            let mut usage = Usage::default();
+            let more = self.more_usage.remove(&place).unwrap_or_default();
+            for (model, tokens) in slot.usage.take().into_iter().chain(more) {
+                usage::add(
+                    &mut usage,
+                    self.models.get(model).map(|name| &**name),
+                    tokens,
+                );
+            }
             // The id stays: `place` searches the slots by it.
             let id = slot.id.to_string();
             runs.push(Run {
                 calls: calls.into_iter().map(|(_, _, call)| call).collect(),
                 trace_id: (!id.is_empty()).then_some(id),
+                usage,
+                time: slot.time.take(),
                 ..Run::default()
             });
             self.next += 1;
@@ -698,11 +668,11 @@ impl ParquetRuns {
                 self.group += 1;
                 self.row = self.row.saturating_add(rows as u64);
                 if tools > 0 {
-                    break self.open_group(number, first_row, &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9])?;
+                    break self.open_group(number, first_row, &CALLED)?;
                 }
             },
         };
-        let slice = self.read_slice(&mut group)?;
+        let slice = self.read_slice(&mut group, &[])?;
         let number = group.number;
         let first_row = group.first_row + slice.first as u64;
         let kinds = (0..slice.rows)
@@ -798,106 +768,6 @@ fn unwound<T>(read: impl FnOnce() -> parquet::errors::Result<T>) -> Result<T, St
     match crate::guarded::guarded(read) {
         Some(result) => result.map_err(|problem| problem.to_string()),
         None => Err("a page is corrupt: the `parquet` crate failed decoding it".to_owned()),
-    }
-}
-
-/// How many values are left in a column: those past its row group's rows.
-fn rest<T: DataType>(reader: &mut ColumnReaderImpl<T>) -> parquet::errors::Result<usize> {
-    let mut more = 0;
-    loop {
-        let mut levels = Vec::new();
-        let mut values = Vec::new();
-        let (records, _, _) = reader.read_records(SLICE, Some(&mut levels), None, &mut values)?;
-        if records == 0 {
-            return Ok(more);
-        }
-        more += records;
-    }
-}
-
-/// Whose export the file is, by its columns.
-fn detect(schema: &SchemaDescriptor) -> Result<Platform, String> {
-    let has = |name: &str| top_level(schema, name).is_some();
-    if has("run_type") {
-        Ok(Platform::LangSmith)
-    } else if has("type") && has("trace_id") {
-        Ok(Platform::Langfuse)
-    } else if has("timestamp") && has("id") {
-        Err(
-            "this is a Langfuse traces export, which holds no tool calls: pass the \
-             `observations` (or `observations_v2`) export of the same window"
-                .to_owned(),
-        )
-    } else {
-        Err(
-            "the columns are neither a Langfuse observations export (`trace_id`, `type`, \
-             `start_time`, `name`, ...) nor a LangSmith runs export (`trace_id`, `run_type`, \
-             `start_time`, `name`, ...)"
-                .to_owned(),
-        )
-    }
-}
-
-/// The index of the top-level column `name`.
-fn top_level(schema: &SchemaDescriptor, name: &str) -> Option<usize> {
-    (0..schema.num_columns()).find(|&index| {
-        let column = schema.column(index);
-        column.path().parts() == [name]
-    })
-}
-
-/// Finds each needed column and checks its type.
-fn columns(schema: &SchemaDescriptor, platform: Platform) -> Result<Columns, String> {
-    let mut found: Columns = [None; 10];
-    for (slot, (name, shape, required)) in found.iter_mut().zip(platform.columns()) {
-        let Some(index) = top_level(schema, name) else {
-            if required {
-                return Err(format!(
-                    "the column `{name}` is missing: a {} export has it",
-                    platform.name()
-                ));
-            }
-            continue;
-        };
-        let column = schema.column(index);
-        if column.max_rep_level() > 0 {
-            return Err(format!("the column `{name}` is a list, not a single value"));
-        }
-        let physical = column.physical_type();
-        let nanos = match (shape, physical) {
-            (_, Physical::BYTE_ARRAY) => None,
-            (Shape::Time, Physical::INT64) => Some(
-                time_unit(column.logical_type_ref(), column.converted_type()).ok_or_else(|| {
-                    format!("the column `{name}` is an INT64 that is not a timestamp")
-                })?,
-            ),
-            (Shape::Text, other) => {
-                return Err(format!("the column `{name}` is {other}, not a string"));
-            }
-            (Shape::Time, other) => {
-                return Err(format!(
-                    "the column `{name}` is {other}, not a timestamp (INT64) or a string"
-                ));
-            }
-        };
-        *slot = Some(Column { name, index, nanos });
-    }
-    Ok(found)
-}
-
-/// Nanoseconds per unit of an `INT64` timestamp column.
-fn time_unit(logical: Option<&LogicalType>, converted: ConvertedType) -> Option<i64> {
-    match logical {
-        Some(LogicalType::Timestamp(timestamp)) => Some(match timestamp.unit {
-            TimeUnit::MILLIS => 1_000_000,
-            TimeUnit::MICROS => 1_000,
-            TimeUnit::NANOS => 1,
-        }),
-        _ => match converted {
-            ConvertedType::TIMESTAMP_MILLIS => Some(1_000_000),
-            ConvertedType::TIMESTAMP_MICROS => Some(1_000),
-            _ => None,
-        },
     }
 }
 

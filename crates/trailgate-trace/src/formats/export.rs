@@ -1,13 +1,15 @@
 //! The rows of Langfuse's and LangSmith's bulk exports, one observation or run per row, and
 //! how they become runs: grouped by trace id, tool rows as calls in start order, a step per
-//! model row (docs/formats.md#bulk-exports). The JSON Lines readers (`langfuse`,
-//! `langsmith`) and the Parquet reader (`columnar.rs`) share it.
+//! model row (docs/formats.md#bulk-exports); model rows' tokens and every row's times as
+//! the run's usage and time (docs/formats.md#usage-and-time). The JSON Lines readers
+//! (`langfuse`, `langsmith`) and the Parquet reader (`columnar.rs`) share it, so that they
+//! read the same rows alike.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::formats::{complete, open_call, result_value, usage};
+use crate::formats::{RecordError, complete, open_call, result_value, str_field, usage};
 use crate::model::{Call, Interval, Run, Status, Tokens, Usage};
 
 /// What a row is, for trailgate: a tool call, a model's answer (which opens a step), or
@@ -180,11 +182,11 @@ impl Traces {
 
     /// Widens trace `trace`'s time to cover a row's `start` and `end`.
     pub(crate) fn widen(&mut self, trace: &str, start: Option<i64>, end: Option<i64>) {
-        let Some(start) = start.or(end) else {
+        if start.is_none() && end.is_none() {
             return;
-        };
+        }
         let entry = self.traces.entry(trace.to_owned()).or_default();
-        usage::widen(&mut entry.time, start, end.unwrap_or(start));
+        widen_row(&mut entry.time, start, end);
     }
 
     /// The runs: one per trace id, in order of their earliest start (none last), then trace
@@ -219,6 +221,83 @@ impl Traces {
             })
             .collect()
     }
+}
+
+/// Widens a trace's `time` to cover a row's `start` and `end`: a row with only one of them
+/// is that instant, a row with neither leaves it as it is.
+pub(crate) fn widen_row(time: &mut Option<Interval>, start: Option<i64>, end: Option<i64>) {
+    if let Some(start) = start.or(end) {
+        usage::widen(time, start, end.unwrap_or(start));
+    }
+}
+
+/// A Langfuse generation's tokens from its usage details' counts, `(key, count)`: the
+/// `input*` keys (`input`, `input_cached_tokens`, `input_audio`...) are input, those of them
+/// naming a cache read (`cache`, not a cache creation or write) are also cached, the
+/// `output*` keys are output; others (`total`, `reasoning_tokens`) are not read. `None`
+/// when no input or output key has a count.
+pub(crate) fn langfuse_tokens<'k>(
+    counts: impl IntoIterator<Item = (&'k str, u64)>,
+) -> Option<Tokens> {
+    let mut tokens = Tokens::default();
+    let mut any = false;
+    for (key, count) in counts {
+        if key.starts_with("input") {
+            any = true;
+            tokens.input = tokens.input.saturating_add(count);
+            if key.contains("cache") && !key.contains("creation") && !key.contains("write") {
+                tokens.cached_input = Some(tokens.cached_input.unwrap_or(0).saturating_add(count));
+            }
+        } else if key.starts_with("output") {
+            any = true;
+            tokens.output = tokens.output.saturating_add(count);
+        }
+    }
+    any.then_some(tokens)
+}
+
+/// [`langfuse_tokens`] of a usage details object as JSON writes it: each count a whole
+/// number ([`usage::count`]; `null` is no count), or an error naming the key.
+pub(crate) fn langfuse_details(
+    details: &serde_json::Map<String, Value>,
+) -> Result<Option<Tokens>, RecordError> {
+    let mut counts = Vec::with_capacity(details.len());
+    for (key, value) in details {
+        if let Some(count) = usage::count_of(key, Some(value))? {
+            counts.push((key.as_str(), count));
+        }
+    }
+    Ok(langfuse_tokens(counts))
+}
+
+/// The model of a Langfuse generation: the model name the application gave
+/// (`provided_model_name`), else `model`; an empty name is none.
+pub(crate) fn langfuse_model<'m>(
+    provided: Option<&'m str>,
+    model: Option<&'m str>,
+) -> Option<&'m str> {
+    provided
+        .filter(|name| !name.is_empty())
+        .or_else(|| model.filter(|name| !name.is_empty()))
+}
+
+/// The model of a LangSmith `llm` run, from its `outputs` and `extra`: the one its response
+/// names (`outputs.llm_output.model_name`), else the one it asked for
+/// (`extra.metadata.ls_model_name`, else `extra.invocation_params`' `model` or
+/// `model_name`).
+pub(crate) fn langsmith_model<'v>(
+    outputs: Option<&'v Value>,
+    extra: Option<&'v Value>,
+) -> Option<&'v str> {
+    let answered = outputs
+        .and_then(|outputs| outputs.get("llm_output"))
+        .and_then(|output| str_field(output, "model_name"));
+    let metadata = extra.and_then(|extra| extra.get("metadata"));
+    let params = extra.and_then(|extra| extra.get("invocation_params"));
+    answered
+        .or_else(|| metadata.and_then(|metadata| str_field(metadata, "ls_model_name")))
+        .or_else(|| params.and_then(|params| str_field(params, "model")))
+        .or_else(|| params.and_then(|params| str_field(params, "model_name")))
 }
 
 /// A Langfuse tool's name and server: `gen_ai.tool.name` and `mcp.server.name` in its

@@ -12,11 +12,16 @@
 //! Langfuse's bulk exports hold one observation per row instead: the blob storage export's
 //! JSON Lines (`trace_id`, `start_time`, ...) and the API's observations (`traceId`,
 //! `startTime`, ...), one per line or as a list. Their rows are grouped by trace id into runs
-//! (`export.rs`), as the same export's Parquet file is (`columnar.rs`).
+//! (`export.rs`), as the same export's Parquet file is (`columnar.rs`): each `GENERATION`'s
+//! usage details, read as the trace export's are, add to its trace's usage under its
+//! `provided_model_name` (else `model`), and a trace spans its rows' start and end times.
 
 use serde_json::Value;
 
-use crate::formats::export::{Kind, ToolRow, Traces, export_time, langfuse_tool_name, text_value};
+use crate::formats::export::{
+    Kind, ToolRow, Traces, export_time, langfuse_details, langfuse_model, langfuse_tool_name,
+    text_value,
+};
 use crate::formats::otel::iso_nanos;
 use crate::formats::{
     Adapter, Converter, Record, RecordError, complete, open_call, str_field, usage,
@@ -132,6 +137,17 @@ impl LangfuseConverter {
                 .and_then(export_time)
         };
         let start = time("start_time", "startTime");
+        let end = time("end_time", "endTime");
+        self.rows.widen(&trace, start, end);
+        if kind == Kind::Model
+            && let Some(tokens) = generation_tokens(row)?
+        {
+            let model = langfuse_model(
+                either(row, "provided_model_name", "providedModelName").and_then(Value::as_str),
+                str_field(row, "model"),
+            );
+            self.rows.add_usage(&trace, model, tokens);
+        }
         let tool = if kind == Kind::Tool {
             let (server, name) = langfuse_tool_name(str_field(row, "name"), row.get("metadata"));
             let name = name.ok_or_else(|| {
@@ -142,7 +158,7 @@ impl LangfuseConverter {
                 server,
                 name,
                 start,
-                end: time("end_time", "endTime"),
+                end,
                 input: row.get("input").filter(|input| !input.is_null()).cloned(),
                 output: row
                     .get("output")
@@ -299,34 +315,15 @@ fn observation_agents(observations: &[Value]) -> Vec<Option<&str>> {
     agents
 }
 
-/// A generation's tokens: `usageDetails`, whose `input*` keys (`input`,
-/// `input_cached_tokens`, `input_audio`...) are input and `output*` keys output, the cached
-/// ones those with `cache` that are not cache writes; without it the older `usage` object
-/// (`input`, `output`). `None` when it records no token (docs/formats.md#usage-and-time).
+/// A generation's tokens: its usage details (`usageDetails`, or the blob storage export's
+/// `usage_details`) as [`langfuse_details`] reads them; without them the older `usage`
+/// object (`input`, `output`). `None` when it records no token
+/// (docs/formats.md#usage-and-time).
 fn generation_tokens(observation: &Value) -> Result<Option<Tokens>, RecordError> {
-    if let Some(Value::Object(details)) = observation.get("usageDetails")
+    if let Some(Value::Object(details)) = either(observation, "usage_details", "usageDetails")
         && !details.is_empty()
     {
-        let mut tokens = Tokens::default();
-        let mut cached = None::<u64>;
-        let mut any = false;
-        for key in details.keys() {
-            let Some(count) = usage::count(&Value::Object(details.clone()), key)? else {
-                continue;
-            };
-            if key.starts_with("input") {
-                any = true;
-                tokens.input = tokens.input.saturating_add(count);
-                if key.contains("cache") && !key.contains("creation") && !key.contains("write") {
-                    cached = Some(cached.unwrap_or(0).saturating_add(count));
-                }
-            } else if key.starts_with("output") {
-                any = true;
-                tokens.output = tokens.output.saturating_add(count);
-            }
-        }
-        tokens.cached_input = cached;
-        return Ok(any.then_some(tokens));
+        return langfuse_details(details);
     }
     match observation.get("usage") {
         Some(usage) if usage.is_object() => {

@@ -14,10 +14,13 @@
 //! else `extra.invocation_params`' `model` or `model_name`; a run that gives only
 //! `total_tokens` does not say input from output and adds nothing. A trace spans its runs'
 //! `start_time` and `end_time`, and a call is its tool run's (docs/formats.md#usage-and-time).
+//! The Parquet reader reads the same columns by the same rules (`export.rs`).
 
 use serde_json::Value;
 
-use crate::formats::export::{Kind, ToolRow, Traces, export_time, langsmith_output};
+use crate::formats::export::{
+    Kind, ToolRow, Traces, export_time, langsmith_model, langsmith_output,
+};
 use crate::formats::{Adapter, Converter, Record, RecordError, str_field, usage};
 use crate::model::Run;
 
@@ -96,7 +99,11 @@ impl LangSmithConverter {
                 &["cache_read"],
             )?
         {
-            self.rows.add_usage(&trace, model_of(run), tokens);
+            self.rows.add_usage(
+                &trace,
+                langsmith_model(run.get("outputs"), run.get("extra")),
+                tokens,
+            );
         }
         let tool = if kind == Kind::Tool {
             let name = str_field(run, "name")
@@ -126,21 +133,6 @@ impl LangSmithConverter {
         self.rows.push(trace, start, kind, tool);
         Ok(())
     }
-}
-
-/// The model an `llm` run's response names, else the one it asked for.
-fn model_of(run: &Value) -> Option<&str> {
-    let answered = run
-        .get("outputs")
-        .and_then(|outputs| outputs.get("llm_output"))
-        .and_then(|output| str_field(output, "model_name"));
-    let extra = run.get("extra");
-    let metadata = extra.and_then(|extra| extra.get("metadata"));
-    let params = extra.and_then(|extra| extra.get("invocation_params"));
-    answered
-        .or_else(|| metadata.and_then(|metadata| str_field(metadata, "ls_model_name")))
-        .or_else(|| params.and_then(|params| str_field(params, "model")))
-        .or_else(|| params.and_then(|params| str_field(params, "model_name")))
 }
 
 #[cfg(test)]

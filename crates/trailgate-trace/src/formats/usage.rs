@@ -15,19 +15,28 @@ pub(crate) const UNNAMED_MODEL: &str = "";
 /// The token count at `key` of `usage`: `None` when absent or `null`; an error naming the
 /// field when it is not a whole number from 0 to 2^64 - 1.
 pub(crate) fn count(usage: &Value, key: &str) -> Result<Option<u64>, RecordError> {
-    match usage.get(key) {
+    count_of(key, usage.get(key))
+}
+
+/// The token count `value`, found at `key`: [`count`] of a value already looked up.
+pub(crate) fn count_of(key: &str, value: Option<&Value>) -> Result<Option<u64>, RecordError> {
+    match value {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(number)) => number.as_u64().map(Some).ok_or_else(|| {
-            RecordError::Shape(format!(
-                "the token count `{key}` is {number}: a token count is a whole number from 0 \
-                 to 18446744073709551615"
-            ))
-        }),
-        Some(other) => Err(RecordError::Shape(format!(
-            "the token count `{key}` is {other}: a token count is a whole number from 0 to \
-             18446744073709551615"
-        ))),
+        Some(Value::Number(number)) => number
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| RecordError::Shape(bad_count(key, number))),
+        Some(other) => Err(RecordError::Shape(bad_count(key, other))),
     }
+}
+
+/// The message for a token count `key` that is `shown`, which is not a whole number from 0
+/// to 2^64 - 1.
+pub(crate) fn bad_count(key: &str, shown: impl std::fmt::Display) -> String {
+    format!(
+        "the token count `{key}` is {shown}: a token count is a whole number from 0 to \
+         18446744073709551615"
+    )
 }
 
 /// The first of the counts at `keys` that `usage` records.
@@ -57,14 +66,24 @@ pub(crate) fn tokens(
         Some(cached) => first_count(cached, cached_keys)?,
         None => None,
     };
-    if read_input.is_none() && read_output.is_none() {
-        return Ok(None);
+    Ok(tokens_of(read_input, read_output, cached_input))
+}
+
+/// The tokens of counts already read: `None` when neither input nor output is recorded (a
+/// total alone does not say which is which).
+pub(crate) fn tokens_of(
+    input: Option<u64>,
+    output: Option<u64>,
+    cached_input: Option<u64>,
+) -> Option<Tokens> {
+    if input.is_none() && output.is_none() {
+        return None;
     }
-    Ok(Some(Tokens {
-        input: read_input.unwrap_or(0),
-        output: read_output.unwrap_or(0),
+    Some(Tokens {
+        input: input.unwrap_or(0),
+        output: output.unwrap_or(0),
         cached_input,
-    }))
+    })
 }
 
 /// Adds to `tokens`' output the thinking tokens that `usage` records at the first of
@@ -86,9 +105,14 @@ pub(crate) fn add(usage: &mut Usage, model: Option<&str>, tokens: Tokens) {
         .models
         .entry(model.unwrap_or(UNNAMED_MODEL).to_owned())
         .or_default();
-    entry.input = entry.input.saturating_add(tokens.input);
-    entry.output = entry.output.saturating_add(tokens.output);
-    entry.cached_input = match (entry.cached_input, tokens.cached_input) {
+    add_tokens(entry, tokens);
+}
+
+/// Adds `more` to `sum`, saturating; cached input stays unknown until a response records it.
+pub(crate) fn add_tokens(sum: &mut Tokens, more: Tokens) {
+    sum.input = sum.input.saturating_add(more.input);
+    sum.output = sum.output.saturating_add(more.output);
+    sum.cached_input = match (sum.cached_input, more.cached_input) {
         (None, None) => None,
         (sum, more) => Some(sum.unwrap_or(0).saturating_add(more.unwrap_or(0))),
     };

@@ -1,11 +1,12 @@
 //! Unit tests of the `langfuse` adapter, through the public reader: detection, `TOOL`
-//! observations as calls, order and steps by start time, status, and several traces.
+//! observations as calls, order and steps by start time, status, and several traces; the
+//! usage and times of an observations export's rows.
 
 use rstest::rstest;
 use serde_json::{Value, json};
 
-use crate::formats::testing::{read, summary};
-use crate::{Run, Status, TraceError};
+use crate::formats::testing::{assert_bad_count, ns, read, summary, usage};
+use crate::{Interval, Run, Status, TraceError};
 
 use Status::{Error as E, Ok as O, Unknown as U};
 
@@ -110,4 +111,79 @@ fn a_tool_s_agent_is_its_nearest_agent_observation_s() {
     let runs = runs(EXPORT);
     let agents: Vec<Option<&str>> = runs[0].calls.iter().map(|c| c.agent.as_deref()).collect();
     assert_eq!(agents, [Some("joke_agent"); 3]);
+}
+
+/// A row of the blob storage export (snake case) with `fields` added.
+fn row(trace: &str, kind: &str, start: &str, fields: &Value) -> String {
+    let mut row = json!({"trace_id": trace, "type": kind, "name": kind, "start_time": start});
+    if let (Value::Object(map), Value::Object(more)) = (&mut row, fields) {
+        map.extend(more.clone());
+    }
+    row.to_string()
+}
+
+#[test]
+fn an_observations_export_sums_each_trace_s_generations_per_model_and_spans_its_rows() {
+    let text = [
+        row("a", "SPAN", "2025-01-01 00:00:00.000000", &json!({"end_time": "2025-01-01 00:00:09.000000"})),
+        row("a", "GENERATION", "2025-01-01 00:00:01.000000", &json!({"end_time": "2025-01-01 00:00:02.000000", "provided_model_name": "gpt-4o",
+            "usage_details": {"input": 100, "input_cached_tokens": 40, "output": 10, "total": 150, "reasoning_tokens": 7}})),
+        row("a", "TOOL", "2025-01-01 00:00:03.000000", &json!({"end_time": "2025-01-01 00:00:04.000000", "output": "r"})),
+        row("a", "GENERATION", "2025-01-01 00:00:05.000000", &json!({"provided_model_name": "gpt-4o",
+            "usage_details": {"input": 200, "output": 20, "input_cache_creation": 5}})),
+        // The API's rows: camel case, `model`; an empty provided model name is none.
+        json!({"traceId": "a", "type": "GENERATION", "startTime": "2025-01-01T00:00:06Z", "endTime": "2025-01-01T00:00:10Z",
+            "providedModelName": "", "model": "claude-sonnet-4-0", "usageDetails": {"input": 50, "output": 5}}).to_string(),
+        // Without usage details, the older `usage`; a model row with neither adds nothing.
+        row("a", "GENERATION", "2025-01-01 00:00:07.000000", &json!({"model": "gpt-4o-mini", "usage": {"input": 3, "output": 1}})),
+        row("a", "GENERATION", "2025-01-01 00:00:08.000000", &json!({"provided_model_name": "gpt-4o", "usage_details": {"total": 99}})),
+        // Usage on a row that is not a generation is not read.
+        row("a", "SPAN", "2025-01-01 00:00:08.500000", &json!({"usage_details": {"input": 1000}})),
+        row("b", "GENERATION", "2025-01-01 00:01:00.000000", &json!({"usage_details": {"input": 1, "output": 2}})),
+    ]
+    .join("\n");
+    let (format, runs) = read(&text, true).unwrap();
+    assert_eq!(format, "langfuse");
+    assert_eq!(
+        usage(&runs[0]),
+        [
+            ("claude-sonnet-4-0".to_owned(), 50, 5, None),
+            ("gpt-4o".to_owned(), 345, 30, Some(40)),
+            ("gpt-4o-mini".to_owned(), 3, 1, None),
+        ]
+    );
+    assert_eq!(
+        runs[0].time,
+        Some(Interval {
+            start_ns: ns("2025-01-01T00:00:00Z"),
+            end_ns: ns("2025-01-01T00:00:10Z")
+        })
+    );
+    assert_eq!(summary(&runs[0]), rows(&[("TOOL", 0, true, O)]));
+    // A generation naming no model counts under "".
+    assert_eq!(usage(&runs[1]), [(String::new(), 1, 2, None)]);
+    let at = ns("2025-01-01T00:01:00Z");
+    assert_eq!(
+        runs[1].time,
+        Some(Interval {
+            start_ns: at,
+            end_ns: at
+        })
+    );
+}
+
+#[rstest]
+#[case::negative("input", "-1")]
+#[case::fraction("output_audio", "1.5")]
+#[case::past_64_bits("input_cached_tokens", "18446744073709551616")]
+fn a_bad_usage_detail_is_an_error(#[case] key: &str, #[case] count: &str) {
+    let mut details = json!({"input": 1, "output": 1});
+    details[key] = serde_json::from_str(count).unwrap();
+    let text = row(
+        "a",
+        "GENERATION",
+        "2025-01-01 00:00:00.000000",
+        &json!({"usage_details": details}),
+    );
+    assert_bad_count(&text, true, key, count);
 }
