@@ -3,9 +3,10 @@
 //! Langfuse's observations export and LangSmith's runs export
 //! (docs/formats.md#parquet-exports), so that they can be made again and read in review here.
 //!
-//! `parquet-1m`, with a count, writes the measurement's export instead: that many LangSmith
-//! tool runs as Parquet and the same runs as JSON Lines (docs/performance.md#parquet); with
-//! `--usage`, an `llm` run with token counts before each trace's tools too.
+//! `1m`, with a count, writes the measurement's export instead: that many LangSmith tool
+//! runs as Parquet and the same runs as JSON Lines, and the suites that check each
+//! (docs/performance.md#parquet); with `--usage`, an `llm` run with token counts before each
+//! trace's tools too, and a suite with a token budget.
 
 use std::fs;
 use std::io::Write;
@@ -940,5 +941,51 @@ fn million(dir: &Path, calls: usize, usage: bool) -> Result<(), String> {
     }
     writer.close().map_err(|e| e.to_string())?;
     lines.flush().map_err(|e| e.to_string())?;
+    suites(dir, usage)
+}
+
+/// The measurement's suites beside its export: `parquet.yaml` and `jsonl.yaml` score the same
+/// runs from each file, and with `usage`, `budget.yaml` holds the Parquet runs to the largest
+/// trace's tokens (1,006 in, 50 out), which each run's usage must be read to pass.
+fn suites(dir: &Path, usage: bool) -> Result<(), String> {
+    let graders = "    graders:
+      - type: tool-correctness
+        config:
+          expected_tools: [search, fetch, summarize, lookup]
+          threshold: 0.75
+";
+    let tool_calls = "      - type: tool-calls
+        config:
+          required:
+            - name: \"^search$\"
+          disallowed:
+            - name: \"^delete\"
+";
+    let mut files = vec![
+        (
+            "parquet.yaml",
+            format!(
+                "tests:\n  - name: a million tool runs\n    traces: runs.parquet\n{graders}{tool_calls}"
+            ),
+        ),
+        (
+            "jsonl.yaml",
+            format!(
+                "tests:\n  - name: a million tool runs\n    traces: runs.jsonl\n{graders}{tool_calls}"
+            ),
+        ),
+    ];
+    if usage {
+        files.push((
+            "budget.yaml",
+            format!(
+                "tests:\n  - name: a million tool runs within a token budget\n    traces: runs.parquet\n{graders}      - type: budget\n        config:\n          max_input_tokens: 1006\n          max_output_tokens: 50\n"
+            ),
+        ));
+    }
+    for (name, text) in files {
+        let path = dir.join(name);
+        fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     Ok(())
 }
