@@ -268,18 +268,29 @@ impl ParquetRuns {
             Form::Int { unsigned } => unsigned,
             _ => false,
         };
-        Ok(match reader {
-            IntReader::Wide(reader) => self
-                .values(reader, column, place, rows)?
-                .into_iter()
-                .map(|value| value.map(|value| wide(value, unsigned)))
-                .collect(),
-            IntReader::Narrow(reader) => self
-                .values(reader, column, place, rows)?
-                .into_iter()
-                .map(|value| value.map(|value| narrow(value, unsigned)))
-                .collect(),
-        })
+        match reader {
+            IntReader::Wide(reader) => self.integers(reader, column, place, rows, unsigned),
+            IntReader::Narrow(reader) => self.integers(reader, column, place, rows, unsigned),
+        }
+    }
+
+    /// [`ints`](Self::ints) of one physical type.
+    fn integers<T: DataType>(
+        &self,
+        reader: &mut ColumnReaderImpl<T>,
+        column: Column,
+        place: (usize, usize, usize),
+        rows: usize,
+        unsigned: bool,
+    ) -> Result<Vec<Option<i128>>, TraceError>
+    where
+        T::T: Integer,
+    {
+        Ok(self
+            .values(reader, column, place, rows)?
+            .into_iter()
+            .map(|value| value.map(|value| value.annotated(unsigned)))
+            .collect())
     }
 
     /// The next `rows` rows' entries of a MAP column, from its key and value columns, read
@@ -316,24 +327,8 @@ impl ParquetRuns {
         }
         let mut value_levels = Levels::default();
         let (records, numbers) = match values {
-            IntReader::Wide(reader) => {
-                let mut numbers = Vec::new();
-                let records = unwound(|| value_levels.read(reader, rows, &mut numbers));
-                let numbers: Vec<i128> = numbers
-                    .into_iter()
-                    .map(|number| wide(number, unsigned))
-                    .collect();
-                (records, numbers)
-            }
-            IntReader::Narrow(reader) => {
-                let mut numbers = Vec::new();
-                let records = unwound(|| value_levels.read(reader, rows, &mut numbers));
-                let numbers: Vec<i128> = numbers
-                    .into_iter()
-                    .map(|number| narrow(number, unsigned))
-                    .collect();
-                (records, numbers)
-            }
+            IntReader::Wide(reader) => value_levels.read_integers(reader, rows, unsigned),
+            IntReader::Narrow(reader) => value_levels.read_integers(reader, rows, unsigned),
         };
         let records = records.map_err(|problem| self.error(place(), problem))?;
         if records != rows {
@@ -476,22 +471,50 @@ impl Levels {
         )?;
         Ok(records)
     }
-}
 
-/// An `INT64` value as its column's annotation says: its bits read as unsigned when it is.
-fn wide(value: i64, unsigned: bool) -> i128 {
-    if unsigned {
-        i128::from(value.cast_unsigned())
-    } else {
-        i128::from(value)
+    /// [`read`](Self::read) of an integer column: the records read (or why not, a panic of
+    /// the `parquet` crate caught) and the values as the column's annotation says.
+    fn read_integers<T: DataType>(
+        &mut self,
+        reader: &mut ColumnReaderImpl<T>,
+        rows: usize,
+        unsigned: bool,
+    ) -> (Result<usize, String>, Vec<i128>)
+    where
+        T::T: Integer,
+    {
+        let mut numbers = Vec::new();
+        let records = unwound(|| self.read(reader, rows, &mut numbers));
+        let numbers = numbers
+            .into_iter()
+            .map(|number| number.annotated(unsigned))
+            .collect();
+        (records, numbers)
     }
 }
 
-/// An `INT32` value, as [`wide`] reads an `INT64`.
-fn narrow(value: i32, unsigned: bool) -> i128 {
-    if unsigned {
-        i128::from(value.cast_unsigned())
-    } else {
-        i128::from(value)
+/// A value of an `INT64` or `INT32` column.
+trait Integer: Copy {
+    /// The value as its column's annotation says: its bits read as unsigned when it is.
+    fn annotated(self, unsigned: bool) -> i128;
+}
+
+impl Integer for i64 {
+    fn annotated(self, unsigned: bool) -> i128 {
+        if unsigned {
+            i128::from(self.cast_unsigned())
+        } else {
+            i128::from(self)
+        }
+    }
+}
+
+impl Integer for i32 {
+    fn annotated(self, unsigned: bool) -> i128 {
+        if unsigned {
+            i128::from(self.cast_unsigned())
+        } else {
+            i128::from(self)
+        }
     }
 }
