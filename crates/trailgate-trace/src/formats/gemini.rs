@@ -331,22 +331,13 @@ struct GeminiConverter {
 /// The tokens of a Gemini `usageMetadata`: `promptTokenCount` counts the cached ones
 /// (`cachedContentTokenCount`); the thoughts are output, as they are billed.
 pub(super) fn gemini_tokens(metadata: &Value) -> Result<Option<Tokens>, RecordError> {
-    let Some(mut tokens) = usage::tokens(
+    usage::thinking_tokens(
         metadata,
         &["promptTokenCount", "prompt_token_count"],
         &["candidatesTokenCount", "candidates_token_count"],
-        Some(metadata),
         &["cachedContentTokenCount", "cached_content_token_count"],
-    )?
-    else {
-        return Ok(None);
-    };
-    usage::add_thoughts(
-        &mut tokens,
-        metadata,
         &["thoughtsTokenCount", "thoughts_token_count"],
-    )?;
-    Ok(Some(tokens))
+    )
 }
 
 impl GeminiConverter {

@@ -122,17 +122,16 @@ fn add_usage(run: &mut Run, message: &Value) -> Result<(), RecordError> {
     let Some(recorded) = message.get("tokens") else {
         return Ok(());
     };
-    let Some(mut tokens) = usage::tokens(
+    let Some(tokens) = usage::thinking_tokens(
         recorded,
         &["input"],
         &["output"],
-        Some(recorded),
         &["cached"],
+        &["thoughts"],
     )?
     else {
         return Ok(());
     };
-    usage::add_thoughts(&mut tokens, recorded, &["thoughts"])?;
     usage::add(&mut run.usage, str_field(message, "model"), tokens);
     Ok(())
 }

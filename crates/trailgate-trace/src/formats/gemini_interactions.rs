@@ -131,17 +131,16 @@ impl InteractionsConverter {
         let Some(recorded) = interaction.get("usage") else {
             return Ok(());
         };
-        let Some(mut tokens) = usage::tokens(
+        let Some(tokens) = usage::thinking_tokens(
             recorded,
             &["total_input_tokens"],
             &["total_output_tokens"],
-            Some(recorded),
             &["total_cached_tokens"],
+            &["total_thought_tokens"],
         )?
         else {
             return Ok(());
         };
-        usage::add_thoughts(&mut tokens, recorded, &["total_thought_tokens"])?;
         usage::add(&mut self.usage, str_field(interaction, "model"), tokens);
         Ok(())
     }

@@ -86,16 +86,23 @@ pub(crate) fn tokens_of(
     })
 }
 
-/// Adds to `tokens`' output the thinking tokens that `usage` records at the first of
-/// `keys`: Gemini bills them as output but counts them apart (`thoughtsTokenCount`).
-pub(crate) fn add_thoughts(
-    tokens: &mut Tokens,
+/// The tokens of a usage record of Gemini's kind, the keys of each count given: input
+/// counting the cached ones (recorded beside it), and output with the thinking tokens, which
+/// Gemini bills as output but counts apart (`thoughtsTokenCount`). `None` when it records
+/// neither input nor output.
+pub(crate) fn thinking_tokens(
     usage: &Value,
-    keys: &[&str],
-) -> Result<(), RecordError> {
-    let thoughts = first_count(usage, keys)?;
+    input: &[&str],
+    output: &[&str],
+    cached: &[&str],
+    thoughts: &[&str],
+) -> Result<Option<Tokens>, RecordError> {
+    let Some(mut tokens) = self::tokens(usage, input, output, Some(usage), cached)? else {
+        return Ok(None);
+    };
+    let thoughts = first_count(usage, thoughts)?;
     tokens.output = tokens.output.saturating_add(thoughts.unwrap_or(0));
-    Ok(())
+    Ok(Some(tokens))
 }
 
 /// Adds one response's tokens to `usage` under `model` (or [`UNNAMED_MODEL`]); sums saturate
