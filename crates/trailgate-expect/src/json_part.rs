@@ -24,6 +24,10 @@ pub struct JsonPart {
     pub key: &'static str,
     /// Its fields, in order.
     pub fields: Vec<(&'static str, JsonField)>,
+    /// The keys under which its run entries name a call by its number ([`CallJson`]), alone,
+    /// in a list, or first in a pair: what a reader needs to show each such call with its
+    /// tool, which is the run's (the HTML page does).
+    pub call_keys: &'static [&'static str],
 }
 
 impl JsonPart {
@@ -32,7 +36,14 @@ impl JsonPart {
         Self {
             key,
             fields: Vec::new(),
+            call_keys: &[],
         }
+    }
+
+    /// The part, its run entries naming calls under `keys` (see [`JsonPart::call_keys`]).
+    pub(crate) fn naming_calls(mut self, keys: &'static [&'static str]) -> Self {
+        self.call_keys = keys;
+        self
     }
 
     /// Adds a field holding `value`.

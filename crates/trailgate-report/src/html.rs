@@ -337,8 +337,9 @@ struct TestData<'a> {
     gates: Vec<crate::json::Gate<'a>>,
     /// Each grader's object of the JSON report, its run-sized lists left out.
     parts: Parts,
-    /// Each run-sized list of the JSON report, by number: `[grader, field]`.
-    lists: Vec<Option<(&'static str, &'static str)>>,
+    /// Each run-sized list of the JSON report, by number: `[grader, field, keys]`, the keys
+    /// under which its entries name a call by number (`JsonPart::call_keys`).
+    lists: Vec<Option<(&'static str, &'static str, &'static [&'static str])>>,
     /// The metrics each run's `m` holds, in order.
     run_metrics: &'a [&'static str],
     files: &'a [String],
@@ -624,7 +625,7 @@ fn test_data<'a>(
                 if lists.len() <= *list {
                     lists.resize(*list + 1, None);
                 }
-                lists[*list] = Some((part.key, *name));
+                lists[*list] = Some((part.key, *name, part.call_keys));
             }
         }
     }

@@ -412,27 +412,25 @@
     return typeof value === "string" ? value : JSON.stringify(value);
   }
 
-  // The fields of a grader's entry that hold call numbers (the JSON report names a call by
-  // its number; its tool is the run's): each number is shown with its tool, from the calls
-  // the page holds. `repeats` holds [call, class] pairs.
-  const CALL_FIELDS = new Set(["call", "matched_by", "out_of_order", "extra_calls", "unexpected_calls",
-    "satisfied_by", "extra_call", "found", "other", "unrecovered", "repeats_call"]);
-
-  function withTools(name, value, calls) {
+  // An entry's value with each call number shown with its tool, from the calls the page
+  // holds: the JSON report names a call by its number, and each grader says under which
+  // keys (`keys`, the third item of its list in `test.lists`): a number, a list of them, or
+  // pairs whose first item is one.
+  function withTools(name, value, calls, keys) {
     const tool = (n) => (typeof n === "number" && calls[n - 1] ? n + " " + calls[n - 1][0] : n);
-    if (name === "repeats" && Array.isArray(value)) return value.map((pair) => (Array.isArray(pair) ? [tool(pair[0]), pair[1]] : pair));
-    if (CALL_FIELDS.has(name)) return Array.isArray(value) ? value.map(tool) : tool(value);
-    if (Array.isArray(value)) return value.map((item) => withTools("", item, calls));
+    const call = (item) => (Array.isArray(item) ? [tool(item[0]), ...item.slice(1)] : tool(item));
+    if (keys.includes(name)) return Array.isArray(value) ? value.map(call) : tool(value);
+    if (Array.isArray(value)) return value.map((item) => withTools("", item, calls, keys));
     if (value !== null && typeof value === "object") {
-      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withTools(key, item, calls)]));
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withTools(key, item, calls, keys)]));
     }
     return value;
   }
 
-  function entryLine(entry, calls) {
+  function entryLine(entry, calls, keys) {
     if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return el("li", { class: "mono" }, shown(entry));
     const fields = Object.entries(entry).filter(([name]) => !["run", "source", "line"].includes(name));
-    return el("li", { class: "mono" }, fields.map(([name, value]) => name + ": " + shown(withTools(name, value, calls))).join("; "));
+    return el("li", { class: "mono" }, fields.map(([name, value]) => name + ": " + shown(withTools(name, value, calls, keys))).join("; "));
   }
 
   function runDetail(key) {
@@ -453,8 +451,9 @@
     }
     if (byList.size === 0) detail.append(el("p", {}, "No grader wrote anything about this run."));
     for (const [list, entries] of byList) {
-      const name = test.lists[list] ? test.lists[list].join(" › ") : "list " + list;
-      detail.append(el("p", {}, el("strong", {}, name)), el("ul", { class: "entries" }, entries.map((entry) => entryLine(entry, run.c))));
+      const name = test.lists[list] ? test.lists[list].slice(0, 2).join(" › ") : "list " + list;
+      const keys = test.lists[list] ? test.lists[list][2] : [];
+      detail.append(el("p", {}, el("strong", {}, name)), el("ul", { class: "entries" }, entries.map((entry) => entryLine(entry, run.c, keys))));
     }
     detail.append(el("h3", {}, "Calls, in order"));
     if (run.c.length < run.k) detail.append(el("p", { class: "muted" }, "The first " + run.c.length + " of " + run.k + " calls are shown."));

@@ -24,6 +24,9 @@ pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 #[derive(Debug, Clone, Default)]
 pub(crate) struct BudgetNames(Vec<String>, bool);
 
+/// The keys under which the grader's run entries name a call by its number: the first repeat's `call` and `repeats_call`, the longest loop's and the longest call's `call`.
+const CALL_KEYS: [&str; 2] = ["call", "repeats_call"];
+
 impl BudgetGrader {
     pub(crate) fn json_names(&self) -> BudgetNames {
         BudgetNames(
@@ -52,6 +55,7 @@ impl BudgetOutcome {
             .map(|(step, max)| ToolLimitJson { step, max: *max })
             .collect();
         let mut part = JsonPart::new("budget")
+            .naming_calls(&CALL_KEYS)
             .value("limits", &limits)
             .value("max_calls_per_tool", &per_tool)
             .value("optimal_calls", &self.optimal_calls)

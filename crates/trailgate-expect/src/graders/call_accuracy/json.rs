@@ -25,6 +25,9 @@ pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 #[derive(Debug, Clone, Default)]
 pub(crate) struct AccuracyNames;
 
+/// The keys under which the grader's run entries name a call by its number: a paired call's `call`, and `extra_calls`.
+const CALL_KEYS: [&str; 2] = ["call", "extra_calls"];
+
 impl CallAccuracyGrader {
     #[expect(clippy::unused_self, reason = "the shape every grader's names share")]
     pub(crate) fn json_names(&self) -> AccuracyNames {
@@ -42,6 +45,7 @@ impl CallAccuracyOutcome {
     pub(crate) fn json_part(&self) -> JsonPart {
         let s = AccuracyScores::new(self.counts, self.metrics, self.arguments);
         JsonPart::new("call_accuracy")
+            .naming_calls(&CALL_KEYS)
             .value("correct", &s.correct)
             .value("expected", &s.expected)
             .value("actual", &s.actual)

@@ -22,6 +22,9 @@ pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 #[derive(Debug, Clone, Default)]
 pub(crate) struct DependenciesNames;
 
+/// The keys under which the grader's run entries name a call by its number: an edge's `call` and `other`.
+const CALL_KEYS: [&str; 2] = ["call", "other"];
+
 impl DependenciesGrader {
     #[expect(
         clippy::unused_self,
@@ -63,6 +66,7 @@ impl DependenciesOutcome {
             .collect();
         let vacuous: Vec<usize> = self.vacuous().collect();
         JsonPart::new("dependencies")
+            .naming_calls(&CALL_KEYS)
             .value("edges", &edges)
             .value("vacuous_edges", &vacuous)
             .value("passing_runs", &self.passing_runs)

@@ -22,6 +22,9 @@ pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ErrorsNames;
 
+/// The keys under which the grader's run entries name a call by its number: `unrecovered`.
+const CALL_KEYS: [&str; 1] = ["unrecovered"];
+
 impl ErrorsGrader {
     #[expect(
         clippy::unused_self,
@@ -69,6 +72,7 @@ impl ErrorsOutcome {
             .map(|(tool, counts)| CountsJson::of(Some(tool), *counts))
             .collect();
         JsonPart::new("errors")
+            .naming_calls(&CALL_KEYS)
             .value("calls", &self.counts.calls)
             .value("errors", &self.counts.errors)
             .value("recovered", &self.counts.recovered)

@@ -23,6 +23,9 @@ pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SelectionNames(Vec<String>);
 
+/// The keys under which the grader's run entries name a call by its number: `satisfied_by`, `unexpected_calls`, and first in each of `repeats`' pairs.
+const CALL_KEYS: [&str; 3] = ["satisfied_by", "unexpected_calls", "repeats"];
+
 impl EqualFunctionSets {
     pub(crate) fn json_names(&self) -> SelectionNames {
         SelectionNames(
@@ -43,7 +46,7 @@ impl SelectionOutcome {
     /// The block's object: the summed scores, then its lists.
     pub(crate) fn json_part(&self) -> JsonPart {
         scores(
-            JsonPart::new("equal_function_sets"),
+            JsonPart::new("equal_function_sets").naming_calls(&CALL_KEYS),
             self.counts,
             self.metrics,
         )

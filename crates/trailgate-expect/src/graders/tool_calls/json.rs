@@ -26,6 +26,9 @@ pub(crate) struct ToolCallsNames {
     sequence: usize,
 }
 
+/// The keys under which the grader's run entries name a call by its number: a disallowed call's and a near miss's `call`.
+const CALL_KEYS: [&str; 1] = ["call"];
+
 impl ToolCallsGrader {
     pub(crate) fn json_names(&self) -> ToolCallsNames {
         ToolCallsNames {
@@ -44,6 +47,7 @@ impl ToolCallsOutcome {
     /// The grader's object: the runs that passed, the pass rate, the entries, its list.
     pub(crate) fn json_part(&self) -> JsonPart {
         JsonPart::new("tool_calls")
+            .naming_calls(&CALL_KEYS)
             .value("passed_runs", &self.passed_runs)
             .value("pass_rate", &self.pass_rate.value())
             .value("required", &self.required)

@@ -22,6 +22,9 @@ pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CorrectnessNames(Vec<String>);
 
+/// The keys under which the grader's run entries name a call by its number: each expected tool's `matched_by` and `out_of_order`, and `extra_calls`.
+const CALL_KEYS: [&str; 3] = ["matched_by", "out_of_order", "extra_calls"];
+
 impl ToolCorrectnessGrader {
     pub(crate) fn json_names(&self) -> CorrectnessNames {
         CorrectnessNames(self.expected.iter().map(ToString::to_string).collect())
@@ -36,6 +39,7 @@ impl ToolCorrectnessOutcome {
     /// The grader's object: its mode, the expected tools, the sums and score, its list.
     pub(crate) fn json_part(&self) -> JsonPart {
         JsonPart::new("tool_correctness")
+            .naming_calls(&CALL_KEYS)
             .value("mode", &self.mode)
             .value("expected_tools", &self.expected)
             .value("matched", &self.matched)

@@ -23,6 +23,9 @@ pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TrajectoryNames(Vec<String>);
 
+/// The keys under which the grader's run entries name a call by its number: each entry's `matched_by`, `extra_call`, the closest `call`, and `found` where the calls differ.
+const CALL_KEYS: [&str; 4] = ["matched_by", "extra_call", "call", "found"];
+
 impl TrajectoryGrader {
     pub(crate) fn json_names(&self) -> TrajectoryNames {
         TrajectoryNames(self.expected.iter().map(ToString::to_string).collect())
@@ -37,6 +40,7 @@ impl TrajectoryOutcome {
     /// The grader's object: its mode, the expected entries, the sums and metrics, its list.
     pub(crate) fn json_part(&self) -> JsonPart {
         JsonPart::new("trajectory")
+            .naming_calls(&CALL_KEYS)
             .value("mode", &self.mode.as_str())
             .value("expected", &self.expected)
             .value("matching_runs", &self.matching_runs)
