@@ -24,7 +24,8 @@ pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 #[derive(Debug, Clone, Default)]
 pub(crate) struct BudgetNames(Vec<String>, bool);
 
-/// The keys under which the grader's run entries name a call by its number: the first repeat's `call` and `repeats_call`, the longest loop's and the longest call's `call`.
+/// The keys under which the grader's run entries name a call by its number: the first repeat's
+/// `call` and `repeats_call`, the longest loop's and the longest call's `call`.
 const CALL_KEYS: [&str; 2] = ["call", "repeats_call"];
 
 impl BudgetGrader {

@@ -25,7 +25,8 @@ pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 #[derive(Debug, Clone, Default)]
 pub(crate) struct AccuracyNames;
 
-/// The keys under which the grader's run entries name a call by its number: a paired call's `call`, and `extra_calls`.
+/// The keys under which the grader's run entries name a call by its number: a paired call's
+/// `call`, and `extra_calls`.
 const CALL_KEYS: [&str; 2] = ["call", "extra_calls"];
 
 impl CallAccuracyGrader {

@@ -22,7 +22,8 @@ pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 #[derive(Debug, Clone, Default)]
 pub(crate) struct DependenciesNames;
 
-/// The keys under which the grader's run entries name a call by its number: an edge's `call` and `other`.
+/// The keys under which the grader's run entries name a call by its number: an edge's `call`
+/// and `other`.
 const CALL_KEYS: [&str; 2] = ["call", "other"];
 
 impl DependenciesGrader {

@@ -19,38 +19,47 @@ pub(crate) const LISTS: usize = 1;
 /// The names of the grader's run-sized lists, by number: their keys in its object.
 pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 
-/// The class names, in declaration order, that the block's run entries name.
+/// What the block's run entries need of the test: nothing, since they name each class by
+/// its place in the object's `classes`, which the object writes once.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct SelectionNames(Vec<String>);
+pub(crate) struct SelectionNames;
 
-/// The keys under which the grader's run entries name a call by its number: `satisfied_by`, `unexpected_calls`, and first in each of `repeats`' pairs.
+/// The keys under which the grader's run entries name a call by its number: `satisfied_by`,
+/// `unexpected_calls`, and first in each of `repeats`' pairs.
 const CALL_KEYS: [&str; 3] = ["satisfied_by", "unexpected_calls", "repeats"];
 
 impl EqualFunctionSets {
+    #[expect(
+        clippy::unused_self,
+        reason = "the grader contract asks every kind for the names its entries need"
+    )]
     pub(crate) fn json_names(&self) -> SelectionNames {
-        SelectionNames(
-            self.classes
-                .classes()
-                .iter()
-                .map(|c| c.name.as_str().to_owned())
-                .collect(),
-        )
+        SelectionNames
     }
 }
 
 impl SelectionOutcome {
+    #[expect(
+        clippy::unused_self,
+        reason = "the grader contract asks every kind for the names its entries need"
+    )]
     pub(crate) fn json_names(&self) -> SelectionNames {
-        SelectionNames(self.classes.iter().map(|c| c.as_str().to_owned()).collect())
+        SelectionNames
     }
 
-    /// The block's object: the summed scores, then its lists.
+    /// The block's object: the summed scores, the classes' names, then its run entries.
     pub(crate) fn json_part(&self) -> JsonPart {
+        let classes: Vec<&str> = self
+            .classes
+            .iter()
+            .map(trailgate_core::ClassName::as_str)
+            .collect();
         scores(
             JsonPart::new("equal_function_sets").naming_calls(&CALL_KEYS),
             self.counts,
             self.metrics,
         )
-        .value("classes", &self.json_names().0)
+        .value("classes", &classes)
         .list(LIST_NAMES[RUNS], RUNS)
     }
 }

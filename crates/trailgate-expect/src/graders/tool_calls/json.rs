@@ -26,7 +26,8 @@ pub(crate) struct ToolCallsNames {
     sequence: usize,
 }
 
-/// The keys under which the grader's run entries name a call by its number: a disallowed call's and a near miss's `call`.
+/// The keys under which the grader's run entries name a call by its number: a disallowed call's
+/// and a near miss's `call`.
 const CALL_KEYS: [&str; 1] = ["call"];
 
 impl ToolCallsGrader {

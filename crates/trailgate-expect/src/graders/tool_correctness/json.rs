@@ -22,7 +22,8 @@ pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CorrectnessNames(Vec<String>);
 
-/// The keys under which the grader's run entries name a call by its number: each expected tool's `matched_by` and `out_of_order`, and `extra_calls`.
+/// The keys under which the grader's run entries name a call by its number: each expected
+/// tool's `matched_by` and `out_of_order`, and `extra_calls`.
 const CALL_KEYS: [&str; 3] = ["matched_by", "out_of_order", "extra_calls"];
 
 impl ToolCorrectnessGrader {

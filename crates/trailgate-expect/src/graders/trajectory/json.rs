@@ -23,7 +23,8 @@ pub(crate) const LIST_NAMES: [&str; LISTS] = ["runs"];
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TrajectoryNames(Vec<String>);
 
-/// The keys under which the grader's run entries name a call by its number: each entry's `matched_by`, `extra_call`, the closest `call`, and `found` where the calls differ.
+/// The keys under which the grader's run entries name a call by its number: each entry's
+/// `matched_by`, `extra_call`, the closest `call`, and `found` where the calls differ.
 const CALL_KEYS: [&str; 4] = ["matched_by", "extra_call", "call", "found"];
 
 impl TrajectoryGrader {
